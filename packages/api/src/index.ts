@@ -1,0 +1,5 @@
+export { appRouter, type AppRouter } from './root';
+export { createCallerFactory } from './trpc';
+export type { Context } from './context';
+export { toApiError, type ApiError } from './errors';
+export { log } from './logger';

@@ -1,0 +1,103 @@
+import { AppError } from '@chorus/services';
+import type { ZodType } from 'zod';
+
+export const MAX_JSON_BODY = 1024 * 1024;
+
+/** Reads at most `limit` bytes, refusing larger bodies without buffering them whole. */
+async function readLimited(req: Request, limit: number): Promise<string> {
+  const declared = Number(req.headers.get('content-length') ?? 0);
+  const tooLarge = () =>
+    new AppError('payload_too_large', `The request body exceeds ${limit} bytes.`, { limit });
+  if (declared > limit) throw tooLarge();
+  if (!req.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of req.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > limit) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+type Def = {
+  type: string;
+  innerType?: ZodType;
+  element?: ZodType;
+  shape?: Record<string, ZodType>;
+};
+const defOf = (schema: ZodType | undefined) => (schema as unknown as { def: Def } | undefined)?.def;
+
+/** Strips optional/default/nullable wrappers to reach the schema that says what a field is. */
+function unwrap(schema: ZodType | undefined): Def | undefined {
+  let def = defOf(schema);
+  while (def?.innerType) def = defOf(def.innerType);
+  return def;
+}
+
+function convertValue(values: string[], def: Def | undefined): unknown {
+  const last = values[values.length - 1] ?? '';
+  switch (def?.type) {
+    case 'array':
+      return values.map((v) => convertValue([v], unwrap(def.element)));
+    case 'number':
+      return last.trim() === '' ? last : Number(last);
+    case 'boolean':
+      return last === 'true' ? true : last === 'false' ? false : last;
+    default:
+      return last;
+  }
+}
+
+/**
+ * A form-encoded body as the JSON the procedure expects: the input schema says which keys are
+ * arrays (repeated keys), numbers and booleans; `settings[twoFactorAuth]` addresses a nested field.
+ */
+export function formToJson(params: URLSearchParams, schema: ZodType | undefined) {
+  const out: Record<string, unknown> = {};
+  const shape = unwrap(schema)?.shape ?? {};
+  for (const key of new Set(params.keys())) {
+    const values = params.getAll(key);
+    const name = key.replace(/\[\]$/, '');
+    const nested = /^([^[\]]+)\[([^[\]]+)\]$/.exec(name);
+    if (nested) {
+      const [, parent = '', child = ''] = nested;
+      const parentShape = unwrap(shape[parent])?.shape ?? {};
+      const target = (out[parent] ??= {}) as Record<string, unknown>;
+      target[child] = convertValue(values, unwrap(parentShape[child]));
+    } else {
+      out[name] = convertValue(values, unwrap(shape[name]));
+    }
+  }
+  return out;
+}
+
+/**
+ * The request body as a JSON object (decisions §6): JSON or form-encoded, at most 1 MiB,
+ * an object at the top. Empty bodies are `{}` so optional-only inputs need no body.
+ */
+export async function readJsonBody(req: Request, schema: ZodType | undefined): Promise<object> {
+  const text = await readLimited(req, MAX_JSON_BODY);
+  if (text.trim() === '') return {};
+  const type = (req.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type === 'application/x-www-form-urlencoded')
+    return formToJson(new URLSearchParams(text), schema);
+  if (type !== 'application/json' && !type?.endsWith('+json')) {
+    throw new AppError(
+      'unsupported_media_type',
+      `Content type ${type ? `"${type}"` : '(none)'} is not accepted: send application/json or application/x-www-form-urlencoded.`,
+    );
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new AppError('invalid_json', 'The request body is not valid JSON.');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new AppError('validation_error', 'The request body must be a JSON object.', {
+      issues: [{ path: '', message: 'Expected a JSON object.' }],
+    });
+  }
+  return body;
+}

@@ -1,0 +1,144 @@
+import { authenticateBearer, bearerToken, type Principal } from '@chorus/auth';
+import type { Database } from '@chorus/db';
+import { AppError } from '@chorus/services';
+import { createOpenApiFetchHandler } from 'trpc-to-openapi';
+import { apiError, toApiError } from '../errors';
+import { checkHealth } from '../health';
+import { log } from '../logger';
+import { appRouter } from '../root';
+import { readJsonBody } from './body';
+import { openApiDocument } from './openapi';
+import { errorResponse, json, requestIdFor } from './respond';
+import { routeTable } from './routes';
+
+export interface RestHandlerOptions {
+  getDatabase: () => Promise<Database>;
+}
+
+const routes = routeTable(appRouter);
+
+/** `/api/users/` and `/api/users` are one path. */
+const normalizePath = (pathname: string) => pathname.replace(/\/+$/, '') || '/';
+
+/** Paths that answer without credentials (decisions §7). */
+const PUBLIC_PATHS = new Set(['/api/health', '/api/openapi.json']);
+
+async function authenticate(req: Request, database: Database): Promise<Principal> {
+  const token = bearerToken(req.headers.get('authorization'));
+  if (!token) {
+    throw new AppError('unauthorized', 'Send credentials as "Authorization: Bearer <token>".');
+  }
+  const principal = await authenticateBearer(database.db, token);
+  if (!principal)
+    throw new AppError('unauthorized', 'The credentials are invalid, expired or revoked.');
+  return principal;
+}
+
+/**
+ * The REST door: a fetch-standard handler for everything under /api/. It owns what
+ * trpc-to-openapi does not do for a public API: authentication before routing, 404/405,
+ * body parsing (JSON and forms, 1 MiB), success statuses and the error envelope.
+ */
+export function createRestHandler({ getDatabase }: RestHandlerOptions) {
+  return async function handleRest(req: Request): Promise<Response> {
+    const started = performance.now();
+    const requestId = requestIdFor(req);
+    const headers = new Headers({ 'X-Request-Id': requestId, 'API-Version': '1' });
+    const url = new URL(req.url);
+    const path = normalizePath(url.pathname);
+    let response: Response;
+    try {
+      response = await dispatch(req, url, path, headers, requestId);
+    } catch (error) {
+      const failure = toApiError(error);
+      if (failure.status >= 500) {
+        log('error', 'request failed', { requestId, path, error: describe(error) });
+      }
+      if (failure.code === 'service_unavailable') headers.set('Retry-After', '5');
+      response = errorResponse(failure, headers);
+    }
+    log('info', 'request', {
+      requestId,
+      method: req.method,
+      path,
+      status: response.status,
+      ms: Math.round(performance.now() - started),
+    });
+    return req.method === 'HEAD' ? new Response(null, response) : response;
+  };
+
+  async function dispatch(
+    req: Request,
+    url: URL,
+    path: string,
+    headers: Headers,
+    requestId: string,
+  ) {
+    const database = await getDatabase();
+    if (req.method === 'GET' || req.method === 'HEAD') {
+      if (path === '/api/openapi.json') return json(200, openApiDocument(url.origin), headers);
+      if (path === '/api/health') {
+        const report = await checkHealth(database);
+        return json(report.status === 'down' ? 503 : 200, report, headers);
+      }
+    }
+    if (PUBLIC_PATHS.has(path)) {
+      headers.set('Allow', 'GET, HEAD');
+      return errorResponse(
+        apiError('method_not_allowed', `${req.method} is not allowed here.`),
+        headers,
+      );
+    }
+
+    const principal = await authenticate(req, database);
+    const match = routes.match(req.method, path);
+    if (!match) throw new AppError('route_not_found', `No route for ${path}.`);
+    if ('allow' in match) {
+      headers.set('Allow', match.allow.join(', '));
+      if (req.method === 'OPTIONS') return new Response(null, { status: 204, headers });
+      throw new AppError('method_not_allowed', `${req.method} is not allowed on ${path}.`);
+    }
+
+    const { route } = match;
+    const hasBody = route.method !== 'GET' && route.method !== 'DELETE';
+    const body = hasBody ? JSON.stringify(await readJsonBody(req, route.input)) : undefined;
+    // A fixed origin sidesteps trpc-to-openapi's string-replace routing on the real host name.
+    const forwarded = new Request(`http://localhost${path}${url.search}`, {
+      method: route.method,
+      headers: { 'content-type': 'application/json' },
+      body,
+    });
+    let failure: unknown;
+    const result = await createOpenApiFetchHandler({
+      // Route paths already carry /api; an empty endpoint makes the library strip nothing.
+      endpoint: '' as `/${string}`,
+      router: appRouter,
+      req: forwarded,
+      createContext: () => ({ db: database.db, principal, requestId }),
+      onError: ({ error }) => {
+        failure = error;
+      },
+    });
+    if (failure !== undefined) throw failure;
+    const status = route.meta.successStatus ?? 200;
+    if (status === 204) return new Response(null, { status, headers });
+    headers.set('Content-Type', 'application/json; charset=utf-8');
+    return new Response(await result.text(), { status, headers });
+  }
+}
+
+/**
+ * What an unexpected error was, for the log: the innermost cause (the driver's own error), as
+ * drizzle's wrapper message repeats the query's parameters, which may hold personal data.
+ */
+function describe(error: unknown) {
+  let root = error;
+  while (root instanceof Error && root.cause instanceof Error) root = root.cause;
+  if (!(root instanceof Error)) return { message: 'non-error thrown' };
+  return {
+    name: root.name,
+    message: root.message,
+    code: (root as { code?: string }).code,
+    stack: root.stack,
+  };
+}

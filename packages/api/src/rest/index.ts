@@ -1,0 +1,2 @@
+export { createRestHandler, type RestHandlerOptions } from './handler';
+export { openApiDocument } from './openapi';

@@ -1,0 +1,23 @@
+import { randomBytes } from 'node:crypto';
+import type { ApiError } from '../errors';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The caller's X-Request-Id when it is a sane token, else a new one (decisions §7). */
+export function requestIdFor(req: Request): string {
+  const incoming = req.headers.get('x-request-id');
+  return incoming && REQUEST_ID.test(incoming)
+    ? incoming
+    : `req_${randomBytes(12).toString('hex')}`;
+}
+
+export function json(status: number, body: unknown, headers: Headers): Response {
+  headers.set('Content-Type', 'application/json; charset=utf-8');
+  return new Response(JSON.stringify(body), { status, headers });
+}
+
+/** The spec's error envelope. */
+export function errorResponse(error: ApiError, headers: Headers): Response {
+  if (error.status === 401) headers.set('WWW-Authenticate', 'Bearer realm="chorus"');
+  return json(error.status, { success: false, error }, headers);
+}

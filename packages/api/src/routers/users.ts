@@ -1,0 +1,101 @@
+import { createUser, deleteUser, getUser, listUsers, updateUser } from '@chorus/services';
+import {
+  ZCreateUser,
+  ZListUsersQuery,
+  ZUpdateUser,
+  ZUser,
+  ZUserIdParam,
+  ZUserList,
+  ZUserSummary,
+} from '@chorus/validators';
+import { z } from 'zod';
+import { adminScoped, router, scoped } from '../trpc';
+
+const tags = ['Users'];
+
+export const usersRouter = router({
+  list: adminScoped('read')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/api/users',
+        operationId: 'listUsers',
+        tags,
+        summary: 'List users',
+      },
+    })
+    .input(ZListUsersQuery)
+    .output(ZUserList)
+    .query(({ ctx, input: { page, limit, role } }) =>
+      listUsers({ db: ctx.db, principal: ctx.principal, page: { page, limit }, role }),
+    ),
+
+  get: scoped('read')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/api/users/{userId}',
+        operationId: 'getUser',
+        tags,
+        summary: 'Get a user',
+      },
+    })
+    .input(ZUserIdParam)
+    .output(ZUser)
+    .query(({ ctx, input }) =>
+      getUser({ db: ctx.db, principal: ctx.principal, userId: input.userId }),
+    ),
+
+  create: adminScoped('write')
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/api/users',
+        operationId: 'createUser',
+        tags,
+        summary: 'Create a user',
+      },
+      successStatus: 201,
+      errors: ['email_already_exists'],
+    })
+    .input(ZCreateUser)
+    .output(ZUserSummary)
+    .mutation(({ ctx, input }) => createUser({ db: ctx.db, principal: ctx.principal, input })),
+
+  update: scoped('write')
+    .meta({
+      openapi: {
+        method: 'PUT',
+        path: '/api/users/{id}',
+        operationId: 'updateUser',
+        tags,
+        summary: 'Update a user',
+        description:
+          'Partial update: fields left out are kept. Admins may update anyone in the account and change roles; other users may update only themselves, not their role. `settings.twoFactorAuth` can be turned off here, but turned on only from the dashboard, where it is enrolled.',
+      },
+    })
+    .meta({ errors: ['email_already_exists', 'forbidden', 'last_admin'] })
+    .input(ZUpdateUser.extend({ id: z.string() }))
+    .output(ZUser)
+    .mutation(({ ctx, input: { id, ...input } }) =>
+      updateUser({ db: ctx.db, principal: ctx.principal, userId: id, input }),
+    ),
+
+  delete: adminScoped('write')
+    .meta({
+      openapi: {
+        method: 'DELETE',
+        path: '/api/users/{userId}',
+        operationId: 'deleteUser',
+        tags,
+        summary: 'Delete a user permanently',
+      },
+      successStatus: 204,
+      errors: ['last_admin'],
+    })
+    .input(ZUserIdParam)
+    .output(z.void())
+    .mutation(({ ctx, input }) =>
+      deleteUser({ db: ctx.db, principal: ctx.principal, userId: input.userId }),
+    ),
+});

@@ -1,0 +1,70 @@
+import { AppError, type ErrorCode } from '@chorus/services';
+import type { Role, Scope } from '@chorus/validators';
+import { initTRPC } from '@trpc/server';
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import type { Context } from './context';
+import { toApiError, toTrpcError } from './errors';
+
+/** Who may call a procedure: set by the tiers below, read by the OpenAPI document. */
+export type AccessMeta = {
+  access?: { scopes: Scope[]; role?: Role };
+  /** The REST status of success when it is not 200. */
+  successStatus?: 201 | 204;
+  /** Domain errors the procedure can answer, beyond those every route of its kind has. */
+  errors?: ErrorCode[];
+};
+
+export type Meta = OpenApiMeta<AccessMeta>;
+
+const t = initTRPC
+  .context<Context>()
+  .meta<Meta>()
+  .create({
+    // Same error body on the tRPC door as on REST, and never a stack trace.
+    errorFormatter: ({ shape, error }) => ({
+      message: shape.message,
+      code: shape.code,
+      data: { httpStatus: shape.data.httpStatus, path: shape.data.path, error: toApiError(error) },
+    }),
+  });
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+/** Domain errors carry their own status; give them the matching tRPC code. */
+export const publicProcedure = t.procedure.use(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof AppError) throw toTrpcError(result.error.cause);
+  return result;
+});
+
+export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.principal) throw new AppError('unauthorized', 'Authentication required.');
+  return next({ ctx: { principal: ctx.principal } });
+});
+
+/** Requires every named scope of the credential (decisions §2: scopes never imply others). */
+export const scoped = (...scopes: Scope[]) =>
+  authedProcedure.meta({ access: { scopes } }).use(({ ctx, next }) => {
+    const missing = scopes.filter((scope) => !ctx.principal.scopes.includes(scope));
+    if (missing.length > 0) {
+      throw new AppError(
+        'insufficient_scope',
+        `This credential lacks the scope ${missing.join(', ')}.`,
+        {
+          requiredScopes: scopes,
+        },
+      );
+    }
+    return next();
+  });
+
+/** Scope check first, then role (decisions §1: both must pass). */
+export const adminScoped = (...scopes: Scope[]) =>
+  scoped(...scopes)
+    .meta({ access: { scopes, role: 'admin' } })
+    .use(({ ctx, next }) => {
+      if (ctx.principal.role !== 'admin')
+        throw new AppError('forbidden', 'Only admins can do this.');
+      return next();
+    });

@@ -1,0 +1,4 @@
+export * from './authenticate';
+export * from './password';
+export * from './principal';
+export * from './tokens';

@@ -1,0 +1,11 @@
+import type { Role, Scope } from '@chorus/validators';
+
+/** Who makes a request (decisions §1): every procedure receives one. */
+export interface Principal {
+  accountId: string;
+  userId: string;
+  role: Role;
+  tier: 'free' | 'pro' | 'enterprise';
+  credential: { kind: 'api_key' | 'oauth' | 'session'; id: string };
+  scopes: readonly Scope[];
+}

@@ -1,0 +1,3 @@
+export * from './accounts';
+export * from './users';
+export * from './api-keys';

@@ -1,0 +1,96 @@
+import { generateApiKey, type ApiKeyEnvironment } from '@chorus/auth';
+import { and, apiKeys, desc, eq, isNull, sql, users, type Db } from '@chorus/db';
+import type { Scope } from '@chorus/validators';
+import { AppError, notFound } from './errors';
+import { newId } from './ids';
+
+type ApiKeyRow = typeof apiKeys.$inferSelect;
+
+/** What may be shown of a key after creation: never the secret or its hash. */
+export const toApiKey = (row: ApiKeyRow) => ({
+  id: row.id,
+  name: row.name,
+  environment: row.environment,
+  prefix: `csk_${row.environment}_`,
+  lastFour: row.lastFour,
+  scopes: row.scopes as Scope[],
+  expiresAt: row.expiresAt?.toISOString() ?? null,
+  revokedAt: row.revokedAt?.toISOString() ?? null,
+  lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+  createdAt: row.createdAt.toISOString(),
+});
+
+export async function findUserIdByEmail(db: Db, email: string) {
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(eq(sql`lower(${users.email})`, email.toLowerCase()))
+    .limit(1);
+  if (!row) throw new AppError('resource_not_found', `No user has the email ${email}.`);
+  return row.id;
+}
+
+/** Issues a key acting as `userId`; the secret is returned here and never again. */
+export async function createApiKey(opts: {
+  db: Db;
+  userId: string;
+  name: string;
+  scopes: Scope[];
+  environment: ApiKeyEnvironment;
+  expiresAt?: Date;
+}) {
+  const { db, userId, name, scopes, environment, expiresAt } = opts;
+  if (expiresAt && expiresAt.getTime() <= Date.now()) {
+    throw new AppError('validation_error', 'The expiry must be in the future.', {
+      issues: [{ path: 'expiresAt', message: 'Must be in the future.' }],
+    });
+  }
+  const [owner] = await db
+    .select({ accountId: users.accountId })
+    .from(users)
+    .where(eq(users.id, userId));
+  if (!owner) throw notFound('User');
+  const key = generateApiKey(environment);
+  const [row] = await db
+    .insert(apiKeys)
+    .values({
+      id: newId('key'),
+      accountId: owner.accountId,
+      userId,
+      name,
+      environment,
+      tokenHash: key.hash,
+      lastFour: key.lastFour,
+      scopes: [...new Set(scopes)],
+      expiresAt,
+    })
+    .returning();
+  if (!row) throw new Error('insert returned no row');
+  return { apiKey: toApiKey(row), secret: key.secret };
+}
+
+export async function listApiKeys(db: Db, accountId: string) {
+  const rows = await db
+    .select()
+    .from(apiKeys)
+    .where(eq(apiKeys.accountId, accountId))
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+  return rows.map(toApiKey);
+}
+
+/** Revokes a key of `accountId` (any account when omitted, for the operator's CLI). */
+export async function revokeApiKey(db: Db, keyId: string, accountId?: string) {
+  const [row] = await db
+    .update(apiKeys)
+    .set({ revokedAt: sql`now()` })
+    .where(
+      and(
+        eq(apiKeys.id, keyId),
+        isNull(apiKeys.revokedAt),
+        accountId ? eq(apiKeys.accountId, accountId) : undefined,
+      ),
+    )
+    .returning();
+  if (!row) throw notFound('Active API key');
+  return toApiKey(row);
+}

@@ -1,0 +1,5 @@
+export * from './accounts';
+export * from './api-keys';
+export * from './errors';
+export * from './ids';
+export * from './users';

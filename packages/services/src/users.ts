@@ -1,0 +1,178 @@
+import { hashPassword, type Principal } from '@chorus/auth';
+import { accounts, and, count, desc, eq, isUniqueViolation, sql, users, type Db } from '@chorus/db';
+import type { CreateUserInput, Role, UpdateUserInput, User, UserSummary } from '@chorus/validators';
+import { AppError, notFound } from './errors';
+import { newId } from './ids';
+import { pageCount, pageOffset, type PageRequest } from './pagination';
+
+type UserRow = typeof users.$inferSelect;
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export const toUserSummary = (row: UserRow): UserSummary => ({
+  id: row.id,
+  name: row.name,
+  email: row.email,
+  role: row.role,
+  createdAt: row.createdAt.toISOString(),
+});
+
+export const toUser = (row: UserRow): User => ({
+  ...toUserSummary(row),
+  lastLogin: row.lastLoginAt?.toISOString() ?? null,
+  settings: { notifications: row.notifications, twoFactorAuth: row.twoFactorEnabled },
+});
+
+const emailTaken = () =>
+  new AppError('email_already_exists', 'A user with this email address already exists.');
+
+/** Runs an insert or update, turning the database's verdict on email uniqueness into ours. */
+async function guardEmail<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error, 'users_email_lower_key')) throw emailTaken();
+    throw error;
+  }
+}
+
+export async function listUsers(opts: {
+  db: Db;
+  principal: Principal;
+  page: PageRequest;
+  role?: Role;
+}) {
+  const { db, principal, page, role } = opts;
+  const where = and(
+    eq(users.accountId, principal.accountId),
+    role ? eq(users.role, role) : undefined,
+  );
+  const rows = await db
+    .select()
+    .from(users)
+    .where(where)
+    .orderBy(desc(users.createdAt), desc(users.id))
+    .limit(page.limit)
+    .offset(pageOffset(page));
+  const [totals] = await db.select({ total: count() }).from(users).where(where);
+  const total = totals?.total ?? 0;
+  return {
+    data: rows.map(toUserSummary),
+    pagination: { total, page: page.page, limit: page.limit, pages: pageCount(total, page.limit) },
+  };
+}
+
+async function findUser(db: Db | Tx, principal: Principal, userId: string) {
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, userId), eq(users.accountId, principal.accountId)))
+    .limit(1);
+  if (!row) throw notFound('User');
+  return row;
+}
+
+export async function getUser(opts: { db: Db; principal: Principal; userId: string }) {
+  return toUser(await findUser(opts.db, opts.principal, opts.userId));
+}
+
+export async function createUser(opts: { db: Db; principal: Principal; input: CreateUserInput }) {
+  const { db, principal, input } = opts;
+  const passwordHash = await hashPassword(input.password);
+  const [row] = await guardEmail(() =>
+    db
+      .insert(users)
+      .values({
+        id: newId('usr'),
+        accountId: principal.accountId,
+        name: input.name,
+        email: input.email,
+        passwordHash,
+        role: input.role,
+      })
+      .returning(),
+  );
+  if (!row) throw new Error('insert returned no row');
+  return toUserSummary(row);
+}
+
+/**
+ * Serialises role changes and deletions within one account, so that two admins demoting
+ * each other at once cannot both succeed and leave the account without an admin.
+ */
+async function lockAccount(tx: Tx, accountId: string) {
+  await tx
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(eq(accounts.id, accountId))
+    .for('update');
+}
+
+async function assertAnotherAdmin(tx: Tx, accountId: string) {
+  const [admins] = await tx
+    .select({ n: count() })
+    .from(users)
+    .where(and(eq(users.accountId, accountId), eq(users.role, 'admin')));
+  if ((admins?.n ?? 0) <= 1) {
+    throw new AppError('last_admin', 'The last admin of an account cannot be removed or demoted.');
+  }
+}
+
+export async function updateUser(opts: {
+  db: Db;
+  principal: Principal;
+  userId: string;
+  input: UpdateUserInput;
+}) {
+  const { db, principal, userId, input } = opts;
+  const passwordHash = input.password ? await hashPassword(input.password) : undefined;
+  return db.transaction(async (tx) => {
+    await lockAccount(tx, principal.accountId);
+    const target = await findUser(tx, principal, userId);
+    const isSelf = target.id === principal.userId;
+    if (principal.role !== 'admin' && !isSelf) {
+      throw new AppError('forbidden', 'You may only update your own profile.');
+    }
+    const roleChanges = input.role !== undefined && input.role !== target.role;
+    if (roleChanges && principal.role !== 'admin') {
+      throw new AppError('forbidden', 'Only an admin can change roles.');
+    }
+    if (roleChanges && target.role === 'admin') await assertAnotherAdmin(tx, principal.accountId);
+    if (input.settings?.twoFactorAuth === true && !target.twoFactorEnabled) {
+      throw new AppError('validation_error', 'Two-factor authentication needs enrollment.', {
+        issues: [
+          {
+            path: 'settings.twoFactorAuth',
+            message: 'Turn two-factor authentication on in the dashboard, where it is enrolled.',
+          },
+        ],
+      });
+    }
+    const [row] = await guardEmail(() =>
+      tx
+        .update(users)
+        .set({
+          name: input.name,
+          email: input.email,
+          passwordHash,
+          role: input.role,
+          notifications: input.settings?.notifications,
+          twoFactorEnabled: input.settings?.twoFactorAuth,
+          updatedAt: sql`now()`,
+        })
+        .where(eq(users.id, target.id))
+        .returning(),
+    );
+    if (!row) throw notFound('User');
+    return toUser(row);
+  });
+}
+
+export async function deleteUser(opts: { db: Db; principal: Principal; userId: string }) {
+  const { db, principal, userId } = opts;
+  await db.transaction(async (tx) => {
+    await lockAccount(tx, principal.accountId);
+    const target = await findUser(tx, principal, userId);
+    if (target.role === 'admin') await assertAnotherAdmin(tx, principal.accountId);
+    await tx.delete(users).where(eq(users.id, target.id));
+  });
+}
