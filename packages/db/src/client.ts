@@ -5,7 +5,6 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import postgres from 'postgres';
 import * as schema from './schema';
-import { readEmbeddedServer } from './embedded-lock';
 
 /** One type for both drivers: services never know which engine they run on. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -14,35 +13,25 @@ export interface Database {
   db: Db;
   /** `postgres` for a server (DATABASE_URL or the embedded server's socket), `pglite` in-process. */
   driver: 'postgres' | 'pglite';
+  /** The server's URL (postgres driver only). */
+  url?: string;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
 
 export interface DatabaseOptions {
-  /** A postgres:// URL, or `memory://` for a throw-away in-process database. */
-  url?: string;
-  /** Where the embedded database lives when no URL is given. */
-  dataDir?: string;
+  /** A postgres:// URL, `memory://` for a throw-away in-process database, or `file://DIR` for PGlite in DIR. */
+  url: string;
   /** Connection pool size for postgres.js. */
   max?: number;
 }
 
-/**
- * The one client factory. A URL means a PostgreSQL server; without one, the embedded PGlite
- * in `dataDir` — reached through the running Chorus server's socket when one holds it
- * (PGlite allows one process at a time), or opened in this process otherwise.
- */
-export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  const { url, dataDir, max = 10 } = options;
+/** The one client factory: PostgreSQL through postgres.js, or PGlite in this process. */
+export async function openDatabase({ url, max = 10 }: DatabaseOptions): Promise<Database> {
   if (url === 'memory://') return openPglite(new PGlite());
-  if (url) return openPostgres(url, max);
-  if (!dataDir) throw new Error('openDatabase needs a url or a dataDir');
-  const running = await readEmbeddedServer(dataDir);
-  if (running) return openPostgres(running.url, max);
-  return openPglite(new PGlite(pgliteDir(dataDir)));
+  if (url.startsWith('file://')) return openPglite(new PGlite(url.slice('file://'.length)));
+  return openPostgres(url, max);
 }
-
-export const pgliteDir = (dataDir: string) => `${dataDir}/pglite`;
 
 export async function openPglite(client: PGlite): Promise<Database> {
   await client.waitReady;
@@ -61,6 +50,7 @@ function openPostgres(url: string, max: number): Database {
   return {
     db,
     driver: 'postgres',
+    url,
     ping: async () => void (await db.execute(sql`select 1`)),
     close: () => client.end({ timeout: 5 }),
   };

@@ -1,5 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { openDatabase, type Database } from './client';
+import { pgliteDir } from './embedded';
+import { readEmbeddedServer } from './embedded-lock';
 
 /** The repository (npm workspaces) root above `from`, so every command finds the same data. */
 function workspaceRoot(from: string): string {
@@ -19,4 +22,17 @@ export function databaseOptionsFromEnv(env: NodeJS.ProcessEnv = process.env) {
     env.CHORUS_DATA_DIR?.trim() || join(workspaceRoot(process.cwd()), '.data'),
   );
   return { url, dataDir };
+}
+
+/**
+ * The database a command-line process should use: DATABASE_URL when set; otherwise the
+ * embedded PGlite in the data directory, through the running server's loopback socket when
+ * a server holds it (PGlite allows one process at a time), or opened here when none does.
+ */
+export async function openConfiguredDatabase(env: NodeJS.ProcessEnv = process.env): Promise<Database> {
+  const { url, dataDir } = databaseOptionsFromEnv(env);
+  if (url) return openDatabase({ url, max: 2 });
+  const running = await readEmbeddedServer(dataDir);
+  if (running) return openDatabase({ url: running.url, max: 2 });
+  return openDatabase({ url: `file://${pgliteDir(dataDir)}` });
 }

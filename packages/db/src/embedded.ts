@@ -1,8 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import { pgliteDir } from './client';
 import { readEmbeddedServer, removeEmbeddedLock, writeEmbeddedLock } from './embedded-lock';
+
+export const pgliteDir = (dataDir: string) => `${dataDir}/pglite`;
 
 export interface EmbeddedServer {
   /** A postgres:// URL on loopback that any PostgreSQL client (the app, the CLI) can use. */

@@ -2,6 +2,4 @@ export * from 'drizzle-orm/sql';
 export { alias } from 'drizzle-orm/pg-core';
 export * from './schema';
 export { openDatabase, type Database, type DatabaseOptions, type Db } from './client';
-export { migrateDatabase } from './migrate';
 export { isUnavailable, isUniqueViolation } from './errors';
-export { databaseOptionsFromEnv } from './config';

@@ -20,14 +20,14 @@ export const toApiKey = (row: ApiKeyRow) => ({
   createdAt: row.createdAt.toISOString(),
 });
 
-export async function findUserIdByEmail(db: Db, email: string) {
+export async function findUserByEmail(db: Db, email: string) {
   const [row] = await db
-    .select({ id: users.id })
+    .select({ id: users.id, accountId: users.accountId })
     .from(users)
     .where(eq(sql`lower(${users.email})`, email.toLowerCase()))
     .limit(1);
   if (!row) throw new AppError('resource_not_found', `No user has the email ${email}.`);
-  return row.id;
+  return row;
 }
 
 /** Issues a key acting as `userId`; the secret is returned here and never again. */

@@ -1,0 +1,38 @@
+#!/usr/bin/env -S npx tsx
+/** The operator's command line: bootstrap accounts and API keys against the server's database. */
+import { migrateDatabase, openConfiguredDatabase } from '@chorus/db/node';
+import { AppError } from '@chorus/services';
+import { UsageError } from './args';
+import { runCommand, USAGE } from './commands';
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.length === 0 || argv.includes('--help') || argv.includes('-h')) {
+    process.stdout.write(`${USAGE}\n`);
+    return argv.length === 0 ? 2 : 0;
+  }
+  const database = await openConfiguredDatabase();
+  try {
+    // Idempotent: a first command on a fresh embedded database creates the schema.
+    await migrateDatabase(database);
+    await runCommand(database.db, argv, {
+      out: (line) => process.stdout.write(`${line}\n`),
+      info: (line) => process.stderr.write(`${line}\n`),
+    });
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`Error: ${error.message}\n\n${USAGE}\n`);
+      process.exit(2);
+    }
+    const message = error instanceof AppError ? error.message : `Unexpected failure: ${String((error as Error).message ?? error)}`;
+    process.stderr.write(`Error: ${message}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,87 @@
+/**
+ * `npm start`: builds what is not built, opens the database (the embedded PGlite served on
+ * loopback unless DATABASE_URL is set), applies migrations, creates the first admin on a
+ * first start, then runs the production Next server on PORT. With --dev (`npm run dev`):
+ * the same without the build, and Next's development server.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { openDatabase } from '@chorus/db';
+import { databaseOptionsFromEnv, migrateDatabase, startEmbeddedServer, type EmbeddedServer } from '@chorus/db/node';
+import { bootstrapFirstAdmin } from '@chorus/services';
+
+const appDir = fileURLToPath(new URL('..', import.meta.url));
+const require = createRequire(import.meta.url);
+const say = (line: string) => process.stdout.write(`[chorus] ${line}\n`);
+
+function build() {
+  // Turbo rebuilds only when an input changed; otherwise it restores the cached build.
+  const turbo = require.resolve('turbo/bin/turbo');
+  const result = spawnSync(process.execPath, [turbo, 'run', 'build', '--filter=@chorus/web', '--output-logs=errors-only'], {
+    cwd: appDir,
+    stdio: 'inherit',
+  });
+  if (result.status !== 0) throw new Error('The build failed; see the output above.');
+}
+
+async function prepareDatabase(url: string) {
+  const database = await openDatabase({ url, max: 2 });
+  try {
+    await migrateDatabase(database);
+    const email = process.env.ADMIN_EMAIL?.trim() || 'admin@example.com';
+    const given = process.env.ADMIN_PASSWORD;
+    if (given !== undefined && given.length < 8) throw new Error('ADMIN_PASSWORD must be at least 8 characters.');
+    const password = given ?? randomBytes(12).toString('base64url');
+    const created = await bootstrapFirstAdmin(database.db, { email, password });
+    if (created && given === undefined) {
+      say(`First start: created the admin ${email} with the password ${password}`);
+      say('This password is shown once. Sign in and change it, or set ADMIN_PASSWORD next time.');
+    } else if (created) {
+      say(`First start: created the admin ${email} with the password from ADMIN_PASSWORD.`);
+    }
+  } finally {
+    await database.close();
+  }
+}
+
+async function main() {
+  const dev = process.argv.includes('--dev');
+  if (!dev) build();
+  const options = databaseOptionsFromEnv();
+  let embedded: EmbeddedServer | undefined;
+  if (!options.url) {
+    embedded = await startEmbeddedServer(options.dataDir);
+    say(`Embedded PostgreSQL (PGlite) in ${options.dataDir}`);
+  }
+  const databaseUrl = options.url ?? embedded?.url ?? '';
+  await prepareDatabase(databaseUrl);
+
+  const port = process.env.PORT ?? '3000';
+  const nextBin = require.resolve('next/dist/bin/next');
+  const next = spawn(process.execPath, [nextBin, dev ? 'dev' : 'start', '--port', port], {
+    cwd: appDir,
+    stdio: 'inherit',
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+  });
+  say(`Serving on http://localhost:${port} (API docs at /docs)`);
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    next.kill(signal);
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  next.on('exit', async (code) => {
+    await embedded?.stop();
+    process.exit(code ?? 0);
+  });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`[chorus] Could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});
