@@ -1,9 +1,11 @@
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   { ignores: ['**/.next/**', '**/dist/**', '**/.cache/**', '**/drizzle/**', '**/*.config.*'] },
   js.configs.recommended,
+  { languageOptions: { globals: { ...globals.node } } },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts', '**/*.tsx'],

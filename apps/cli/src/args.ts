@@ -9,24 +9,34 @@ const UNITS = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 } as cons
 /** `30d`, `12h`, `90m`, `2w` → the moment that far from `now`. */
 export function parseExpiresIn(value: string, now = new Date()): Date {
   const match = /^(\d+)([mhdw])$/.exec(value.trim());
-  if (!match) throw new UsageError(`--expires-in takes a number and a unit (m, h, d or w), such as 30d; got "${value}".`);
+  if (!match)
+    throw new UsageError(
+      `--expires-in takes a number and a unit (m, h, d or w), such as 30d; got "${value}".`,
+    );
   const [, amount = '0', unit = 'd'] = match;
   if (Number(amount) === 0) throw new UsageError('--expires-in must be longer than zero.');
   return new Date(now.getTime() + Number(amount) * UNITS[unit as keyof typeof UNITS]);
 }
 
 export function parseScopes(value: string): Scope[] {
-  const names = value.split(',').map((s) => s.trim()).filter(Boolean);
-  if (names.length === 0) throw new UsageError('--scopes needs at least one scope, such as read,write.');
+  const names = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (names.length === 0)
+    throw new UsageError('--scopes needs at least one scope, such as read,write.');
   const unknown = names.filter((name) => !ZScope.safeParse(name).success);
   if (unknown.length > 0) {
-    throw new UsageError(`Unknown scope ${unknown.join(', ')}. Scopes are: ${ZScope.options.join(', ')}.`);
+    throw new UsageError(
+      `Unknown scope ${unknown.join(', ')}. Scopes are: ${ZScope.options.join(', ')}.`,
+    );
   }
   return names as Scope[];
 }
 
 export function parseEmail(value: string, flag: string): string {
-  if (!z.email().safeParse(value).success) throw new UsageError(`${flag} must be an email address; got "${value}".`);
+  if (!z.email().safeParse(value).success)
+    throw new UsageError(`${flag} must be an email address; got "${value}".`);
   return value;
 }
 

@@ -1,6 +1,12 @@
 import { parseArgs } from 'node:util';
 import type { Db } from '@chorus/db';
-import { createAccount, createApiKey, findUserByEmail, listApiKeys, revokeApiKey } from '@chorus/services';
+import {
+  createAccount,
+  createApiKey,
+  findUserByEmail,
+  listApiKeys,
+  revokeApiKey,
+} from '@chorus/services';
 import { oneOf, parseEmail, parseExpiresIn, parseScopes, required, UsageError } from './args';
 
 export const USAGE = `Usage: npm run -s cli -- <command> [options]
@@ -47,7 +53,11 @@ async function accountCreate(db: Db, args: string[], io: Io) {
   const { accountId, adminId } = await createAccount(db, {
     name: required(f, 'name'),
     tier: oneOf(f.tier ?? 'free', ['free', 'pro', 'enterprise'] as const, '--tier'),
-    admin: { email: parseEmail(required(f, 'admin-email'), '--admin-email'), password, name: f['admin-name'] },
+    admin: {
+      email: parseEmail(required(f, 'admin-email'), '--admin-email'),
+      password,
+      name: f['admin-name'],
+    },
   });
   io.info(`Created account ${accountId} with the admin ${f['admin-email']} (${adminId}).`);
   io.out(accountId);
@@ -62,8 +72,14 @@ async function apiKeyCreate(db: Db, args: string[], io: Io) {
     environment: oneOf(f.env ?? 'live', ['live', 'test'] as const, '--env'),
     expiresAt: f['expires-in'] ? parseExpiresIn(f['expires-in']) : undefined,
   };
-  const { apiKey, secret } = await createApiKey({ db, userId: (await findUserByEmail(db, email)).id, ...request });
-  io.info(`Created API key ${apiKey.id} "${apiKey.name}" for ${email} with scopes ${apiKey.scopes.join(', ')}${apiKey.expiresAt ? `, expiring ${apiKey.expiresAt}` : ''}.`);
+  const { apiKey, secret } = await createApiKey({
+    db,
+    userId: (await findUserByEmail(db, email)).id,
+    ...request,
+  });
+  io.info(
+    `Created API key ${apiKey.id} "${apiKey.name}" for ${email} with scopes ${apiKey.scopes.join(', ')}${apiKey.expiresAt ? `, expiring ${apiKey.expiresAt}` : ''}.`,
+  );
   io.info('The key is shown once; store it now:');
   io.out(secret);
 }
@@ -74,8 +90,14 @@ async function apiKeyList(db: Db, args: string[], io: Io) {
   const { accountId } = await findUserByEmail(db, email);
   const now = new Date().toISOString();
   for (const key of await listApiKeys(db, accountId)) {
-    const state = key.revokedAt ? 'revoked' : key.expiresAt && key.expiresAt < now ? 'expired' : 'active';
-    io.out(`${key.id}\t${key.prefix}…${key.lastFour}\t${state}\t${key.name}\t${key.scopes.join(',')}\tlast used ${key.lastUsedAt ?? 'never'}`);
+    const state = key.revokedAt
+      ? 'revoked'
+      : key.expiresAt && key.expiresAt < now
+        ? 'expired'
+        : 'active';
+    io.out(
+      `${key.id}\t${key.prefix}…${key.lastFour}\t${state}\t${key.name}\t${key.scopes.join(',')}\tlast used ${key.lastUsedAt ?? 'never'}`,
+    );
   }
 }
 
@@ -96,6 +118,9 @@ const COMMANDS: Record<string, (db: Db, args: string[], io: Io) => Promise<void>
 export async function runCommand(db: Db, argv: string[], io: Io) {
   const [group = '', action = '', ...rest] = argv;
   const command = COMMANDS[`${group} ${action}`];
-  if (!command) throw new UsageError(group ? `Unknown command "${[group, action].join(' ').trim()}".` : 'No command given.');
+  if (!command)
+    throw new UsageError(
+      group ? `Unknown command "${[group, action].join(' ').trim()}".` : 'No command given.',
+    );
   await command(db, rest, io);
 }

@@ -31,7 +31,10 @@ main(process.argv.slice(2)).then(
       process.stderr.write(`Error: ${error.message}\n\n${USAGE}\n`);
       process.exit(2);
     }
-    const message = error instanceof AppError ? error.message : `Unexpected failure: ${String((error as Error).message ?? error)}`;
+    const message =
+      error instanceof AppError
+        ? error.message
+        : `Unexpected failure: ${String((error as Error).message ?? error)}`;
     process.stderr.write(`Error: ${message}\n`);
     process.exit(1);
   },

@@ -9,7 +9,12 @@ import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { openDatabase } from '@chorus/db';
-import { databaseOptionsFromEnv, migrateDatabase, startEmbeddedServer, type EmbeddedServer } from '@chorus/db/node';
+import {
+  databaseOptionsFromEnv,
+  migrateDatabase,
+  startEmbeddedServer,
+  type EmbeddedServer,
+} from '@chorus/db/node';
 import { bootstrapFirstAdmin } from '@chorus/services';
 
 const appDir = fileURLToPath(new URL('..', import.meta.url));
@@ -19,10 +24,14 @@ const say = (line: string) => process.stdout.write(`[chorus] ${line}\n`);
 function build() {
   // Turbo rebuilds only when an input changed; otherwise it restores the cached build.
   const turbo = require.resolve('turbo/bin/turbo');
-  const result = spawnSync(process.execPath, [turbo, 'run', 'build', '--filter=@chorus/web', '--output-logs=errors-only'], {
-    cwd: appDir,
-    stdio: 'inherit',
-  });
+  const result = spawnSync(
+    process.execPath,
+    [turbo, 'run', 'build', '--filter=@chorus/web', '--output-logs=errors-only'],
+    {
+      cwd: appDir,
+      stdio: 'inherit',
+    },
+  );
   if (result.status !== 0) throw new Error('The build failed; see the output above.');
 }
 
@@ -32,7 +41,8 @@ async function prepareDatabase(url: string) {
     await migrateDatabase(database);
     const email = process.env.ADMIN_EMAIL?.trim() || 'admin@example.com';
     const given = process.env.ADMIN_PASSWORD;
-    if (given !== undefined && given.length < 8) throw new Error('ADMIN_PASSWORD must be at least 8 characters.');
+    if (given !== undefined && given.length < 8)
+      throw new Error('ADMIN_PASSWORD must be at least 8 characters.');
     const password = given ?? randomBytes(12).toString('base64url');
     const created = await bootstrapFirstAdmin(database.db, { email, password });
     if (created && given === undefined) {
@@ -82,6 +92,8 @@ async function main() {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`[chorus] Could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(
+    `[chorus] Could not start: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
   process.exit(1);
 });

@@ -29,7 +29,9 @@ export function databaseOptionsFromEnv(env: NodeJS.ProcessEnv = process.env) {
  * embedded PGlite in the data directory, through the running server's loopback socket when
  * a server holds it (PGlite allows one process at a time), or opened here when none does.
  */
-export async function openConfiguredDatabase(env: NodeJS.ProcessEnv = process.env): Promise<Database> {
+export async function openConfiguredDatabase(
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Database> {
   const { url, dataDir } = databaseOptionsFromEnv(env);
   if (url) return openDatabase({ url, max: 2 });
   const running = await readEmbeddedServer(dataDir);

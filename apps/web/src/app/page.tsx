@@ -1,6 +1,14 @@
 const links = [
-  { href: '/docs', title: 'API reference', text: 'Every REST endpoint, its parameters, answers and errors.' },
-  { href: '/api/openapi.json', title: 'OpenAPI 3.1', text: 'The machine-readable contract, for clients and generators.' },
+  {
+    href: '/docs',
+    title: 'API reference',
+    text: 'Every REST endpoint, its parameters, answers and errors.',
+  },
+  {
+    href: '/api/openapi.json',
+    title: 'OpenAPI 3.1',
+    text: 'The machine-readable contract, for clients and generators.',
+  },
   { href: '/api/health', title: 'Health', text: 'Whether the service and its database are up.' },
 ];
 

@@ -5,7 +5,8 @@ const holder = globalThis as unknown as { chorusDatabase?: Promise<Database> };
 async function open(): Promise<Database> {
   const url = process.env.DATABASE_URL;
   // `npm start` and `npm run dev` set it, to the embedded database's loopback server by default.
-  if (!url) throw new Error('DATABASE_URL is not set: run the app with `npm start` or `npm run dev`.');
+  if (!url)
+    throw new Error('DATABASE_URL is not set: run the app with `npm start` or `npm run dev`.');
   return openDatabase({ url });
 }
 

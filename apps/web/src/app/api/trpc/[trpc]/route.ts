@@ -19,7 +19,9 @@ async function handleTrpc(req: Request) {
       const principal = token ? await authenticateBearer(database.db, token) : null;
       return { db: database.db, principal, requestId };
     },
-    responseMeta: () => ({ headers: new Headers({ 'X-Request-Id': requestId, 'API-Version': '1' }) }),
+    responseMeta: () => ({
+      headers: new Headers({ 'X-Request-Id': requestId, 'API-Version': '1' }),
+    }),
   });
 }
 

@@ -1,0 +1,220 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { authenticateBearer } from '@chorus/auth';
+import type { Database } from '@chorus/db';
+import { createTestDatabase } from '@chorus/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseExpiresIn, UsageError } from '../src/args';
+import { runCommand } from '../src/commands';
+
+let database: Database;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(() => database.close());
+
+async function run(...argv: string[]) {
+  const out: string[] = [];
+  const info: string[] = [];
+  await runCommand(database.db, argv, { out: (l) => out.push(l), info: (l) => info.push(l) });
+  return { out, info };
+}
+
+describe('account create', () => {
+  it('creates an account with its admin', async () => {
+    const { out, info } = await run(
+      'account',
+      'create',
+      '--name',
+      'Acme',
+      '--admin-email',
+      'ops@acme.test',
+      '--admin-password',
+      'ops-password',
+      '--tier',
+      'pro',
+    );
+    expect(out[0]).toMatch(/^acc_/);
+    expect(info[0]).toContain('ops@acme.test');
+  });
+
+  it('explains a taken email in a sentence', async () => {
+    await expect(
+      run(
+        'account',
+        'create',
+        '--name',
+        'Again',
+        '--admin-email',
+        'OPS@acme.test',
+        '--admin-password',
+        'ops-password',
+      ),
+    ).rejects.toThrow('A user with the email OPS@acme.test already exists.');
+  });
+});
+
+describe('api-key create, list and revoke', () => {
+  it('prints a working key once, then lists and revokes it', async () => {
+    const { out } = await run(
+      'api-key',
+      'create',
+      '--email',
+      'ops@acme.test',
+      '--name',
+      'ci',
+      '--scopes',
+      'read,write',
+      '--expires-in',
+      '30d',
+    );
+    const [secret] = out;
+    expect(secret).toMatch(/^csk_live_[0-9A-Za-z]{32,}$/);
+    const principal = await authenticateBearer(database.db, secret ?? '');
+    expect(principal).toMatchObject({ role: 'admin', scopes: ['read', 'write'] });
+
+    const listed = await run('api-key', 'list', '--email', 'ops@acme.test');
+    expect(listed.out).toHaveLength(1);
+    expect(listed.out[0]).toContain('active');
+    expect(listed.out[0]).not.toContain(secret);
+    const id = listed.out[0]?.split('\t')[0] ?? '';
+
+    await run('api-key', 'revoke', '--id', id);
+    expect(await authenticateBearer(database.db, secret ?? '')).toBeNull();
+    expect((await run('api-key', 'list', '--email', 'ops@acme.test')).out[0]).toContain('revoked');
+  });
+
+  it('makes test keys with --env test', async () => {
+    const { out } = await run(
+      'api-key',
+      'create',
+      '--email',
+      'ops@acme.test',
+      '--name',
+      'dev',
+      '--scopes',
+      'read',
+      '--env',
+      'test',
+    );
+    expect(out[0]).toMatch(/^csk_test_/);
+  });
+
+  it.each([
+    [
+      ['api-key', 'create', '--email', 'ops@acme.test', '--name', 'x', '--scopes', 'read,admin'],
+      'Unknown scope admin',
+    ],
+    [['api-key', 'create', '--email', 'ops@acme.test', '--name', 'x'], '--scopes is required.'],
+    [
+      ['api-key', 'create', '--email', 'nope', '--name', 'x', '--scopes', 'read'],
+      '--email must be an email address',
+    ],
+    [
+      [
+        'api-key',
+        'create',
+        '--email',
+        'ops@acme.test',
+        '--name',
+        'x',
+        '--scopes',
+        'read',
+        '--env',
+        'prod',
+      ],
+      '--env must be one of live, test',
+    ],
+    [
+      [
+        'api-key',
+        'create',
+        '--email',
+        'ops@acme.test',
+        '--name',
+        'x',
+        '--scopes',
+        'read',
+        '--expires-in',
+        'soon',
+      ],
+      '--expires-in takes',
+    ],
+    [['api-key', 'create', '--bogus', 'x'], "Unknown option '--bogus'"],
+    [['api-key', 'rotate'], 'Unknown command "api-key rotate"'],
+  ])('refuses %j with a usage error', async (argv, message) => {
+    const error = await run(...argv).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toContain(message);
+  });
+
+  it('says who is missing when the email is unknown', async () => {
+    await expect(
+      run('api-key', 'create', '--email', 'ghost@acme.test', '--name', 'x', '--scopes', 'read'),
+    ).rejects.toThrow('No user has the email ghost@acme.test.');
+  });
+});
+
+describe('parseExpiresIn', () => {
+  it('reads minutes, hours, days and weeks', () => {
+    const now = new Date('2026-11-21T00:00:00.000Z');
+    expect(parseExpiresIn('90m', now).toISOString()).toBe('2026-11-21T01:30:00.000Z');
+    expect(parseExpiresIn('30d', now).toISOString()).toBe('2026-12-21T00:00:00.000Z');
+    expect(parseExpiresIn('2w', now).toISOString()).toBe('2026-12-05T00:00:00.000Z');
+    expect(() => parseExpiresIn('0d', now)).toThrow(UsageError);
+  });
+});
+
+describe('the installed command', () => {
+  const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'chorus-cli-'));
+  });
+  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+
+  const cli = (...args: string[]) =>
+    promisify(execFile)(process.execPath, ['--import', 'tsx', main, ...args], {
+      // An embedded database of its own, so this test never touches a real server.
+      env: { ...process.env, DATABASE_URL: '', CHORUS_DATA_DIR: dataDir },
+    });
+
+  it('bootstraps an account and prints a key on stdout alone', async () => {
+    await cli(
+      'account',
+      'create',
+      '--name',
+      'Cli',
+      '--admin-email',
+      'cli@example.test',
+      '--admin-password',
+      'cli-password',
+    );
+    const { stdout, stderr } = await cli(
+      'api-key',
+      'create',
+      '--email',
+      'cli@example.test',
+      '--name',
+      'ci',
+      '--scopes',
+      'read',
+    );
+    expect(stdout.trim()).toMatch(/^csk_live_[0-9A-Za-z]{32,}$/);
+    expect(stderr).toContain('shown once');
+  });
+
+  it('exits 2 with the usage on a bad call, and 1 with a sentence on a refused one', async () => {
+    const usage = await cli('api-key', 'create').catch((e: { code: number; stderr: string }) => e);
+    expect(usage).toMatchObject({ code: 2 });
+    expect((usage as { stderr: string }).stderr).toContain('Usage: npm run -s cli');
+    const refused = await cli('api-key', 'revoke', '--id', 'key_missing').catch(
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(refused).toMatchObject({ code: 1, stderr: 'Error: Active API key not found.\n' });
+  });
+});

@@ -1,0 +1,201 @@
+import { openDatabase, sql } from '@chorus/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRestHandler } from '../src/rest';
+import { startHarness, type Harness } from './harness';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+
+describe('headers on every response', () => {
+  it('sets API-Version: 1 and a generated X-Request-Id on success, errors and 401s', async () => {
+    for (const [method, path, token] of [
+      ['GET', '/api/users', undefined],
+      ['GET', '/api/users/usr_missing', undefined],
+      ['GET', '/api/users', null],
+      ['GET', '/api/nowhere', undefined],
+      ['GET', '/api/health', null],
+    ] as const) {
+      const { headers } = await h.call(method, path, { token });
+      expect(headers.get('api-version')).toBe('1');
+      expect(headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{24}$/);
+    }
+  });
+
+  it('echoes a valid incoming X-Request-Id and replaces an invalid one', async () => {
+    const echoed = await h.call('GET', '/api/users', {
+      headers: { 'x-request-id': 'client-abc.123' },
+    });
+    expect(echoed.headers.get('x-request-id')).toBe('client-abc.123');
+    const replaced = await h.call('GET', '/api/users', {
+      headers: { 'x-request-id': 'bad id with spaces' },
+    });
+    expect(replaced.headers.get('x-request-id')).toMatch(/^req_/);
+  });
+});
+
+describe('routing', () => {
+  it('works whatever the host name', async () => {
+    for (const origin of [
+      'http://api.example.com',
+      'https://chorus.example.org:8443',
+      'http://127.0.0.1:3000',
+    ]) {
+      const { status, json } = await h.call('GET', '/api/users', { origin });
+      expect(status).toBe(200);
+      expect(json.pagination.total).toBeGreaterThan(0);
+    }
+  });
+
+  it('treats a trailing slash as the same path', async () => {
+    expect((await h.call('GET', '/api/users/')).status).toBe(200);
+  });
+
+  it('answers 404 route_not_found for an unknown path', async () => {
+    const { status, json } = await h.call('GET', '/api/nothing/here');
+    expect(status).toBe(404);
+    expect(json).toEqual({
+      success: false,
+      error: { code: 'route_not_found', message: expect.any(String), status: 404 },
+    });
+  });
+
+  it('answers 405 method_not_allowed with Allow for a known path', async () => {
+    const { status, json, headers } = await h.call('PATCH', '/api/users', { body: {} });
+    expect(status).toBe(405);
+    expect(json.error.code).toBe('method_not_allowed');
+    expect(headers.get('allow')).toBe('GET, POST, HEAD');
+    const single = await h.call('POST', `/api/users/${h.main.adminId}`, { body: {} });
+    expect(single.headers.get('allow')).toBe('GET, PUT, DELETE, HEAD');
+  });
+
+  it('answers HEAD like GET without a body', async () => {
+    const { status, res } = await h.call('HEAD', '/api/users');
+    expect(status).toBe(200);
+    expect(await res.text()).toBe('');
+  });
+
+  it('refuses writes on the public documents with 405', async () => {
+    const { status, headers } = await h.call('POST', '/api/health', { token: null, body: {} });
+    expect(status).toBe(405);
+    expect(headers.get('allow')).toBe('GET, HEAD');
+  });
+});
+
+describe('request bodies', () => {
+  it('accepts form-encoded bodies, converting fields by the input schema', async () => {
+    const form = new URLSearchParams({
+      name: 'Form User',
+      email: 'form@acme.test',
+      password: 'form-password',
+    });
+    const created = await h.call('POST', '/api/users', {
+      raw: form.toString(),
+      contentType: 'application/x-www-form-urlencoded',
+    });
+    expect(created.status).toBe(201);
+    expect(created.json).toMatchObject({
+      name: 'Form User',
+      email: 'form@acme.test',
+      role: 'user',
+    });
+    const updated = await h.call('PUT', `/api/users/${created.json.id}`, {
+      raw: 'settings[notifications]=false&name=Formed',
+      contentType: 'application/x-www-form-urlencoded; charset=utf-8',
+    });
+    expect(updated.status).toBe(200);
+    expect(updated.json).toMatchObject({ name: 'Formed', settings: { notifications: false } });
+  });
+
+  it('answers 400 invalid_json for a malformed JSON body', async () => {
+    const { status, json } = await h.call('POST', '/api/users', { raw: '{"name": "x",' });
+    expect(status).toBe(400);
+    expect(json.error.code).toBe('invalid_json');
+  });
+
+  it('answers 400 validation_error for JSON that is not an object', async () => {
+    const { status, json } = await h.call('POST', '/api/users', { raw: '[1,2]' });
+    expect(status).toBe(400);
+    expect(json.error.code).toBe('validation_error');
+  });
+
+  it('answers 415 unsupported_media_type for other content types', async () => {
+    const { status, json } = await h.call('POST', '/api/users', {
+      raw: '<user/>',
+      contentType: 'application/xml',
+    });
+    expect(status).toBe(415);
+    expect(json.error.code).toBe('unsupported_media_type');
+  });
+
+  it('answers 413 payload_too_large over 1 MiB and creates nothing', async () => {
+    const before = (await h.call('GET', '/api/users')).json.pagination.total;
+    const body = JSON.stringify({
+      name: 'Big',
+      email: 'big@acme.test',
+      password: 'x'.repeat(1024 * 1024),
+    });
+    const { status, json } = await h.call('POST', '/api/users', { raw: body });
+    expect(status).toBe(413);
+    expect(json.error.code).toBe('payload_too_large');
+    expect((await h.call('GET', '/api/users')).json.pagination.total).toBe(before);
+  });
+
+  it('accepts a body of exactly 1 MiB (it then fails validation, not size)', async () => {
+    const padding = 1024 * 1024 - JSON.stringify({ name: '' }).length;
+    const { status, json } = await h.call('POST', '/api/users', {
+      raw: JSON.stringify({ name: 'x'.repeat(padding) }),
+    });
+    expect(status).toBe(400);
+    expect(json.error.code).toBe('validation_error');
+  });
+
+  it('checks authentication before the body', async () => {
+    const { status } = await h.call('POST', '/api/users', { token: null, raw: '{broken' });
+    expect(status).toBe(401);
+  });
+});
+
+describe('failures never leak internals', () => {
+  it('answers 500 internal_error with a fixed message when a query fails', async () => {
+    const broken = await startHarness();
+    await broken.db.execute(sql`alter table users rename column name to full_name`);
+    const { status, json } = await broken.call('GET', '/api/users');
+    expect(status).toBe(500);
+    expect(json).toEqual({
+      success: false,
+      error: { code: 'internal_error', message: 'An unexpected error occurred.', status: 500 },
+    });
+    await broken.close();
+  });
+
+  it('answers 503 service_unavailable with Retry-After when the database is unreachable', async () => {
+    const unreachable = await openDatabase({ url: 'postgres://postgres@127.0.0.1:1/none', max: 1 });
+    const handle = createRestHandler({ getDatabase: async () => unreachable });
+    const res = await handle(
+      new Request('http://localhost/api/users', {
+        headers: { authorization: `Bearer ${h.main.token}` },
+      }),
+    );
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toBe('5');
+    expect((await res.json()).error.code).toBe('service_unavailable');
+    const health = await handle(new Request('http://localhost/api/health'));
+    expect(health.status).toBe(503);
+    expect(await health.json()).toMatchObject({
+      status: 'down',
+      checks: { database: { status: 'down' } },
+    });
+    await unreachable.close();
+  });
+});
+
+describe('GET /api/health', () => {
+  it('is public and reports the database', async () => {
+    const { status, json } = await h.call('GET', '/api/health', { token: null });
+    expect(status).toBe(200);
+    expect(json).toMatchObject({ status: 'ok', checks: { database: { status: 'up' } } });
+  });
+});

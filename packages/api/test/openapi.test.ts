@@ -1,0 +1,132 @@
+import SwaggerParser from '@apidevtools/swagger-parser';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './harness';
+
+let h: Harness;
+let doc: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+
+beforeAll(async () => {
+  h = await startHarness();
+  const { status, json } = await h.call('GET', '/api/openapi.json', {
+    token: null,
+    origin: 'https://api.example.com',
+  });
+  expect(status).toBe(200);
+  doc = json;
+  ajv.addSchema({ $id: 'doc', components: doc.components }, 'doc');
+});
+afterAll(() => h.close());
+
+/** The schema the document gives for a response, with its $refs resolved against the document. */
+function responseSchema(path: string, method: string, status: number) {
+  const response = doc.paths[path]?.[method]?.responses?.[String(status)];
+  expect(response, `${method.toUpperCase()} ${path} documents ${status}`).toBeDefined();
+  const schema = response.content?.['application/json']?.schema;
+  return (
+    schema && JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"doc#/components/'))
+  );
+}
+
+/** Asserts that a real response is described by the document: status listed, body matching. */
+async function conforms(
+  method: string,
+  path: string,
+  template: string,
+  options: Parameters<Harness['call']>[2] = {},
+) {
+  const { status, json } = await h.call(method.toUpperCase(), path, options);
+  const schema = responseSchema(template, method, status);
+  if (status === 204) {
+    expect(json).toBeUndefined();
+    return status;
+  }
+  const validate = ajv.compile(schema);
+  expect(validate(json), JSON.stringify(validate.errors)).toBe(true);
+  return status;
+}
+
+describe('GET /api/openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    expect(doc.openapi).toBe('3.1.0');
+    await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeTruthy();
+  });
+
+  it('names the server the caller reached and the bearer security scheme', () => {
+    expect(doc.servers).toEqual([{ url: 'https://api.example.com' }]);
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+    });
+  });
+
+  it('describes every users operation at the spec’s paths', () => {
+    expect(Object.keys(doc.paths['/api/users']).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(doc.paths['/api/users/{userId}']).sort()).toEqual(['delete', 'get']);
+    expect(Object.keys(doc.paths['/api/users/{id}'])).toEqual(['put']);
+  });
+
+  it('documents success statuses as the server answers them', () => {
+    expect(Object.keys(doc.paths['/api/users'].post.responses)).toContain('201');
+    expect(doc.paths['/api/users'].post.responses['200']).toBeUndefined();
+    expect(doc.paths['/api/users/{userId}'].delete.responses['204'].content).toBeUndefined();
+  });
+
+  it('documents errors with the envelope and their codes', () => {
+    const create = doc.paths['/api/users'].post.responses;
+    expect(create['400'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/Error',
+    });
+    expect(Object.keys(create['400'].content['application/json'].examples)).toEqual(
+      expect.arrayContaining(['validation_error', 'invalid_json', 'email_already_exists']),
+    );
+    expect(Object.keys(doc.paths['/api/users/{userId}'].delete.responses)).toEqual(
+      expect.arrayContaining(['204', '401', '403', '404', '409', '500']),
+    );
+  });
+
+  it('documents form-encoded bodies, which the door accepts', () => {
+    expect(Object.keys(doc.paths['/api/users'].post.requestBody.content)).toEqual([
+      'application/json',
+      'application/x-www-form-urlencoded',
+    ]);
+  });
+
+  it('is public', async () => {
+    expect((await h.call('GET', '/api/openapi.json', { token: null })).status).toBe(200);
+  });
+});
+
+describe('real responses match the document', () => {
+  it('for every users operation, in success and in error', async () => {
+    const body = { name: 'Doc User', email: 'doc@acme.test', password: 'doc-password' };
+    expect(await conforms('post', '/api/users', '/api/users', { body })).toBe(201);
+    expect(await conforms('post', '/api/users', '/api/users', { body })).toBe(400);
+    expect(
+      await conforms('post', '/api/users', '/api/users', {
+        raw: '{',
+        contentType: 'application/json',
+      }),
+    ).toBe(400);
+    expect(await conforms('post', '/api/users', '/api/users', { token: null, body })).toBe(401);
+    expect(await conforms('get', '/api/users', '/api/users')).toBe(200);
+    expect(await conforms('get', '/api/users?limit=500', '/api/users')).toBe(400);
+    const { json } = await h.call('GET', '/api/users?limit=1');
+    const id = json.data[0].id;
+    expect(await conforms('get', `/api/users/${id}`, '/api/users/{userId}')).toBe(200);
+    expect(await conforms('get', '/api/users/usr_none', '/api/users/{userId}')).toBe(404);
+    expect(
+      await conforms('put', `/api/users/${id}`, '/api/users/{id}', { body: { name: 'Renamed' } }),
+    ).toBe(200);
+    expect(await conforms('delete', `/api/users/${id}`, '/api/users/{userId}')).toBe(204);
+    expect(await conforms('delete', `/api/users/${h.main.adminId}`, '/api/users/{userId}')).toBe(
+      409,
+    );
+    const { secret } = await h.keyFor(h.main.adminId, ['content:read']);
+    expect(await conforms('get', '/api/users', '/api/users', { token: secret })).toBe(403);
+    expect(await conforms('get', '/api/health', '/api/health', { token: null })).toBe(200);
+  });
+});
