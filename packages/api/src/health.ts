@@ -23,8 +23,21 @@ async function probe(check: () => Promise<void>) {
   }
 }
 
-/** Liveness and readiness of what the app stands on; the database being down is fatal. */
-export async function checkHealth(database: Database): Promise<HealthReport> {
-  const db = await probe(() => database.ping());
-  return { status: db.status === 'up' ? 'ok' : 'down', checks: { database: db } };
+/**
+ * Liveness and readiness of what the app stands on. The database being down is fatal; a
+ * service the app can do without for a while (Redis: rate limits fail open) only degrades.
+ */
+export async function checkHealth(
+  database: Database,
+  optional: Record<string, () => Promise<void>> = {},
+): Promise<HealthReport> {
+  const probes = Object.entries(optional).map(
+    async ([name, check]) => [name, await probe(check)] as const,
+  );
+  const [db, others] = await Promise.all([probe(() => database.ping()), Promise.all(probes)]);
+  const degraded = others.some(([, check]) => check.status === 'down');
+  return {
+    status: db.status === 'down' ? 'down' : degraded ? 'degraded' : 'ok',
+    checks: { database: db, ...Object.fromEntries(others) },
+  };
 }

@@ -13,3 +13,19 @@ export function log(level: Level, msg: string, fields: Record<string, unknown> =
   const line = JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields });
   (level === 'error' || level === 'warn' ? process.stderr : process.stdout).write(`${line}\n`);
 }
+
+/**
+ * What an unexpected error was, for the log: the innermost cause (the driver's own error), as
+ * drizzle's wrapper message repeats the query's parameters, which may hold personal data.
+ */
+export function describeError(error: unknown) {
+  let root = error;
+  while (root instanceof Error && root.cause instanceof Error) root = root.cause;
+  if (!(root instanceof Error)) return { message: 'non-error thrown' };
+  return {
+    name: root.name,
+    message: root.message,
+    code: (root as { code?: string }).code,
+    stack: root.stack,
+  };
+}

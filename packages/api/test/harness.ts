@@ -1,8 +1,10 @@
 import type { Database } from '@chorus/db';
 import { createTestDatabase } from '@chorus/db/testing';
-import { createAccount, createApiKey } from '@chorus/services';
+import { createAccount, createApiKey, type Tier } from '@chorus/services';
 import { SCOPES, type Scope } from '@chorus/validators';
+import type { RateLimiter, RateLimitsOverride } from '../src/rate-limit';
 import { createRestHandler } from '../src/rest';
+import { testRateLimiter } from './rate-limiter';
 
 export interface CallOptions {
   token?: string | null;
@@ -12,19 +14,34 @@ export interface CallOptions {
   contentType?: string;
   headers?: Record<string, string>;
   origin?: string;
+  /** Another REST handler over the same database (e.g. with other rate limits). */
+  handler?: (req: Request) => Promise<Response>;
+}
+
+export interface HarnessOptions {
+  /** Rate limits of the harness's handler (default: decisions §8's). */
+  limits?: RateLimitsOverride;
 }
 
 /**
  * One database per test file, an account with its admin and an all-scopes key, and the
- * REST door called with real `Request` objects.
+ * REST door called with real `Request` objects. Rate-limit counters live in the Redis of
+ * REDIS_URL when set (under a fresh prefix), else in the process.
  */
-export async function startHarness() {
+export async function startHarness(options: HarnessOptions = {}) {
   const database: Database = await createTestDatabase();
-  const handle = createRestHandler({ getDatabase: async () => database });
+  const limiters: RateLimiter[] = [];
+  /** A REST handler over the harness's database with its own rate limiter. */
+  function handlerWith(rateLimiter: RateLimiter) {
+    limiters.push(rateLimiter);
+    return createRestHandler({ getDatabase: async () => database, rateLimiter });
+  }
+  const handle = handlerWith(testRateLimiter(options.limits));
 
-  async function newAccount(name: string, email: string) {
+  async function newAccount(name: string, email: string, tier?: Tier) {
     const { accountId, adminId } = await createAccount(database.db, {
       name,
+      tier,
       admin: { name: `${name} Admin`, email, password: 'correct horse battery' },
     });
     const { secret } = await keyFor(adminId);
@@ -51,7 +68,7 @@ export async function startHarness() {
     let body: string | undefined = options.raw;
     if (options.body !== undefined) body = JSON.stringify(options.body);
     if (body !== undefined) headers.set('content-type', options.contentType ?? 'application/json');
-    const res = await handle(
+    const res = await (options.handler ?? handle)(
       new Request(`${options.origin ?? 'http://localhost:3000'}${path}`, { method, headers, body }),
     );
     const text = await res.text();
@@ -67,11 +84,15 @@ export async function startHarness() {
     database,
     db: database.db,
     handle,
+    handlerWith,
     call,
     main,
     newAccount,
     keyFor,
-    close: () => database.close(),
+    close: async () => {
+      await Promise.all(limiters.map((limiter) => limiter.close()));
+      await database.close();
+    },
   };
 }
 

@@ -6,6 +6,11 @@ export interface Principal {
   userId: string;
   role: Role;
   tier: 'free' | 'pro' | 'enterprise';
-  credential: { kind: 'api_key' | 'oauth' | 'session'; id: string };
+  credential: {
+    kind: 'api_key' | 'oauth' | 'session';
+    id: string;
+    /** The OAuth client (application) of an OAuth token: its rate-limit budget is per client. */
+    clientId?: string;
+  };
   scopes: readonly Scope[];
 }

@@ -4,15 +4,27 @@ import { AppError } from '@chorus/services';
 import { createOpenApiFetchHandler } from 'trpc-to-openapi';
 import { apiError, toApiError } from '../errors';
 import { checkHealth } from '../health';
-import { log } from '../logger';
+import { describeError, log } from '../logger';
+import {
+  anonymousBucket,
+  clientIp,
+  defaultRateLimiter,
+  enforceRateLimit,
+  principalBucket,
+  reportRateLimit,
+  type RateLimiter,
+} from '../rate-limit';
 import { appRouter } from '../root';
 import { readJsonBody } from './body';
+import { withIdempotency } from './idempotency';
 import { openApiDocument } from './openapi';
 import { errorResponse, json, requestIdFor } from './respond';
 import { routeTable } from './routes';
 
 export interface RestHandlerOptions {
   getDatabase: () => Promise<Database>;
+  /** Counts requests (decisions §8); by default the process's, configured from the environment. */
+  rateLimiter?: RateLimiter;
 }
 
 const routes = routeTable(appRouter);
@@ -36,10 +48,17 @@ async function authenticate(req: Request, database: Database): Promise<Principal
 
 /**
  * The REST door: a fetch-standard handler for everything under /api/. It owns what
- * trpc-to-openapi does not do for a public API: authentication before routing, 404/405,
- * body parsing (JSON and forms, 1 MiB), success statuses and the error envelope.
+ * trpc-to-openapi does not do for a public API: authentication before routing, rate limits,
+ * 404/405, body parsing (JSON and forms, 1 MiB), idempotent POSTs, success statuses and the
+ * error envelope.
  */
-export function createRestHandler({ getDatabase }: RestHandlerOptions) {
+export function createRestHandler({
+  getDatabase,
+  rateLimiter = defaultRateLimiter(),
+}: RestHandlerOptions) {
+  /** Unauthenticated requests are counted per client address. */
+  const anonymous = (req: Request) => anonymousBucket(clientIp(req), rateLimiter.limits);
+
   return async function handleRest(req: Request): Promise<Response> {
     const started = performance.now();
     const requestId = requestIdFor(req);
@@ -52,10 +71,14 @@ export function createRestHandler({ getDatabase }: RestHandlerOptions) {
     } catch (error) {
       const failure = toApiError(error);
       if (failure.status >= 500) {
-        log('error', 'request failed', { requestId, path, error: describe(error) });
+        log('error', 'request failed', { requestId, path, error: describeError(error) });
       }
       if (failure.code === 'service_unavailable') headers.set('Retry-After', '5');
       response = errorResponse(failure, headers);
+    }
+    // Failures before the request could be counted (e.g. no database) still say the budget.
+    if (!response.headers.has('X-RateLimit-Limit')) {
+      await reportRateLimit(rateLimiter, anonymous(req), response.headers);
     }
     log('info', 'request', {
       requestId,
@@ -75,14 +98,21 @@ export function createRestHandler({ getDatabase }: RestHandlerOptions) {
     requestId: string,
   ) {
     const database = await getDatabase();
-    if (req.method === 'GET' || req.method === 'HEAD') {
-      if (path === '/api/openapi.json') return json(200, openApiDocument(url.origin), headers);
-      if (path === '/api/health') {
-        const report = await checkHealth(database);
+    if (PUBLIC_PATHS.has(path)) {
+      const read = req.method === 'GET' || req.method === 'HEAD';
+      if (path === '/api/health' && read) {
+        // Never refused: a refused probe would take a healthy instance out of service.
+        await reportRateLimit(rateLimiter, anonymous(req), headers);
+        const report = await checkHealth(
+          database,
+          rateLimiter.probe ? { redis: rateLimiter.probe } : {},
+        );
         return json(report.status === 'down' ? 503 : 200, report, headers);
       }
-    }
-    if (PUBLIC_PATHS.has(path)) {
+      await enforceRateLimit(rateLimiter, anonymous(req), headers);
+      if (path === '/api/openapi.json' && read) {
+        return json(200, openApiDocument(url.origin), headers);
+      }
       headers.set('Allow', 'GET, HEAD');
       return errorResponse(
         apiError('method_not_allowed', `${req.method} is not allowed here.`),
@@ -90,7 +120,13 @@ export function createRestHandler({ getDatabase }: RestHandlerOptions) {
       );
     }
 
-    const principal = await authenticate(req, database);
+    const principal = await authenticate(req, database).catch(async (error: unknown) => {
+      // Refused credentials are counted per client address, like missing ones.
+      await enforceRateLimit(rateLimiter, anonymous(req), headers);
+      throw error;
+    });
+    const bucket = principalBucket(principal, req.method, rateLimiter.limits);
+    await enforceRateLimit(rateLimiter, bucket, headers);
     const match = routes.match(req.method, path);
     if (!match) throw new AppError('route_not_found', `No route for ${path}.`);
     if ('allow' in match) {
@@ -101,44 +137,43 @@ export function createRestHandler({ getDatabase }: RestHandlerOptions) {
 
     const { route } = match;
     const hasBody = route.method !== 'GET' && route.method !== 'DELETE';
-    const body = hasBody ? JSON.stringify(await readJsonBody(req, route.input)) : undefined;
-    // A fixed origin sidesteps trpc-to-openapi's string-replace routing on the real host name.
-    const forwarded = new Request(`http://localhost${path}${url.search}`, {
-      method: route.method,
-      headers: { 'content-type': 'application/json' },
-      body,
-    });
-    let failure: unknown;
-    const result = await createOpenApiFetchHandler({
-      // Route paths already carry /api; an empty endpoint makes the library strip nothing.
-      endpoint: '' as `/${string}`,
-      router: appRouter,
-      req: forwarded,
-      createContext: () => ({ db: database.db, principal, requestId }),
-      onError: ({ error }) => {
-        failure = error;
+    const input = hasBody ? await readJsonBody(req, route.input) : undefined;
+    const run = async () => {
+      // A fixed origin sidesteps trpc-to-openapi's string-replace routing on the real host name.
+      const forwarded = new Request(`http://localhost${path}${url.search}`, {
+        method: route.method,
+        headers: { 'content-type': 'application/json' },
+        body: input && JSON.stringify(input),
+      });
+      let failure: unknown;
+      const result = await createOpenApiFetchHandler({
+        // Route paths already carry /api; an empty endpoint makes the library strip nothing.
+        endpoint: '' as `/${string}`,
+        router: appRouter,
+        req: forwarded,
+        createContext: () => ({ db: database.db, principal, requestId }),
+        onError: ({ error }) => {
+          failure = error;
+        },
+      });
+      if (failure !== undefined) throw failure;
+      const status = route.meta.successStatus ?? 200;
+      if (status === 204) return new Response(null, { status, headers });
+      headers.set('Content-Type', 'application/json; charset=utf-8');
+      return new Response(await result.text(), { status, headers });
+    };
+    if (route.method !== 'POST') return run();
+    return withIdempotency(
+      {
+        db: database.db,
+        principal,
+        key: req.headers.get('idempotency-key'),
+        method: route.method,
+        target: `${path}${url.search}`,
+        body: input,
+        headers,
       },
-    });
-    if (failure !== undefined) throw failure;
-    const status = route.meta.successStatus ?? 200;
-    if (status === 204) return new Response(null, { status, headers });
-    headers.set('Content-Type', 'application/json; charset=utf-8');
-    return new Response(await result.text(), { status, headers });
+      run,
+    );
   }
-}
-
-/**
- * What an unexpected error was, for the log: the innermost cause (the driver's own error), as
- * drizzle's wrapper message repeats the query's parameters, which may hold personal data.
- */
-function describe(error: unknown) {
-  let root = error;
-  while (root instanceof Error && root.cause instanceof Error) root = root.cause;
-  if (!(root instanceof Error)) return { message: 'non-error thrown' };
-  return {
-    name: root.name,
-    message: root.message,
-    code: (root as { code?: string }).code,
-    stack: root.stack,
-  };
 }

@@ -13,7 +13,11 @@ const DESCRIPTION = `The Chorus REST API, version 1 (every response carries \`AP
 
 **Bodies** are JSON or \`application/x-www-form-urlencoded\` (arrays as repeated keys), at most 1 MiB. Unknown fields are ignored.
 
-**Request ids.** Every response carries \`X-Request-Id\` (yours, when you send a valid one).`;
+**Request ids.** Every response carries \`X-Request-Id\` (yours, when you send a valid one).
+
+**Rate limits.** Every response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (Unix epoch seconds when the window ends) for the budget the request counted against: a sliding window of 60 seconds, per account for API keys, per account, user and client for OAuth tokens, with reads (GET, HEAD) and writes counted apart; unauthenticated requests count per client IP. Over the limit, the answer is 429 \`rate_limit_exceeded\` with \`Retry-After\` (seconds), and nothing was done.
+
+**Idempotent retries.** Every POST accepts an \`Idempotency-Key\` header (1–255 characters, e.g. a UUID). The first answer for a key (status and body, successes and 4xx errors alike) is kept for 24 hours per account and replayed, with \`Idempotent-Replayed: true\`, to a retry of the same request by the same user; the work is done once. The same key with another request is 400 \`idempotency_key_reused\`; a retry while the first request still runs is 409 \`idempotency_in_progress\`. A 5xx answer is not kept: retrying with the same key runs the request again.`;
 
 const HealthReport = z
   .object({
@@ -25,17 +29,36 @@ const HealthReport = z
   })
   .meta({ id: 'HealthReport' });
 
+const rateLimitHeaderRefs = {
+  'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
+  'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
+  'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
+};
+
+const headerRefs = {
+  'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+  'API-Version': { $ref: '#/components/headers/API-Version' },
+  ...rateLimitHeaderRefs,
+};
+
 const publicPaths = {
   '/api/health': {
     get: {
       operationId: 'getHealth',
       summary: 'Health of the service and what it stands on',
       tags: ['Operations'],
+      description:
+        "Never refused by rate limiting; its rate-limit headers show the caller's unauthenticated budget. `degraded` (200) means a service the API can run without is down, e.g. Redis: rate limits are then not enforced.",
       security: [],
       responses: {
-        200: { description: 'Serving', content: { 'application/json': { schema: HealthReport } } },
+        200: {
+          description: 'Serving (`ok` or `degraded`)',
+          headers: rateLimitHeaderRefs,
+          content: { 'application/json': { schema: HealthReport } },
+        },
         503: {
           description: 'The database is down',
+          headers: rateLimitHeaderRefs,
           content: { 'application/json': { schema: HealthReport } },
         },
       },
@@ -47,7 +70,16 @@ const publicPaths = {
       summary: 'This document',
       tags: ['Operations'],
       security: [],
-      responses: { 200: { description: 'The OpenAPI 3.1 document' } },
+      responses: {
+        200: { description: 'The OpenAPI 3.1 document', headers: rateLimitHeaderRefs },
+        429: {
+          description: '`rate_limit_exceeded`',
+          headers: {
+            ...rateLimitHeaderRefs,
+            'Retry-After': { $ref: '#/components/headers/Retry-After' },
+          },
+        },
+      },
     },
   },
 };
@@ -61,15 +93,12 @@ function errorCodes(route: Route): ErrorCode[] {
   if (route.method !== 'GET' && route.method !== 'DELETE') {
     codes.push('invalid_json', 'payload_too_large', 'unsupported_media_type');
   }
+  if (route.method === 'POST') codes.push('idempotency_key_reused', 'idempotency_in_progress');
+  codes.push('rate_limit_exceeded');
   if (route.path.includes('{')) codes.push('resource_not_found');
   codes.push(...(route.meta.errors ?? []), 'internal_error', 'service_unavailable');
   return [...new Set(codes)];
 }
-
-const headerRefs = {
-  'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
-  'API-Version': { $ref: '#/components/headers/API-Version' },
-};
 
 function errorResponses(codes: ErrorCode[]) {
   const byStatus = new Map<number, ErrorCode[]>();
@@ -80,7 +109,10 @@ function errorResponses(codes: ErrorCode[]) {
       String(status),
       {
         description: group.map((code) => `\`${code}\``).join(', '),
-        headers: headerRefs,
+        headers:
+          status === 429
+            ? { ...headerRefs, 'Retry-After': { $ref: '#/components/headers/Retry-After' } }
+            : headerRefs,
         content: {
           'application/json': {
             schema: { $ref: '#/components/schemas/Error' },
@@ -99,6 +131,7 @@ function errorResponses(codes: ErrorCode[]) {
 
 type Operation = {
   description?: string;
+  parameters?: unknown[];
   requestBody?: { content: Record<string, unknown> };
   responses: Record<string, { description: string; headers?: unknown; content?: unknown }>;
 };
@@ -118,6 +151,19 @@ function describeRoute(operation: Operation, route: Route) {
           },
         };
   Object.assign(operation.responses, errorResponses(errorCodes(route)));
+  if (route.method === 'POST') {
+    operation.parameters = [
+      ...(operation.parameters ?? []),
+      { $ref: '#/components/parameters/Idempotency-Key' },
+    ];
+    const answer = operation.responses[String(status)];
+    if (answer) {
+      answer.headers = {
+        ...headerRefs,
+        'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' },
+      };
+    }
+  }
   const json = operation.requestBody?.content['application/json'];
   if (operation.requestBody && json) {
     operation.requestBody.content['application/x-www-form-urlencoded'] = json;
@@ -162,6 +208,39 @@ function build(): OpenAPIObject {
       'API-Version': {
         description: 'The API version that answered.',
         schema: { type: 'string', const: '1' },
+      },
+      'X-RateLimit-Limit': {
+        description:
+          'Requests allowed per 60-second sliding window in the budget this request counted against.',
+        schema: { type: 'integer' },
+      },
+      'X-RateLimit-Remaining': {
+        description: 'Requests left in that budget.',
+        schema: { type: 'integer' },
+      },
+      'X-RateLimit-Reset': {
+        description: 'Unix epoch seconds at which the current window ends.',
+        schema: { type: 'integer' },
+      },
+      'Retry-After': {
+        description: 'Seconds to wait before retrying.',
+        schema: { type: 'integer' },
+      },
+      'Idempotent-Replayed': {
+        description:
+          '`true` when this is the kept answer to an earlier request with the same `Idempotency-Key`.',
+        schema: { type: 'string', const: 'true' },
+      },
+    },
+    parameters: {
+      ...doc.components?.parameters,
+      'Idempotency-Key': {
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        description:
+          'Makes retries safe: the first answer for a key is kept for 24 hours and replayed to retries of the same request.',
+        schema: { type: 'string', minLength: 1, maxLength: 255 },
       },
     },
   };

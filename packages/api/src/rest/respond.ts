@@ -17,7 +17,9 @@ export function json(status: number, body: unknown, headers: Headers): Response 
 }
 
 /** The spec's error envelope. */
+export const errorEnvelope = (error: ApiError) => ({ success: false, error });
+
 export function errorResponse(error: ApiError, headers: Headers): Response {
   if (error.status === 401) headers.set('WWW-Authenticate', 'Bearer realm="chorus"');
-  return json(error.status, { success: false, error }, headers);
+  return json(error.status, errorEnvelope(error), headers);
 }

@@ -1,0 +1,33 @@
+import { AppError } from '@chorus/services';
+import type { Bucket } from './limits';
+import type { RateLimiter } from './limiter';
+import type { Decision } from './store';
+
+function setHeaders(headers: Headers, decision: Decision) {
+  headers.set('X-RateLimit-Limit', String(decision.limit));
+  headers.set('X-RateLimit-Remaining', String(decision.remaining));
+  // Epoch seconds (decisions §8), rounded up so that the window has ended by then.
+  headers.set('X-RateLimit-Reset', String(Math.ceil(decision.reset / 1000)));
+}
+
+/**
+ * Counts the request and sets the rate-limit headers. Over the limit, adds `Retry-After` and
+ * throws 429 `rate_limit_exceeded`: called before any work, so a refused request does none.
+ */
+export async function enforceRateLimit(limiter: RateLimiter, bucket: Bucket, headers: Headers) {
+  const decision = await limiter.check(bucket);
+  setHeaders(headers, decision);
+  if (decision.success) return;
+  const retryAfter = Math.max(1, Math.ceil((decision.reset - Date.now()) / 1000));
+  headers.set('Retry-After', String(retryAfter));
+  throw new AppError(
+    'rate_limit_exceeded',
+    `Rate limit exceeded: ${decision.limit} requests per minute. Retry after ${retryAfter} s.`,
+    { limit: decision.limit, retryAfter },
+  );
+}
+
+/** Sets the rate-limit headers of a request that is not counted (e.g. health probes). */
+export async function reportRateLimit(limiter: RateLimiter, bucket: Bucket, headers: Headers) {
+  setHeaders(headers, await limiter.peek(bucket));
+}
