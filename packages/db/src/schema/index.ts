@@ -1,3 +1,4 @@
 export * from './accounts';
 export * from './users';
 export * from './api-keys';
+export * from './integrations';
