@@ -3,3 +3,4 @@ export * from './api-keys';
 export * from './errors';
 export * from './ids';
 export * from './users';
+export * from './integrations';
