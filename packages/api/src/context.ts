@@ -6,4 +6,11 @@ export interface Context {
   db: Db;
   principal: Principal | null;
   requestId: string;
+  /** The origin the request came in on (`https://chorus.example.com`), for absolute URLs. */
+  origin: string;
+  /**
+   * The response being prepared. A procedure whose success status depends on the call (meta
+   * `successStatuses`) sets `status`; the REST door answers with it.
+   */
+  response: { status?: number };
 }

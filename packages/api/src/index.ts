@@ -3,3 +3,4 @@ export { createCallerFactory } from './trpc';
 export type { Context } from './context';
 export { toApiError, type ApiError } from './errors';
 export { log } from './logger';
+export { assertIntegrationConfig } from './integrations-config';

@@ -10,6 +10,13 @@ export type AccessMeta = {
   access?: { scopes: Scope[]; role?: Role };
   /** The REST status of success when it is not 200. */
   successStatus?: 201 | 204;
+  /**
+   * Success statuses the procedure chooses per call (through `ctx.response.status`), each with
+   * its description and the id of the output component it answers with, for the OpenAPI document.
+   */
+  successStatuses?: Partial<Record<200 | 201, { description: string; schema: string }>>;
+  /** The procedure returns `{ location }`; the REST door answers 302 there, without a body. */
+  redirect?: true;
   /** Domain errors the procedure can answer, beyond those every route of its kind has. */
   errors?: ErrorCode[];
 };

@@ -4,3 +4,4 @@ export * from './errors';
 export * from './idempotency';
 export * from './ids';
 export * from './users';
+export * from './integrations';

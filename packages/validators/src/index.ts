@@ -1,3 +1,4 @@
 export * from './common';
 export * from './scopes';
 export * from './users';
+export * from './integrations';

@@ -1,7 +1,9 @@
 import { authenticateBearer, bearerToken, type Principal } from '@chorus/auth';
 import type { Database } from '@chorus/db';
 import { AppError } from '@chorus/services';
+import { ZRedirect } from '@chorus/validators';
 import { createOpenApiFetchHandler } from 'trpc-to-openapi';
+import type { Context } from '../context';
 import { apiError, toApiError } from '../errors';
 import { checkHealth } from '../health';
 import { describeError, log } from '../logger';
@@ -120,14 +122,26 @@ export function createRestHandler({
       );
     }
 
-    const principal = await authenticate(req, database).catch(async (error: unknown) => {
-      // Refused credentials are counted per client address, like missing ones.
-      await enforceRateLimit(rateLimiter, anonymous(req), headers);
-      throw error;
-    });
-    const bucket = principalBucket(principal, req.method, rateLimiter.limits);
-    await enforceRateLimit(rateLimiter, bucket, headers);
     const match = routes.match(req.method, path);
+    // Authentication comes before routing answers (no 404/405 to strangers), except for routes
+    // declared public (`openapi.protect: false`), which authorise the request themselves.
+    const isPublic =
+      match !== null && 'route' in match && match.route.meta.openapi?.protect === false;
+    let principal: Principal | null = null;
+    if (isPublic) {
+      await enforceRateLimit(rateLimiter, anonymous(req), headers);
+    } else {
+      principal = await authenticate(req, database).catch(async (error: unknown) => {
+        // Refused credentials are counted per client address, like missing ones.
+        await enforceRateLimit(rateLimiter, anonymous(req), headers);
+        throw error;
+      });
+      await enforceRateLimit(
+        rateLimiter,
+        principalBucket(principal, req.method, rateLimiter.limits),
+        headers,
+      );
+    }
     if (!match) throw new AppError('route_not_found', `No route for ${path}.`);
     if ('allow' in match) {
       headers.set('Allow', match.allow.join(', '));
@@ -146,23 +160,31 @@ export function createRestHandler({
         body: input && JSON.stringify(input),
       });
       let failure: unknown;
+      const context: Context = {
+        db: database.db,
+        principal,
+        requestId,
+        origin: url.origin,
+        response: {},
+      };
       const result = await createOpenApiFetchHandler({
         // Route paths already carry /api; an empty endpoint makes the library strip nothing.
         endpoint: '' as `/${string}`,
         router: appRouter,
         req: forwarded,
-        createContext: () => ({ db: database.db, principal, requestId }),
+        createContext: () => context,
         onError: ({ error }) => {
           failure = error;
         },
       });
       if (failure !== undefined) throw failure;
-      const status = route.meta.successStatus ?? 200;
+      if (route.meta.redirect) return redirect(await result.json(), headers);
+      const status = context.response.status ?? route.meta.successStatus ?? 200;
       if (status === 204) return new Response(null, { status, headers });
       headers.set('Content-Type', 'application/json; charset=utf-8');
       return new Response(await result.text(), { status, headers });
     };
-    if (route.method !== 'POST') return run();
+    if (route.method !== 'POST' || !principal) return run();
     return withIdempotency(
       {
         db: database.db,
@@ -176,4 +198,16 @@ export function createRestHandler({
       run,
     );
   }
+}
+
+/**
+ * A redirect route's answer. Its URL carried a code and a state: keep it out of caches and of
+ * the next page's Referer.
+ */
+function redirect(output: unknown, headers: Headers): Response {
+  const { location } = ZRedirect.parse(output);
+  headers.set('Location', location);
+  headers.set('Cache-Control', 'no-store');
+  headers.set('Referrer-Policy', 'no-referrer');
+  return new Response(null, { status: 302, headers });
 }

@@ -86,7 +86,7 @@ const publicPaths = {
 
 /** The errors a route can answer: those of its kind, then its own. */
 function errorCodes(route: Route): ErrorCode[] {
-  const codes: ErrorCode[] = ['unauthorized'];
+  const codes: ErrorCode[] = route.meta.openapi?.protect === false ? [] : ['unauthorized'];
   if (route.meta.access) codes.push('insufficient_scope');
   if (route.meta.access?.role) codes.push('forbidden');
   codes.push('validation_error');
@@ -132,38 +132,65 @@ function errorResponses(codes: ErrorCode[]) {
 type Operation = {
   description?: string;
   parameters?: unknown[];
+  security?: unknown[];
   requestBody?: { content: Record<string, unknown> };
   responses: Record<string, { description: string; headers?: unknown; content?: unknown }>;
 };
 
+/** The success responses of a route, as the door answers them. */
+function successResponses(
+  route: Route,
+  success: Operation['responses'][string] | undefined,
+): Operation['responses'] {
+  const { meta } = route;
+  if (meta.redirect) {
+    return {
+      '302': {
+        description: 'Redirect to the address in `Location`',
+        headers: { ...headerRefs, Location: { schema: { type: 'string', format: 'uri' } } },
+      },
+    };
+  }
+  if (meta.successStatuses) {
+    return Object.fromEntries(
+      Object.entries(meta.successStatuses).map(([status, { description, schema }]) => [
+        status,
+        {
+          description,
+          headers: headerRefs,
+          content: {
+            'application/json': { schema: { $ref: `#/components/schemas/${schema}` } },
+          },
+        },
+      ]),
+    );
+  }
+  const status = meta.successStatus ?? 200;
+  if (status === 204) return { '204': { description: 'No content', headers: headerRefs } };
+  return {
+    [status]: { ...success, description: status === 201 ? 'Created' : 'OK', headers: headerRefs },
+  };
+}
+
 /** Makes an operation say what the door really does: statuses, envelope, headers, forms. */
 function describeRoute(operation: Operation, route: Route) {
-  const success = operation.responses['200'];
-  const status = route.meta.successStatus ?? 200;
-  operation.responses =
-    status === 204
-      ? { '204': { description: 'No content', headers: headerRefs } }
-      : {
-          [status]: {
-            ...success,
-            description: status === 201 ? 'Created' : 'OK',
-            headers: headerRefs,
-          },
-        };
+  operation.responses = successResponses(route, operation.responses['200']);
   Object.assign(operation.responses, errorResponses(errorCodes(route)));
   if (route.method === 'POST') {
     operation.parameters = [
       ...(operation.parameters ?? []),
       { $ref: '#/components/parameters/Idempotency-Key' },
     ];
-    const answer = operation.responses[String(status)];
-    if (answer) {
+    for (const [status, answer] of Object.entries(operation.responses)) {
+      if (!status.startsWith('2')) continue;
       answer.headers = {
         ...headerRefs,
         'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' },
       };
     }
   }
+  // Unprotected routes take no bearer token (an empty list overrides the document's default).
+  if (route.meta.openapi?.protect === false) operation.security = [];
   const json = operation.requestBody?.content['application/json'];
   if (operation.requestBody && json) {
     operation.requestBody.content['application/x-www-form-urlencoded'] = json;

@@ -23,6 +23,12 @@ export function routeTable(router: AnyRouter) {
   for (const procedure of Object.values(procedures)) {
     const meta = procedure._def.meta as Meta | undefined;
     if (!meta?.openapi || meta.openapi.enabled === false) continue;
+    const { method, path } = meta.openapi;
+    // Matching goes in declaration order, as in trpc-to-openapi: a template declared earlier
+    // would swallow this literal path, and the two doors would disagree with the docs.
+    const shadow = routes.find((r) => r.method === method && r.pattern.test(path));
+    if (shadow)
+      throw new Error(`${method} ${path} is shadowed by ${shadow.path}: declare it first.`);
     routes.push({
       method: meta.openapi.method,
       path: meta.openapi.path,
@@ -32,15 +38,18 @@ export function routeTable(router: AnyRouter) {
     });
   }
 
+  /** HEAD runs a GET route for its headers; not one with effects, such as a redirect route. */
+  const answersHead = (route: Route) => route.method === 'GET' && !route.meta.redirect;
+
   /** The route for method and path, or the methods the path allows (405), or null (404). */
   function match(method: string, path: string): RouteMatch {
     const onPath = routes.filter((route) => route.pattern.test(path));
     if (onPath.length === 0) return null;
-    const lookup = method === 'HEAD' ? 'GET' : method;
-    const route = onPath.find((r) => r.method === lookup);
+    const route =
+      method === 'HEAD' ? onPath.find(answersHead) : onPath.find((r) => r.method === method);
     if (route) return { route };
     const allow = onPath.map((r) => r.method);
-    if (allow.includes('GET')) allow.push('HEAD');
+    if (onPath.some(answersHead)) allow.push('HEAD');
     return { allow };
   }
 

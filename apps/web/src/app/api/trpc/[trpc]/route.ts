@@ -17,7 +17,13 @@ async function handleTrpc(req: Request) {
     createContext: async () => {
       const token = bearerToken(req.headers.get('authorization'));
       const principal = token ? await authenticateBearer(database.db, token) : null;
-      return { db: database.db, principal, requestId };
+      return {
+        db: database.db,
+        principal,
+        requestId,
+        origin: new URL(req.url).origin,
+        response: {},
+      };
     },
     responseMeta: () => ({
       headers: new Headers({ 'X-Request-Id': requestId, 'API-Version': '1' }),

@@ -1,0 +1,146 @@
+import {
+  completeOAuthCallback,
+  connectIntegration,
+  disconnectIntegration,
+  getIntegration,
+  listConnectedIntegrations,
+  listIntegrations,
+} from '@chorus/services';
+import {
+  ZConnectedIntegrationList,
+  ZConnectIntegration,
+  ZConnectResult,
+  ZDisconnectResult,
+  ZIntegrationDetail,
+  ZIntegrationIdParam,
+  ZIntegrationList,
+  ZListIntegrationsQuery,
+  ZOAuthCallbackQuery,
+  ZRedirect,
+} from '@chorus/validators';
+import { z } from 'zod';
+import { publicProcedure, router, scoped } from '../trpc';
+
+const tags = ['Integrations'];
+
+// Order matters: REST routes match in declaration order, so `/connected` comes before
+// `/{integrationId}` (the route table refuses a literal path shadowed by an earlier template).
+export const integrationsRouter = router({
+  list: scoped('read')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/api/integrations',
+        operationId: 'listIntegrations',
+        tags,
+        summary: 'List available integrations',
+      },
+    })
+    .input(ZListIntegrationsQuery)
+    .output(ZIntegrationList)
+    .query(({ ctx, input }) => listIntegrations({ origin: ctx.origin, ...input })),
+
+  connected: scoped('read')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/api/integrations/connected',
+        operationId: 'listConnectedIntegrations',
+        tags,
+        summary: 'Integrations connected to the account',
+      },
+    })
+    .input(z.object({}))
+    .output(ZConnectedIntegrationList)
+    .query(({ ctx }) => listConnectedIntegrations({ db: ctx.db, principal: ctx.principal })),
+
+  get: scoped('read')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/api/integrations/{integrationId}',
+        operationId: 'getIntegration',
+        tags,
+        summary: 'Integration details',
+      },
+    })
+    .input(ZIntegrationIdParam)
+    .output(ZIntegrationDetail)
+    .query(({ ctx, input }) =>
+      getIntegration({ origin: ctx.origin, integrationId: input.integrationId }),
+    ),
+
+  connect: scoped('write')
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/api/integrations/connect/{integrationId}',
+        operationId: 'connectIntegration',
+        tags,
+        summary: 'Start a connection',
+        description:
+          'OAuth integrations answer 200 with `authUrl`: send the browser there within 10 minutes. The third party returns it to the callback, which redirects to `redirectUrl` with `status=connected&provider=…` or `status=error&provider=…&error=…`. API-key integrations are connected at once (201); connecting again replaces the stored credentials.',
+      },
+      successStatuses: {
+        200: { description: 'OAuth flow started', schema: 'ConnectResult' },
+        201: { description: 'Connected with the API key', schema: 'ConnectedIntegration' },
+      },
+      errors: ['integration_unavailable', 'missing_api_key', 'integration_not_configured'],
+    })
+    .input(ZConnectIntegration)
+    .output(ZConnectResult)
+    .mutation(async ({ ctx, input: { integrationId, redirectUrl, apiKey } }) => {
+      const result = await connectIntegration({
+        db: ctx.db,
+        principal: ctx.principal,
+        origin: ctx.origin,
+        integrationId,
+        redirectUrl,
+        apiKey,
+      });
+      if (result.status === 'connected') ctx.response.status = 201;
+      return result;
+    }),
+
+  disconnect: scoped('write')
+    .meta({
+      openapi: {
+        method: 'DELETE',
+        path: '/api/integrations/disconnect/{integrationId}',
+        operationId: 'disconnectIntegration',
+        tags,
+        summary: 'Disconnect an integration',
+        description:
+          'Revokes the grant at the third party (best effort), then deletes the stored credentials.',
+      },
+    })
+    .input(ZIntegrationIdParam)
+    .output(ZDisconnectResult)
+    .mutation(({ ctx, input }) =>
+      disconnectIntegration({
+        db: ctx.db,
+        principal: ctx.principal,
+        integrationId: input.integrationId,
+      }),
+    ),
+
+  callback: publicProcedure
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/api/integrations/callback/{integrationId}',
+        operationId: 'integrationCallback',
+        tags,
+        summary: 'OAuth return from the third party',
+        description:
+          'Where the third party sends the browser back. Authorised by `state` instead of a bearer token. Redirects (302) to the `redirectUrl` given at connect time.',
+        protect: false,
+      },
+      redirect: true,
+      errors: ['invalid_state'],
+    })
+    .input(ZOAuthCallbackQuery)
+    .output(ZRedirect)
+    // A query, as it is a GET; it is not idempotent, so HEAD does not run it (routes.ts).
+    .query(({ ctx, input }) => completeOAuthCallback({ db: ctx.db, ...input })),
+});

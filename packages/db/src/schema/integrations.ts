@@ -1,0 +1,60 @@
+import { index, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { accounts } from './accounts';
+import { users } from './users';
+
+/** What `meta` of a connected integration holds: shown to the account, never secret. */
+export interface IntegrationConnectionMeta {
+  accountName: string | null;
+  pages: string[];
+}
+
+/**
+ * An account's connection to one third party (one per integration: connecting again replaces
+ * it). Disconnecting deletes the row. `credentials` is AES-256-GCM ciphertext, never plaintext.
+ */
+export const integrationConnections = pgTable(
+  'integration_connections',
+  {
+    accountId: text()
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    integrationId: text().notNull(),
+    connectedBy: text().references(() => users.id, { onDelete: 'set null' }),
+    credentials: text().notNull(),
+    scopes: text().array().notNull(),
+    tokenExpiresAt: timestamp({ withTimezone: true, precision: 3 }),
+    meta: jsonb().$type<IntegrationConnectionMeta>().notNull(),
+    connectedAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
+    lastSyncAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.integrationId] }),
+    index('integration_connections_account_idx').on(t.accountId, t.connectedAt.desc()),
+  ],
+);
+
+/**
+ * A pending OAuth connection: the `state` we sent to the third party (kept as a SHA-256 hash),
+ * bound to the account, the user, the return URL and the PKCE verifier (encrypted).
+ * Deleted when used, and dropped once expired.
+ */
+export const integrationOauthStates = pgTable(
+  'integration_oauth_states',
+  {
+    stateHash: text().primaryKey(),
+    accountId: text()
+      .notNull()
+      .references(() => accounts.id, { onDelete: 'cascade' }),
+    userId: text()
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    integrationId: text().notNull(),
+    redirectUrl: text().notNull(),
+    /** The `redirect_uri` sent to the authorize step: the token request must repeat it exactly. */
+    callbackUrl: text().notNull(),
+    codeVerifier: text().notNull(),
+    expiresAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
+    createdAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  },
+  (t) => [index('integration_oauth_states_expires_idx').on(t.expiresAt)],
+);

@@ -1,0 +1,72 @@
+import type { Db } from '@chorus/db';
+import { storeConnection } from './connections';
+import { findEntry } from './catalogue';
+import { exchangeCode, fetchProfile, safeErrorCode } from './oauth-client';
+import { consumeState, dropExpiredStates } from './oauth-states';
+import { configuredProvider } from './settings';
+
+/** `redirectUrl` with the outcome added to its query; its own query and fragment are kept. */
+function returnTo(redirectUrl: string, provider: string, error?: string): string {
+  const url = new URL(redirectUrl);
+  url.searchParams.set('status', error ? 'error' : 'connected');
+  url.searchParams.set('provider', provider);
+  if (error) url.searchParams.set('error', error);
+  return url.toString();
+}
+
+/**
+ * The third party's return to `GET /api/integrations/callback/{id}`, authorised by `state`
+ * alone. Returns where to send the browser: the redirectUrl registered with the state, with
+ * `status=connected` or `status=error&error=…`. A bad state is 400 invalid_state: without a
+ * valid state there is no registered address to send anyone to.
+ */
+export async function completeOAuthCallback(opts: {
+  db: Db;
+  integrationId: string;
+  state?: string;
+  code?: string;
+  /** The third party's refusal (RFC 6749 §4.1.2.1), e.g. access_denied. */
+  error?: string;
+  now?: Date;
+}): Promise<{ location: string }> {
+  const { db, integrationId } = opts;
+  const now = opts.now ?? new Date();
+  await dropExpiredStates(db, now);
+  const pending = await consumeState({ db, integrationId, state: opts.state, now });
+  const fail = (error: string) => ({
+    location: returnTo(pending.redirectUrl, integrationId, error),
+  });
+
+  if (opts.error) return fail(safeErrorCode(opts.error, 'provider_error'));
+  if (!opts.code) return fail('invalid_request');
+  const entry = findEntry(integrationId);
+  if (entry?.authMethod !== 'oauth2' || entry.status !== 'active') {
+    return fail('integration_unavailable');
+  }
+  let provider;
+  try {
+    provider = configuredProvider(entry);
+  } catch {
+    return fail('integration_not_configured');
+  }
+
+  const exchange = await exchangeCode(entry, provider, {
+    code: opts.code,
+    verifier: pending.verifier,
+    callbackUrl: pending.callbackUrl,
+  });
+  if (!exchange.ok) return fail(exchange.error);
+  const { tokens } = exchange;
+  const meta = await fetchProfile(entry, provider, tokens.accessToken);
+  await storeConnection({
+    db,
+    accountId: pending.accountId,
+    userId: pending.userId,
+    integrationId,
+    credentials: { kind: 'oauth2', ...tokens },
+    scopes: tokens.scopes ?? entry.scopes,
+    meta,
+    now,
+  });
+  return { location: returnTo(pending.redirectUrl, integrationId) };
+}

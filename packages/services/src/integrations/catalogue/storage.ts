@@ -1,0 +1,80 @@
+import type { CatalogueEntry } from './types';
+
+export const storage: CatalogueEntry[] = [
+  {
+    id: 'dropbox',
+    name: 'Dropbox',
+    type: 'storage',
+    description: 'Attach images and videos from your Dropbox to posts.',
+    status: 'active',
+    authMethod: 'oauth2',
+    scopes: ['account_info.read', 'files.metadata.read', 'files.content.read'],
+    // Without it Dropbox issues a short-lived token only, and no refresh token.
+    authorizeParams: { token_access_type: 'offline' },
+    urls: {
+      authorize: 'https://www.dropbox.com/oauth2/authorize',
+      token: 'https://api.dropboxapi.com/oauth2/token',
+      profile: 'https://api.dropboxapi.com/2/users/get_current_account',
+      revoke: 'https://api.dropboxapi.com/2/auth/token/revoke',
+    },
+    profile: { method: 'POST', accountName: 'name.display_name' },
+    revoke: { style: 'bearer', method: 'POST' },
+    setupSteps: [
+      'Click Connect and sign in to Dropbox.',
+      'Allow Chorus to read your files; it never changes or deletes them.',
+    ],
+  },
+  {
+    id: 'google-drive',
+    name: 'Google Drive',
+    type: 'storage',
+    description: 'Pick media from Google Drive when you create a post.',
+    status: 'active',
+    authMethod: 'oauth2',
+    scopes: ['https://www.googleapis.com/auth/drive.readonly'],
+    authorizeParams: { access_type: 'offline', prompt: 'consent' },
+    urls: {
+      authorize: 'https://accounts.google.com/o/oauth2/v2/auth',
+      token: 'https://oauth2.googleapis.com/token',
+      profile: 'https://www.googleapis.com/drive/v3/about?fields=user',
+      revoke: 'https://oauth2.googleapis.com/revoke',
+    },
+    profile: { accountName: 'user.displayName' },
+    revoke: { style: 'rfc7009' },
+    setupSteps: [
+      'Click Connect and sign in with your Google account.',
+      'Allow Chorus to view your Drive files.',
+    ],
+  },
+  {
+    id: 'filestack',
+    name: 'Filestack',
+    type: 'storage',
+    description: 'Upload and transform media through your own Filestack application.',
+    status: 'active',
+    authMethod: 'api_key',
+    setupSteps: [
+      'Open the Filestack developer portal and select your application.',
+      'Copy its API key.',
+      'Paste the key here and click Connect.',
+    ],
+  },
+  {
+    id: 'box',
+    name: 'Box',
+    type: 'storage',
+    description: 'Use files stored in Box as media for your posts.',
+    status: 'coming_soon',
+    authMethod: 'oauth2',
+    scopes: ['root_readonly'],
+    urls: {
+      authorize: 'https://account.box.com/api/oauth2/authorize',
+      token: 'https://api.box.com/oauth2/token',
+      profile: 'https://api.box.com/2.0/users/me',
+      revoke: 'https://api.box.com/oauth2/revoke',
+    },
+    profile: { accountName: 'name' },
+    revoke: { style: 'rfc7009' },
+    setupSteps: ['Click Connect and sign in to Box.', 'Allow Chorus to read your files.'],
+  },
+];

@@ -1,0 +1,82 @@
+import type { Principal } from '@chorus/auth';
+import type { Db } from '@chorus/db';
+import type { ConnectedIntegration, ConnectPending } from '@chorus/validators';
+import { AppError } from '../errors';
+import type { ApiKeyEntry, OAuthEntry } from './catalogue';
+import { storeConnection } from './connections';
+import { callbackPath, requireEntry } from './listing';
+import { buildAuthUrl, pkcePair } from './oauth-client';
+import { createState, dropExpiredStates } from './oauth-states';
+import { appOrigin, configuredProvider } from './settings';
+
+/** Where the browser returns after an OAuth flow when the caller names no redirectUrl. */
+export const DEFAULT_RETURN_PATH = '/integrations';
+
+interface ConnectOptions {
+  db: Db;
+  principal: Principal;
+  integrationId: string;
+  /** The origin the request came in on (see appOrigin). */
+  origin: string;
+  redirectUrl?: string;
+  apiKey?: string;
+  now?: Date;
+}
+
+/**
+ * Starts a connection: an OAuth integration answers `pending` with the third party's authorize
+ * URL; an API-key integration is connected at once (decisions §13).
+ */
+export async function connectIntegration(
+  opts: ConnectOptions,
+): Promise<ConnectPending | ConnectedIntegration> {
+  const entry = requireEntry(opts.integrationId);
+  if (entry.status !== 'active') {
+    throw new AppError(
+      'integration_unavailable',
+      `${entry.name} is coming soon and cannot be connected yet.`,
+    );
+  }
+  return entry.authMethod === 'api_key' ? connectWithApiKey(entry, opts) : startOAuth(entry, opts);
+}
+
+function connectWithApiKey(entry: ApiKeyEntry, opts: ConnectOptions) {
+  const { apiKey } = opts;
+  if (!apiKey) {
+    throw new AppError('missing_api_key', `${entry.name} connects with an API key: send apiKey.`);
+  }
+  return storeConnection({
+    db: opts.db,
+    accountId: opts.principal.accountId,
+    userId: opts.principal.userId,
+    integrationId: entry.id,
+    credentials: { kind: 'api_key', apiKey },
+    scopes: [],
+    meta: { accountName: null, pages: [] },
+    now: opts.now ?? new Date(),
+  });
+}
+
+async function startOAuth(entry: OAuthEntry, opts: ConnectOptions): Promise<ConnectPending> {
+  const provider = configuredProvider(entry);
+  const now = opts.now ?? new Date();
+  const origin = appOrigin(opts.origin);
+  const callbackUrl = `${origin}${callbackPath(entry.id)}`;
+  const { verifier, challenge } = pkcePair();
+  await dropExpiredStates(opts.db, now);
+  const state = await createState({
+    db: opts.db,
+    accountId: opts.principal.accountId,
+    userId: opts.principal.userId,
+    integrationId: entry.id,
+    redirectUrl: opts.redirectUrl ?? `${origin}${DEFAULT_RETURN_PATH}`,
+    callbackUrl,
+    verifier,
+    now,
+  });
+  return {
+    status: 'pending',
+    authUrl: buildAuthUrl(entry, provider, { callbackUrl, state, challenge }),
+    provider: entry.id,
+  };
+}

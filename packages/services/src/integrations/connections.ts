@@ -1,0 +1,107 @@
+import type { Principal } from '@chorus/auth';
+import { and, desc, eq, integrationConnections, type Db } from '@chorus/db';
+import type { ConnectedIntegration, ConnectionMeta, DisconnectResult } from '@chorus/validators';
+import { notFound } from '../errors';
+import type { TokenSet } from './oauth-client';
+import { revokeTokens } from './oauth-client';
+import { findEntry } from './catalogue';
+import { seal, unseal } from './encryption';
+import { providerSettings } from './settings';
+
+type ConnectionRow = typeof integrationConnections.$inferSelect;
+
+/** What is kept, encrypted, in `credentials`. */
+export type Credentials = ({ kind: 'oauth2' } & TokenSet) | { kind: 'api_key'; apiKey: string };
+
+/** Binds a ciphertext to its row, so it cannot be replayed into another account's. */
+const credentialContext = (accountId: string, integrationId: string) =>
+  `integration-credentials:${accountId}:${integrationId}`;
+
+export const toConnectedIntegration = (row: ConnectionRow): ConnectedIntegration => ({
+  integrationId: row.integrationId,
+  status: 'connected',
+  connectedAt: row.connectedAt.toISOString(),
+  lastSyncAt: row.lastSyncAt.toISOString(),
+  meta: { accountName: row.meta.accountName, pages: row.meta.pages },
+});
+
+/** Creates the account's connection, or replaces it: one connection per integration. */
+export async function storeConnection(opts: {
+  db: Db;
+  accountId: string;
+  userId: string;
+  integrationId: string;
+  credentials: Credentials;
+  scopes: string[];
+  meta: ConnectionMeta;
+  now: Date;
+}): Promise<ConnectedIntegration> {
+  const { db, accountId, integrationId, credentials, now } = opts;
+  const expiresIn = credentials.kind === 'oauth2' ? credentials.expiresIn : undefined;
+  const values = {
+    connectedBy: opts.userId,
+    credentials: seal(JSON.stringify(credentials), credentialContext(accountId, integrationId)),
+    scopes: opts.scopes,
+    tokenExpiresAt: expiresIn ? new Date(now.getTime() + expiresIn * 1000) : null,
+    meta: opts.meta,
+    connectedAt: now,
+    lastSyncAt: now,
+  };
+  const [row] = await db
+    .insert(integrationConnections)
+    .values({ accountId, integrationId, ...values })
+    .onConflictDoUpdate({
+      target: [integrationConnections.accountId, integrationConnections.integrationId],
+      set: values,
+    })
+    .returning();
+  if (!row) throw new Error('upsert returned no row');
+  return toConnectedIntegration(row);
+}
+
+export async function listConnectedIntegrations(opts: { db: Db; principal: Principal }) {
+  const rows = await opts.db
+    .select()
+    .from(integrationConnections)
+    .where(eq(integrationConnections.accountId, opts.principal.accountId))
+    .orderBy(desc(integrationConnections.connectedAt), desc(integrationConnections.integrationId));
+  return { data: rows.map(toConnectedIntegration) };
+}
+
+/**
+ * Disconnects: a best-effort revocation at the third party, then the stored credentials are
+ * deleted whatever the third party said (decisions §13).
+ */
+export async function disconnectIntegration(opts: {
+  db: Db;
+  principal: Principal;
+  integrationId: string;
+}): Promise<DisconnectResult> {
+  const { db, principal, integrationId } = opts;
+  const where = and(
+    eq(integrationConnections.accountId, principal.accountId),
+    eq(integrationConnections.integrationId, integrationId),
+  );
+  const [row] = await db.select().from(integrationConnections).where(where).limit(1);
+  if (!row) throw notFound('Integration connection');
+  // An entry since removed from the catalogue can still be disconnected, without revocation.
+  const entry = findEntry(integrationId);
+  if (entry?.authMethod === 'oauth2') {
+    const credentials = readCredentials(row);
+    if (credentials?.kind === 'oauth2') {
+      await revokeTokens(entry, providerSettings(entry), credentials);
+    }
+  }
+  await db.delete(integrationConnections).where(where);
+  return { status: 'disconnected', provider: integrationId };
+}
+
+/** The decrypted credentials, or null when they cannot be read (e.g. the key was changed). */
+function readCredentials(row: ConnectionRow): Credentials | null {
+  try {
+    const context = credentialContext(row.accountId, row.integrationId);
+    return JSON.parse(unseal(row.credentials, context)) as Credentials;
+  } catch {
+    return null;
+  }
+}

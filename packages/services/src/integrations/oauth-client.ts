@@ -1,0 +1,205 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { ConnectionMeta } from '@chorus/validators';
+import type { JsonPath, OAuthEntry } from './catalogue';
+import type { ConfiguredProvider, ProviderSettings } from './settings';
+
+/** Our side of the OAuth 2.0 authorization code flow (RFC 6749 §4.1) with PKCE (RFC 7636). */
+
+/** A third party that has not answered by then is treated as down: a browser is waiting. */
+const TIMEOUT_MS = 10_000;
+
+const request = (url: string, init: RequestInit) =>
+  // Redirects are not followed: a token or profile endpoint that redirects is misconfigured.
+  fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
+
+export function pkcePair() {
+  const verifier = randomBytes(32).toString('base64url');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  return { verifier, challenge };
+}
+
+export function buildAuthUrl(
+  entry: OAuthEntry,
+  provider: ConfiguredProvider,
+  flow: { callbackUrl: string; state: string; challenge: string },
+): string {
+  const url = new URL(provider.authorizeUrl);
+  const params: Record<string, string> = {
+    response_type: 'code',
+    client_id: provider.clientId,
+    redirect_uri: flow.callbackUrl,
+    scope: entry.scopes.join(entry.scopeSeparator ?? ' '),
+    state: flow.state,
+    code_challenge: flow.challenge,
+    code_challenge_method: 'S256',
+    ...entry.authorizeParams,
+  };
+  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+  return url.toString();
+}
+
+/** Client authentication at the token and revocation endpoints (RFC 6749 §2.3.1). */
+function authenticateClient(
+  entry: OAuthEntry,
+  provider: ConfiguredProvider,
+  body: URLSearchParams,
+  headers: Record<string, string>,
+) {
+  if (entry.clientAuth === 'client_secret_basic') {
+    const pair = `${encodeURIComponent(provider.clientId)}:${encodeURIComponent(provider.clientSecret)}`;
+    headers.authorization = `Basic ${Buffer.from(pair).toString('base64')}`;
+  } else {
+    body.set('client_id', provider.clientId);
+    body.set('client_secret', provider.clientSecret);
+  }
+}
+
+/** Token responses are JSON (RFC 6749 §5.1), though some providers still answer a form. */
+async function readPayload(res: Response): Promise<Record<string, unknown>> {
+  const text = await res.text();
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return Object.fromEntries(new URLSearchParams(text));
+  }
+}
+
+const ERROR_CODE = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/** A third party's error code, safe to put in our redirect; anything else becomes `fallback`. */
+export const safeErrorCode = (value: unknown, fallback: string) =>
+  typeof value === 'string' && ERROR_CODE.test(value) ? value : fallback;
+
+export interface TokenSet {
+  accessToken: string;
+  refreshToken?: string;
+  tokenType?: string;
+  expiresIn?: number;
+  scopes?: string[];
+}
+
+export type Exchange = { ok: true; tokens: TokenSet } | { ok: false; error: string };
+
+const optionalString = (value: unknown) => (typeof value === 'string' ? value : undefined);
+
+export async function exchangeCode(
+  entry: OAuthEntry,
+  provider: ConfiguredProvider,
+  grant: { code: string; verifier: string; callbackUrl: string },
+): Promise<Exchange> {
+  const body = new URLSearchParams({
+    grant_type: 'authorization_code',
+    code: grant.code,
+    redirect_uri: grant.callbackUrl,
+    code_verifier: grant.verifier,
+  });
+  const headers: Record<string, string> = {
+    'content-type': 'application/x-www-form-urlencoded',
+    accept: 'application/json',
+  };
+  authenticateClient(entry, provider, body, headers);
+  let res: Response;
+  try {
+    res = await request(provider.tokenUrl, { method: 'POST', headers, body });
+  } catch {
+    return { ok: false, error: 'provider_unreachable' };
+  }
+  const payload = await readPayload(res);
+  const accessToken = optionalString(payload.access_token);
+  if (!res.ok || !accessToken) {
+    return { ok: false, error: safeErrorCode(payload.error, 'token_exchange_failed') };
+  }
+  const expiresIn = Number(payload.expires_in);
+  const scope = optionalString(payload.scope);
+  return {
+    ok: true,
+    tokens: {
+      accessToken,
+      refreshToken: optionalString(payload.refresh_token),
+      tokenType: optionalString(payload.token_type),
+      expiresIn: Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn : undefined,
+      scopes: scope?.split(/[\s,]+/).filter(Boolean),
+    },
+  };
+}
+
+/** Every value at `path` (see JsonPath). */
+export function pick(value: unknown, path: JsonPath): unknown[] {
+  let found: unknown[] = [value];
+  for (const segment of path.split('.')) {
+    const every = segment.endsWith('[]');
+    const key = every ? segment.slice(0, -2) : segment;
+    found = found.flatMap((item) => {
+      const next =
+        typeof item === 'object' && item !== null
+          ? (item as Record<string, unknown>)[key]
+          : undefined;
+      if (every) return Array.isArray(next) ? next : [];
+      return next === undefined ? [] : [next];
+    });
+  }
+  return found;
+}
+
+const strings = (values: unknown[]) => values.filter((v): v is string => typeof v === 'string');
+
+/** `meta` from the third party's profile; a profile that fails leaves it empty, not the flow. */
+export async function fetchProfile(
+  entry: OAuthEntry,
+  provider: ProviderSettings,
+  accessToken: string,
+): Promise<ConnectionMeta> {
+  const empty = { accountName: null, pages: [] };
+  try {
+    const res = await request(provider.profileUrl, {
+      method: entry.profile.method ?? 'GET',
+      headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
+    });
+    if (!res.ok) return empty;
+    const profile = await readPayload(res);
+    const pages = entry.profile.pages ? strings(pick(profile, entry.profile.pages)) : [];
+    return { accountName: strings(pick(profile, entry.profile.accountName))[0] ?? null, pages };
+  } catch {
+    return empty;
+  }
+}
+
+/**
+ * Best effort: asks the third party to revoke the grant (the refresh token when there is one,
+ * which ends the whole grant at RFC 7009 providers). Never throws; true when it was accepted.
+ */
+export async function revokeTokens(
+  entry: OAuthEntry,
+  provider: ProviderSettings,
+  tokens: TokenSet,
+): Promise<boolean> {
+  const url = provider.revokeUrl;
+  if (!entry.revoke || !url) return false;
+  try {
+    if (entry.revoke.style === 'bearer') {
+      const res = await request(url, {
+        method: entry.revoke.method,
+        headers: { authorization: `Bearer ${tokens.accessToken}` },
+      });
+      await res.body?.cancel();
+      return res.ok;
+    }
+    const [token, hint] = tokens.refreshToken
+      ? [tokens.refreshToken, 'refresh_token']
+      : [tokens.accessToken, 'access_token'];
+    const body = new URLSearchParams({ token, token_type_hint: hint });
+    const headers: Record<string, string> = {
+      'content-type': 'application/x-www-form-urlencoded',
+    };
+    const { clientId, clientSecret } = provider;
+    if (clientId && clientSecret) {
+      authenticateClient(entry, { ...provider, clientId, clientSecret }, body, headers);
+    }
+    const res = await request(url, { method: 'POST', headers, body });
+    await res.body?.cancel();
+    return res.ok;
+  } catch {
+    return false;
+  }
+}

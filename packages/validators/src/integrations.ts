@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { ZTimestamp } from './common';
+
+export const INTEGRATION_CATEGORIES = ['social', 'design', 'storage'] as const;
+export const ZIntegrationCategory = z.enum(INTEGRATION_CATEGORIES);
+export type IntegrationCategory = z.infer<typeof ZIntegrationCategory>;
+
+export const ZIntegrationStatus = z.enum(['active', 'coming_soon']);
+export type IntegrationStatus = z.infer<typeof ZIntegrationStatus>;
+
+export const ZAuthMethod = z.enum(['oauth2', 'api_key']);
+export type AuthMethod = z.infer<typeof ZAuthMethod>;
+
+const ZIntegrationId = z.string().meta({ example: 'facebook' });
+
+export const ZIntegration = z
+  .object({
+    id: ZIntegrationId,
+    name: z.string().meta({ example: 'Facebook' }),
+    type: ZIntegrationCategory,
+    description: z.string(),
+    status: ZIntegrationStatus,
+    icon: z.url().meta({ example: 'https://chorus.example.com/integrations/facebook.svg' }),
+  })
+  .meta({ id: 'Integration' });
+
+export const ZIntegrationDetail = ZIntegration.extend({
+  authMethod: ZAuthMethod,
+  scopes: z.array(z.string()).meta({ description: 'Scopes requested from the third party.' }),
+  endpoints: z.object({
+    authorize: z.string().meta({
+      description: 'Our path that starts a connection.',
+      example: '/api/integrations/connect/facebook',
+    }),
+    callback: z.string().nullable().meta({
+      description:
+        'Our path the third party returns the browser to; null for API-key integrations.',
+      example: '/api/integrations/callback/facebook',
+    }),
+  }),
+  setupSteps: z.array(z.string()),
+}).meta({ id: 'IntegrationDetail' });
+
+export const ZIntegrationList = z
+  .object({ data: z.array(ZIntegration) })
+  .meta({ id: 'IntegrationList' });
+
+export const ZListIntegrationsQuery = z.object({
+  category: ZIntegrationCategory.optional().meta({ description: 'Only this category.' }),
+  status: ZIntegrationStatus.optional().meta({ description: 'Only this status.' }),
+});
+
+export const ZIntegrationIdParam = z.object({ integrationId: z.string() });
+
+/**
+ * Where the browser returns after an OAuth flow: an absolute http(s) URL, written out in full
+ * (scheme and `//`), without user credentials, which phishing links use to disguise a host.
+ */
+function isRedirectUrl(value: string): boolean {
+  if (!/^https?:\/\//i.test(value) || !URL.canParse(value)) return false;
+  const url = new URL(value);
+  return url.hostname !== '' && url.username === '' && url.password === '';
+}
+
+export const ZRedirectUrl = z
+  .string()
+  .max(2048)
+  .refine(isRedirectUrl, 'Must be an absolute http(s) URL without a user name or password.')
+  .meta({ example: 'https://app.example.com/settings/integrations' });
+
+export const ZConnectIntegration = ZIntegrationIdParam.extend({
+  redirectUrl: ZRedirectUrl.optional().meta({
+    description:
+      'OAuth flows: where the browser returns after the third party, with `status`, `provider` and, on failure, `error` in its query. Default: `/integrations` on this service.',
+  }),
+  apiKey: z
+    .string()
+    .trim()
+    .min(8)
+    .max(512)
+    .regex(/^[\x21-\x7e]+$/, 'Must be printable ASCII without spaces.')
+    .optional()
+    .meta({ description: 'API-key integrations: the third-party key; stored encrypted.' }),
+});
+
+export const ZConnectionMeta = z.object({
+  accountName: z.string().nullable().meta({
+    description: 'The third-party account, when the third party tells us.',
+    example: 'Acme Inc.',
+  }),
+  pages: z.array(z.string()).meta({ example: ['Acme News'] }),
+});
+
+export const ZConnectedIntegration = z
+  .object({
+    integrationId: ZIntegrationId,
+    status: z.literal('connected'),
+    connectedAt: ZTimestamp,
+    lastSyncAt: ZTimestamp,
+    meta: ZConnectionMeta,
+  })
+  .meta({ id: 'ConnectedIntegration' });
+
+export const ZConnectedIntegrationList = z
+  .object({ data: z.array(ZConnectedIntegration) })
+  .meta({ id: 'ConnectedIntegrationList' });
+
+export const ZConnectPending = z
+  .object({
+    status: z.literal('pending'),
+    authUrl: z.url().meta({ description: 'Send the browser here; valid for 10 minutes.' }),
+    provider: ZIntegrationId,
+  })
+  .meta({ id: 'ConnectResult' });
+
+export const ZConnectResult = z.union([ZConnectPending, ZConnectedIntegration]);
+
+export const ZDisconnectResult = z
+  .object({ status: z.literal('disconnected'), provider: ZIntegrationId })
+  .meta({ id: 'DisconnectResult' });
+
+/** What the third party sends back to the callback (RFC 6749 §4.1.2 and §4.1.2.1). */
+export const ZOAuthCallbackQuery = ZIntegrationIdParam.extend({
+  state: z.string().max(512).optional(),
+  code: z.string().max(4096).optional(),
+  error: z.string().max(256).optional(),
+});
+
+export const ZRedirect = z.object({ location: z.string() });
+
+export type Integration = z.infer<typeof ZIntegration>;
+export type IntegrationDetail = z.infer<typeof ZIntegrationDetail>;
+export type ConnectedIntegration = z.infer<typeof ZConnectedIntegration>;
+export type ConnectionMeta = z.infer<typeof ZConnectionMeta>;
+export type ConnectPending = z.infer<typeof ZConnectPending>;
+export type DisconnectResult = z.infer<typeof ZDisconnectResult>;
