@@ -25,7 +25,13 @@ const principal = (overrides: Partial<Principal> = {}): Principal => ({
 });
 
 const caller = (p: Principal | null) =>
-  createCaller({ db: h.db, principal: p, requestId: 'req_test' });
+  createCaller({
+    db: h.db,
+    principal: p,
+    requestId: 'req_test',
+    origin: 'http://localhost',
+    response: {},
+  });
 
 /** The domain error behind a tRPC error, as the doors see it. */
 async function domainError(promise: Promise<unknown>) {
