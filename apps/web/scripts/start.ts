@@ -6,8 +6,11 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { assertIntegrationConfig, rateLimitConfigFromEnv } from '@chorus/api';
 import { openDatabase } from '@chorus/db';
 import {
   databaseOptionsFromEnv,
@@ -56,10 +59,35 @@ async function prepareDatabase(url: string) {
   }
 }
 
+/** A configuration that cannot work stops start-up here, naming the setting, not at a request. */
+function checkConfiguration(env: NodeJS.ProcessEnv) {
+  assertIntegrationConfig(env);
+  rateLimitConfigFromEnv(env);
+}
+
+/**
+ * The embedded default keeps its own random encryption key beside the data it protects, so
+ * a first `npm start` needs no setup; a deployment on DATABASE_URL sets CHORUS_ENCRYPTION_KEY.
+ */
+async function useEmbeddedEncryptionKey(dataDir: string) {
+  if (process.env.CHORUS_ENCRYPTION_KEY) return;
+  const file = join(dataDir, 'encryption.key');
+  let key = await readFile(file, 'utf8').catch(() => '');
+  if (!key) {
+    key = randomBytes(32).toString('base64');
+    await mkdir(dataDir, { recursive: true });
+    await writeFile(file, key, { mode: 0o600, flag: 'wx' });
+  }
+  process.env.CHORUS_ENCRYPTION_KEY = key.trim();
+}
+
 async function main() {
   const dev = process.argv.includes('--dev');
-  if (!dev) build();
   const options = databaseOptionsFromEnv();
+  if (!options.url) await useEmbeddedEncryptionKey(options.dataDir);
+  // `next start` runs in production mode: check the configuration as it will be read there.
+  checkConfiguration({ ...process.env, NODE_ENV: dev ? 'development' : 'production' });
+  if (!dev) build();
   let embedded: EmbeddedServer | undefined;
   if (!options.url) {
     embedded = await startEmbeddedServer(options.dataDir);

@@ -3,7 +3,8 @@
  * production server), the CLI printing a key, and REST calls with that key.
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -49,10 +50,13 @@ let output = '';
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'chorus-start-'));
   // On the PostgreSQL run, a fresh database of its own; otherwise the embedded default.
+  // A deployment on PostgreSQL brings its own encryption key; the embedded default makes one.
   let databaseUrl = '';
+  let encryptionKey = '';
   if (process.env.DATABASE_URL) {
     const database = await createTestDatabase();
     databaseUrl = database.url ?? '';
+    encryptionKey = randomBytes(32).toString('base64');
     closeDatabase = () => database.close();
   }
   const port = await freePort();
@@ -62,6 +66,7 @@ beforeAll(async () => {
     PORT: String(port),
     CHORUS_DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl,
+    CHORUS_ENCRYPTION_KEY: encryptionKey,
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
   };
@@ -109,6 +114,14 @@ describe('npm start', () => {
     );
     expect(output).not.toContain(ADMIN.password);
   });
+
+  it.runIf(!process.env.DATABASE_URL)(
+    'keeps a generated encryption key, readable by its owner only, in the data directory',
+    () => {
+      const key = statSync(join(dataDir, 'encryption.key'));
+      expect(key.mode & 0o777).toBe(0o600);
+    },
+  );
 
   it('serves the users API to a key printed by the CLI', async () => {
     const { stdout } = await promisify(execFile)(
