@@ -1,8 +1,6 @@
 import { authenticateBearer, bearerToken, type Principal } from '@chorus/auth';
 import type { Database } from '@chorus/db';
 import { AppError } from '@chorus/services';
-import { ZRedirect } from '@chorus/validators';
-import { createOpenApiFetchHandler } from 'trpc-to-openapi';
 import type { Context } from '../context';
 import { apiError, toApiError } from '../errors';
 import { checkHealth } from '../health';
@@ -18,6 +16,7 @@ import {
 } from '../rate-limit';
 import { appRouter } from '../root';
 import { readJsonBody } from './body';
+import { forwardToProcedure } from './forward';
 import { withIdempotency } from './idempotency';
 import { openApiDocument } from './openapi';
 import { errorResponse, json, requestIdFor } from './respond';
@@ -152,38 +151,15 @@ export function createRestHandler({
     const { route } = match;
     const hasBody = route.method !== 'GET' && route.method !== 'DELETE';
     const input = hasBody ? await readJsonBody(req, route.input) : undefined;
-    const run = async () => {
-      // A fixed origin sidesteps trpc-to-openapi's string-replace routing on the real host name.
-      const forwarded = new Request(`http://localhost${path}${url.search}`, {
-        method: route.method,
-        headers: { 'content-type': 'application/json' },
-        body: input && JSON.stringify(input),
-      });
-      let failure: unknown;
-      const context: Context = {
-        db: database.db,
-        principal,
-        requestId,
-        origin: url.origin,
-        response: {},
-      };
-      const result = await createOpenApiFetchHandler({
-        // Route paths already carry /api; an empty endpoint makes the library strip nothing.
-        endpoint: '' as `/${string}`,
-        router: appRouter,
-        req: forwarded,
-        createContext: () => context,
-        onError: ({ error }) => {
-          failure = error;
-        },
-      });
-      if (failure !== undefined) throw failure;
-      if (route.meta.redirect) return redirect(await result.json(), headers);
-      const status = context.response.status ?? route.meta.successStatus ?? 200;
-      if (status === 204) return new Response(null, { status, headers });
-      headers.set('Content-Type', 'application/json; charset=utf-8');
-      return new Response(await result.text(), { status, headers });
+    const context: Context = {
+      db: database.db,
+      principal,
+      requestId,
+      origin: url.origin,
+      response: {},
     };
+    const run = () =>
+      forwardToProcedure({ route, path, search: url.search, input, context, headers });
     if (route.method !== 'POST' || !principal) return run();
     return withIdempotency(
       {
@@ -198,16 +174,4 @@ export function createRestHandler({
       run,
     );
   }
-}
-
-/**
- * A redirect route's answer. Its URL carried a code and a state: keep it out of caches and of
- * the next page's Referer.
- */
-function redirect(output: unknown, headers: Headers): Response {
-  const { location } = ZRedirect.parse(output);
-  headers.set('Location', location);
-  headers.set('Cache-Control', 'no-store');
-  headers.set('Referrer-Policy', 'no-referrer');
-  return new Response(null, { status: 302, headers });
 }
