@@ -1,5 +1,3 @@
-import type { Database } from '@chorus/db';
-
 export interface HealthReport {
   status: 'ok' | 'degraded' | 'down';
   checks: Record<string, { status: 'up' | 'down'; latencyMs: number }>;
@@ -28,13 +26,13 @@ async function probe(check: () => Promise<void>) {
  * service the app can do without for a while (Redis: rate limits fail open) only degrades.
  */
 export async function checkHealth(
-  database: Database,
+  pingDatabase: () => Promise<void>,
   optional: Record<string, () => Promise<void>> = {},
 ): Promise<HealthReport> {
   const probes = Object.entries(optional).map(
     async ([name, check]) => [name, await probe(check)] as const,
   );
-  const [db, others] = await Promise.all([probe(() => database.ping()), Promise.all(probes)]);
+  const [db, others] = await Promise.all([probe(pingDatabase), Promise.all(probes)]);
   const degraded = others.some(([, check]) => check.status === 'down');
   return {
     status: db.status === 'down' ? 'down' : degraded ? 'degraded' : 'ok',

@@ -193,6 +193,18 @@ describe('failures never leak internals', () => {
 });
 
 describe('GET /api/health', () => {
+  it('reports the database down (503) when it cannot even be opened', async () => {
+    const handle = createRestHandler({
+      getDatabase: () => Promise.reject(new Error('DATABASE_URL is not set')),
+    });
+    const res = await handle(new Request('http://localhost/api/health'));
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({
+      status: 'down',
+      checks: { database: { status: 'down' } },
+    });
+  });
+
   it('is public and reports the database', async () => {
     const { status, json } = await h.call('GET', '/api/health', { token: null });
     expect(status).toBe(200);

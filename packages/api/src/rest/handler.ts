@@ -98,14 +98,14 @@ export function createRestHandler({
     headers: Headers,
     requestId: string,
   ) {
-    const database = await getDatabase();
     if (PUBLIC_PATHS.has(path)) {
       const read = req.method === 'GET' || req.method === 'HEAD';
       if (path === '/api/health' && read) {
         // Never refused: a refused probe would take a healthy instance out of service.
         await reportRateLimit(rateLimiter, anonymous(req), headers);
+        // A database that cannot even be opened is reported down, like one that does not answer.
         const report = await checkHealth(
-          database,
+          () => getDatabase().then((database) => database.ping()),
           rateLimiter.probe ? { redis: rateLimiter.probe } : {},
         );
         return json(report.status === 'down' ? 503 : 200, report, headers);
@@ -121,6 +121,7 @@ export function createRestHandler({
       );
     }
 
+    const database = await getDatabase();
     const match = routes.match(req.method, path);
     // Authentication comes before routing answers (no 404/405 to strangers), except for routes
     // declared public (`openapi.protect: false`), which authorise the request themselves.
