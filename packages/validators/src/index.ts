@@ -2,3 +2,4 @@ export * from './common';
 export * from './scopes';
 export * from './users';
 export * from './integrations';
+export * from './oauth';
