@@ -1,0 +1,2 @@
+export { createOAuthEndpoints, issuerFor, type OAuthEndpointsOptions } from './endpoints';
+export { clientCredentials, readParams } from './request';
