@@ -1,5 +1,5 @@
 import { ERROR_STATUS, type ErrorCode } from '@chorus/services';
-import { ZErrorEnvelope, type Scope } from '@chorus/validators';
+import { SCOPE_DESCRIPTIONS, ZErrorEnvelope } from '@chorus/validators';
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { appRouter } from '../root';
@@ -292,16 +292,6 @@ const oauth2Scheme = (origin: string) => ({
     },
   },
 });
-
-/** What each scope grants (decisions §2). */
-const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
-  read: 'Read users, integrations and webhooks',
-  write: 'Create, update and delete users; connect integrations; manage webhooks',
-  'content:read': 'Read posts and media',
-  'content:write': 'Create, update and delete posts; upload and delete media',
-  'analytics:read': 'Read statistics, events and content performance',
-  'analytics:write': 'Record tracked events',
-};
 
 /** The OpenAPI 3.1 document, with the server the caller reached. */
 export function openApiDocument(origin: string): OpenAPIObject {
