@@ -263,6 +263,12 @@ describe('GET /.well-known/oauth-authorization-server', () => {
       code_challenge_methods_supported: ['S256'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
     });
+    const proxied = endpoints.metadata(
+      new Request('http://localhost:3000/.well-known/oauth-authorization-server', {
+        headers: { 'x-forwarded-host': 'chorus.example', 'x-forwarded-proto': 'https' },
+      }),
+    );
+    expect((await proxied.json()).issuer).toBe('https://chorus.example');
     process.env.CHORUS_PUBLIC_URL = 'https://api.chorus.example/';
     try {
       const configured = await endpoints.metadata(new Request('http://10.0.0.1/x')).json();

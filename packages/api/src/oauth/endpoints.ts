@@ -24,8 +24,24 @@ const json = (status: number, body: unknown, headers: Record<string, string> = {
     headers: { 'Content-Type': 'application/json; charset=utf-8', ...NO_STORE, ...headers },
   });
 
+/**
+ * The origin the client reached, from the Host the request was sent to (Next hands route
+ * handlers a URL on its own listening name, not necessarily the one the client used).
+ * Behind a proxy, CHORUS_PUBLIC_URL says it instead.
+ */
+export function requestOrigin(req: Request): string {
+  const url = new URL(req.url);
+  const first = (name: string) => req.headers.get(name)?.split(',')[0]?.trim() || undefined;
+  const host = first('x-forwarded-host') ?? first('host');
+  const proto = first('x-forwarded-proto') ?? url.protocol.slice(0, -1);
+  if (!host || !/^[A-Za-z0-9.:[\]-]+$/.test(host) || !['http', 'https'].includes(proto)) {
+    return url.origin;
+  }
+  return `${proto}://${host}`;
+}
+
 /** The issuer: CHORUS_PUBLIC_URL's origin, else the origin the request came in on. */
-export const issuerFor = (req: Request) => appOrigin(new URL(req.url).origin);
+export const issuerFor = (req: Request) => appOrigin(requestOrigin(req));
 
 /** RFC 6749 §5.2 errors; an unexpected failure is `server_error`, logged without secrets. */
 function failure(error: unknown, credentials: PresentedCredentials | undefined, endpoint: string) {
@@ -101,7 +117,9 @@ export function createOAuthEndpoints({ getDatabase }: OAuthEndpointsOptions) {
       status: 200,
       headers: {
         'Content-Type': 'application/json; charset=utf-8',
-        'Cache-Control': 'public, max-age=300',
+        // It names the Host asked for: no shared cache may hand it to another.
+        'Cache-Control': 'no-cache',
+        Vary: 'Host, X-Forwarded-Host, X-Forwarded-Proto',
       },
     });
 

@@ -1,2 +1,7 @@
-export { createOAuthEndpoints, issuerFor, type OAuthEndpointsOptions } from './endpoints';
+export {
+  createOAuthEndpoints,
+  issuerFor,
+  requestOrigin,
+  type OAuthEndpointsOptions,
+} from './endpoints';
 export { clientCredentials, readParams } from './request';
