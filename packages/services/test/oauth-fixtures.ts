@@ -5,11 +5,11 @@ import { SCOPES, type Scope } from '@chorus/validators';
 import {
   createAccount,
   createOAuthClient,
+  findOAuthClient,
   issueAuthorizationCode,
   validateAuthorizeRequest,
   type OAuthClientRow,
 } from '../src';
-import { findOAuthClient } from '../src/oauth/clients';
 
 export const REDIRECT = 'https://app.example.test/callback';
 
