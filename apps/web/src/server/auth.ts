@@ -102,7 +102,11 @@ export const authOptions: NextAuthOptions = {
     },
     // No open redirect: only paths on this site, whatever a callbackUrl says.
     redirect({ url, baseUrl }) {
-      if (url.startsWith(baseUrl)) return url;
+      // Same origin (compared parsed: `https://a.com.evil.example` starts with `https://a.com`).
+      if (URL.canParse(url) && new URL(url).origin === new URL(baseUrl).origin) {
+        const { pathname, search, hash } = new URL(url);
+        return `${baseUrl}${safeReturnPath(`${pathname}${search}${hash}`)}`;
+      }
       return `${baseUrl}${safeReturnPath(url)}`;
     },
   },
