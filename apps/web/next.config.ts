@@ -17,6 +17,19 @@ const config: NextConfig = {
     'postgres',
   ],
   poweredByHeader: false,
+  // No page of ours is meant to be framed (clickjacking). /oauth/ answers set their own,
+  // stricter policy (the consent page's), which this one would replace.
+  async headers() {
+    return [
+      {
+        source: '/:path((?!oauth/).*)',
+        headers: [
+          { key: 'X-Frame-Options', value: 'DENY' },
+          { key: 'Content-Security-Policy', value: "frame-ancestors 'none'" },
+        ],
+      },
+    ];
+  },
 };
 
 export default config;

@@ -81,12 +81,54 @@ async function useEmbeddedEncryptionKey(dataDir: string) {
   process.env.CHORUS_ENCRYPTION_KEY = key.trim();
 }
 
+/**
+ * The secret of dashboard sessions (next-auth). Like the encryption key: generated and kept in
+ * the data directory for the embedded default; a deployment on DATABASE_URL sets it, because
+ * every instance must share it (the development server makes one up per run).
+ */
+async function useSessionSecret(dataDir: string | undefined, dev: boolean) {
+  if (process.env.NEXTAUTH_SECRET || process.env.AUTH_SECRET) {
+    process.env.NEXTAUTH_SECRET ||= process.env.AUTH_SECRET;
+    return;
+  }
+  if (!dataDir) {
+    if (!dev) {
+      throw new Error(
+        'NEXTAUTH_SECRET (or AUTH_SECRET) is not set: with DATABASE_URL, every instance needs the same session secret (generate one with `openssl rand -base64 32`).',
+      );
+    }
+    say('NEXTAUTH_SECRET is not set: dashboard sessions last until this server stops.');
+    process.env.NEXTAUTH_SECRET = randomBytes(32).toString('base64');
+    return;
+  }
+  const file = join(dataDir, 'auth.secret');
+  let secret = await readFile(file, 'utf8').catch(() => '');
+  if (!secret) {
+    secret = randomBytes(32).toString('base64');
+    await mkdir(dataDir, { recursive: true });
+    await writeFile(file, secret, { mode: 0o600, flag: 'wx' });
+  }
+  process.env.NEXTAUTH_SECRET = secret.trim();
+}
+
+/**
+ * next-auth builds its URLs from NEXTAUTH_URL: the public URL when configured, otherwise the
+ * Host of each request (the sign-in page never follows a URL it did not check itself).
+ */
+function useAuthUrl() {
+  const publicUrl = process.env.CHORUS_PUBLIC_URL?.trim();
+  if (!process.env.NEXTAUTH_URL && publicUrl) process.env.NEXTAUTH_URL = new URL(publicUrl).origin;
+  if (!process.env.NEXTAUTH_URL) process.env.AUTH_TRUST_HOST ??= 'true';
+}
+
 async function main() {
   const dev = process.argv.includes('--dev');
   const options = databaseOptionsFromEnv();
   if (!options.url) await useEmbeddedEncryptionKey(options.dataDir);
+  await useSessionSecret(options.url ? undefined : options.dataDir, dev);
   // `next start` runs in production mode: check the configuration as it will be read there.
   checkConfiguration({ ...process.env, NODE_ENV: dev ? 'development' : 'production' });
+  useAuthUrl();
   if (!dev) build();
   let embedded: EmbeddedServer | undefined;
   if (!options.url) {

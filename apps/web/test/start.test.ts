@@ -53,10 +53,12 @@ beforeAll(async () => {
   // A deployment on PostgreSQL brings its own encryption key; the embedded default makes one.
   let databaseUrl = '';
   let encryptionKey = '';
+  let sessionSecret = '';
   if (process.env.DATABASE_URL) {
     const database = await createTestDatabase();
     databaseUrl = database.url ?? '';
     encryptionKey = randomBytes(32).toString('base64');
+    sessionSecret = randomBytes(32).toString('base64');
     closeDatabase = () => database.close();
   }
   const port = await freePort();
@@ -67,6 +69,8 @@ beforeAll(async () => {
     CHORUS_DATA_DIR: dataDir,
     DATABASE_URL: databaseUrl,
     CHORUS_ENCRYPTION_KEY: encryptionKey,
+    NEXTAUTH_SECRET: sessionSecret,
+    AUTH_SECRET: '',
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
   };
@@ -116,10 +120,12 @@ describe('npm start', () => {
   });
 
   it.runIf(!process.env.DATABASE_URL)(
-    'keeps a generated encryption key, readable by its owner only, in the data directory',
+    'keeps a generated encryption key and session secret, readable by their owner only, in the data directory',
     () => {
       const key = statSync(join(dataDir, 'encryption.key'));
       expect(key.mode & 0o777).toBe(0o600);
+      // The dashboard's session secret likewise.
+      expect(statSync(join(dataDir, 'auth.secret')).mode & 0o777).toBe(0o600);
     },
   );
 

@@ -1,10 +1,17 @@
 import { router } from './trpc';
+import { apiKeysRouter } from './routers/dashboard/api-keys';
+import { oauthClientsRouter } from './routers/dashboard/oauth-clients';
+import { twoFactorRouter } from './routers/dashboard/two-factor';
 import { integrationsRouter } from './routers/integrations';
 import { usersRouter } from './routers/users';
 
 export const appRouter = router({
   users: usersRouter,
   integrations: integrationsRouter,
+  // The dashboard's procedures: tRPC only (no REST route), for signed-in users.
+  apiKeys: apiKeysRouter,
+  oauthClients: oauthClientsRouter,
+  twoFactor: twoFactorRouter,
 });
 
 export type AppRouter = typeof appRouter;

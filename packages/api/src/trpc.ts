@@ -75,3 +75,20 @@ export const adminScoped = (...scopes: Scope[]) =>
         throw new AppError('forbidden', 'Only admins can do this.');
       return next();
     });
+
+/**
+ * The dashboard's own procedures (API keys, OAuth applications, two-factor enrollment): a
+ * signed-in user only. A bearer token must not mint keys or register clients, which would
+ * turn a narrow credential into a wide one.
+ */
+export const dashboardProcedure = authedProcedure.use(({ ctx, next }) => {
+  if (ctx.principal.credential.kind !== 'session') {
+    throw new AppError('forbidden', 'This is done in the dashboard, signed in.');
+  }
+  return next();
+});
+
+export const dashboardAdminProcedure = dashboardProcedure.use(({ ctx, next }) => {
+  if (ctx.principal.role !== 'admin') throw new AppError('forbidden', 'Only admins can do this.');
+  return next();
+});

@@ -63,6 +63,37 @@ describe('GET /api/openapi.json', () => {
     });
   });
 
+  it('describes the OAuth 2.0 scheme beside it, and which scopes each operation needs', () => {
+    expect(doc.components.securitySchemes.oauth2).toMatchObject({
+      type: 'oauth2',
+      flows: {
+        authorizationCode: {
+          authorizationUrl: 'https://api.example.com/oauth/authorize',
+          tokenUrl: 'https://api.example.com/oauth/token',
+          refreshUrl: 'https://api.example.com/oauth/token',
+        },
+      },
+    });
+    expect(
+      Object.keys(doc.components.securitySchemes.oauth2.flows.authorizationCode.scopes),
+    ).toEqual([
+      'read',
+      'write',
+      'content:read',
+      'content:write',
+      'analytics:read',
+      'analytics:write',
+    ]);
+    expect(doc.paths['/api/users'].get.security).toEqual([
+      { bearerAuth: [] },
+      { oauth2: ['read'] },
+    ]);
+    expect(doc.paths['/api/users'].post.security).toEqual([
+      { bearerAuth: [] },
+      { oauth2: ['write'] },
+    ]);
+  });
+
   it('describes every users operation at the spec’s paths', () => {
     expect(Object.keys(doc.paths['/api/users']).sort()).toEqual(['get', 'post']);
     expect(Object.keys(doc.paths['/api/users/{userId}']).sort()).toEqual(['delete', 'get']);

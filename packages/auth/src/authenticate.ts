@@ -1,7 +1,20 @@
-import { accounts, and, apiKeys, eq, gt, isNull, or, sql, users, type Db } from '@chorus/db';
-import type { Scope } from '@chorus/validators';
+import {
+  accounts,
+  and,
+  apiKeys,
+  eq,
+  gt,
+  isNull,
+  oauthGrants,
+  oauthTokens,
+  or,
+  sql,
+  users,
+  type Db,
+} from '@chorus/db';
+import { SCOPES, type Scope } from '@chorus/validators';
 import type { Principal } from './principal';
-import { API_KEY_PATTERN, hashToken } from './tokens';
+import { API_KEY_PATTERN, hashToken, isOAuthSecret } from './tokens';
 
 /** lastUsedAt is refreshed at most this often, so authentication stays a read on hot paths. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -18,7 +31,76 @@ export function bearerToken(header: string | null): string | null {
  */
 export async function authenticateBearer(db: Db, token: string): Promise<Principal | null> {
   if (API_KEY_PATTERN.test(token)) return authenticateApiKey(db, token);
+  if (isOAuthSecret('accessToken', token)) return authenticateOAuthToken(db, token);
   return null;
+}
+
+/**
+ * An OAuth access token acts as the user who approved the grant, limited to the token's
+ * scopes (decisions §1). A revoked token, a revoked grant or an expired token is refused.
+ */
+async function authenticateOAuthToken(db: Db, token: string): Promise<Principal | null> {
+  const [row] = await db
+    .select({
+      id: oauthTokens.id,
+      scopes: oauthTokens.scopes,
+      clientId: oauthGrants.clientId,
+      userId: users.id,
+      role: users.role,
+      accountId: accounts.id,
+      tier: accounts.tier,
+    })
+    .from(oauthTokens)
+    .innerJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
+    .innerJoin(users, eq(users.id, oauthGrants.userId))
+    .innerJoin(accounts, eq(accounts.id, users.accountId))
+    .where(
+      and(
+        eq(oauthTokens.tokenHash, hashToken(token)),
+        eq(oauthTokens.kind, 'access'),
+        isNull(oauthTokens.revokedAt),
+        isNull(oauthGrants.revokedAt),
+        gt(oauthTokens.expiresAt, new Date()),
+        // A user moved out of the grant's account keeps nothing of it.
+        eq(oauthGrants.accountId, users.accountId),
+      ),
+    )
+    .limit(1);
+  if (!row) return null;
+  return {
+    accountId: row.accountId,
+    userId: row.userId,
+    role: row.role,
+    tier: row.tier,
+    // The rate-limit budget of an OAuth token is per (account, user, client): decisions §8.
+    credential: { kind: 'oauth', id: row.id, clientId: row.clientId },
+    scopes: row.scopes as Scope[],
+  };
+}
+
+/**
+ * A dashboard session (next-auth): the signed-in user with every scope, the role and the
+ * account read fresh, so a demotion or a deletion takes effect on the next request.
+ */
+export async function authenticateSession(
+  db: Db,
+  session: { userId: string; sessionId: string },
+): Promise<Principal | null> {
+  const [row] = await db
+    .select({ userId: users.id, role: users.role, accountId: accounts.id, tier: accounts.tier })
+    .from(users)
+    .innerJoin(accounts, eq(accounts.id, users.accountId))
+    .where(eq(users.id, session.userId))
+    .limit(1);
+  if (!row) return null;
+  return {
+    accountId: row.accountId,
+    userId: row.userId,
+    role: row.role,
+    tier: row.tier,
+    credential: { kind: 'session', id: session.sessionId },
+    scopes: [...SCOPES],
+  };
 }
 
 async function authenticateApiKey(db: Db, token: string): Promise<Principal | null> {

@@ -30,3 +30,30 @@ export function generateApiKey(environment: ApiKeyEnvironment) {
   const secret = `csk_${environment}_${randomBase62(40)}`;
   return { secret, hash: hashToken(secret), lastFour: secret.slice(-4) };
 }
+
+/**
+ * What the OAuth authorization server issues, each recognisable by its prefix (so that
+ * authentication can route a bearer token, and a leaked one can be spotted): access tokens,
+ * refresh tokens, authorization codes and client secrets. 43 base62 characters ≈ 256 bits.
+ */
+export const OAUTH_PREFIX = {
+  accessToken: 'cso_at_',
+  refreshToken: 'cso_rt_',
+  code: 'cso_ac_',
+  clientSecret: 'cso_cs_',
+} as const;
+
+export type OAuthSecretKind = keyof typeof OAUTH_PREFIX;
+
+const OAUTH_SECRET_LENGTH = 43;
+
+export function generateOAuthSecret(kind: OAuthSecretKind) {
+  const secret = `${OAUTH_PREFIX[kind]}${randomBase62(OAUTH_SECRET_LENGTH)}`;
+  return { secret, hash: hashToken(secret), lastFour: secret.slice(-4) };
+}
+
+/** True when `value` has the shape of an OAuth secret of `kind` (before any database look-up). */
+export const isOAuthSecret = (kind: OAuthSecretKind, value: string) =>
+  value.length === OAUTH_PREFIX[kind].length + OAUTH_SECRET_LENGTH &&
+  value.startsWith(OAUTH_PREFIX[kind]) &&
+  /^[0-9A-Za-z]+$/.test(value.slice(OAUTH_PREFIX[kind].length));

@@ -1,4 +1,4 @@
-import { generateApiKey, type ApiKeyEnvironment } from '@chorus/auth';
+import { generateApiKey, type ApiKeyEnvironment, type Principal } from '@chorus/auth';
 import { and, apiKeys, desc, eq, isNull, sql, users, type Db } from '@chorus/db';
 import type { Scope } from '@chorus/validators';
 import { AppError, notFound } from './errors';
@@ -76,6 +76,35 @@ export async function listApiKeys(db: Db, accountId: string) {
     .where(eq(apiKeys.accountId, accountId))
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
   return rows.map(toApiKey);
+}
+
+/**
+ * The dashboard's view: an admin sees and revokes every key of the account, a user only
+ * their own (a user must not end an admin's integration).
+ */
+const visibleTo = (principal: Principal) =>
+  and(
+    eq(apiKeys.accountId, principal.accountId),
+    principal.role === 'admin' ? undefined : eq(apiKeys.userId, principal.userId),
+  );
+
+export async function listApiKeysOf(opts: { db: Db; principal: Principal }) {
+  const rows = await opts.db
+    .select()
+    .from(apiKeys)
+    .where(visibleTo(opts.principal))
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+  return rows.map(toApiKey);
+}
+
+export async function revokeApiKeyOf(opts: { db: Db; principal: Principal; keyId: string }) {
+  const [row] = await opts.db
+    .update(apiKeys)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(apiKeys.id, opts.keyId), isNull(apiKeys.revokedAt), visibleTo(opts.principal)))
+    .returning();
+  if (!row) throw notFound('Active API key');
+  return toApiKey(row);
 }
 
 /** Revokes a key of `accountId` (any account when omitted, for the operator's CLI). */

@@ -5,3 +5,6 @@ export * from './idempotency';
 export * from './ids';
 export * from './users';
 export * from './integrations';
+export * from './oauth';
+export * from './dashboard-login';
+export * from './two-factor';

@@ -157,6 +157,12 @@ export async function updateUser(opts: {
           role: input.role,
           notifications: input.settings?.notifications,
           twoFactorEnabled: input.settings?.twoFactorAuth,
+          // Turning it off forgets the secret: turning it on again means a new enrollment.
+          ...(input.settings?.twoFactorAuth === false && {
+            totpSecret: null,
+            totpPendingSecret: null,
+            totpLastStep: null,
+          }),
           updatedAt: sql`now()`,
         })
         .where(eq(users.id, target.id))

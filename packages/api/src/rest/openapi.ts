@@ -1,5 +1,5 @@
 import { ERROR_STATUS, type ErrorCode } from '@chorus/services';
-import { ZErrorEnvelope } from '@chorus/validators';
+import { SCOPE_DESCRIPTIONS, ZErrorEnvelope } from '@chorus/validators';
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { z } from 'zod';
 import { appRouter } from '../root';
@@ -174,6 +174,7 @@ function successResponses(
 
 /** Makes an operation say what the door really does: statuses, envelope, headers, forms. */
 function describeRoute(operation: Operation, route: Route) {
+  const access = route.meta.access;
   operation.responses = successResponses(route, operation.responses['200']);
   Object.assign(operation.responses, errorResponses(errorCodes(route)));
   if (route.method === 'POST') {
@@ -191,11 +192,12 @@ function describeRoute(operation: Operation, route: Route) {
   }
   // Unprotected routes take no bearer token (an empty list overrides the document's default).
   if (route.meta.openapi?.protect === false) operation.security = [];
+  // Either an API key or an OAuth access token carrying the operation's scopes.
+  else if (access) operation.security = [{ bearerAuth: [] }, { oauth2: access.scopes }];
   const json = operation.requestBody?.content['application/json'];
   if (operation.requestBody && json) {
     operation.requestBody.content['application/x-www-form-urlencoded'] = json;
   }
-  const access = route.meta.access;
   if (access) {
     const needs = `Requires scope ${access.scopes.map((s) => `\`${s}\``).join(' and ')}${access.role ? ` and the \`${access.role}\` role` : ''}.`;
     operation.description = operation.description ? `${operation.description}\n\n${needs}` : needs;
@@ -216,6 +218,8 @@ function build(): OpenAPIObject {
         scheme: 'bearer',
         description: 'An API key (`csk_live_…`, `csk_test_…`) or an OAuth 2.0 access token.',
       },
+      // Completed with absolute URLs and the scopes by `oauth2Scheme`.
+      oauth2: { type: 'oauth2', flows: {} },
     },
     paths: publicPaths,
     defs: { Error: ZErrorEnvelope },
@@ -274,8 +278,31 @@ function build(): OpenAPIObject {
   return doc;
 }
 
+/** OAuth 2.0 authorization code flow (with PKCE) of our authorization server (docs/oauth.md). */
+const oauth2Scheme = (origin: string) => ({
+  type: 'oauth2' as const,
+  description:
+    'OAuth 2.0 authorization code flow with PKCE (S256; required for public clients). Access tokens (`cso_at_…`) last 3600 s; refresh tokens (`cso_rt_…`) rotate. Metadata: `/.well-known/oauth-authorization-server`.',
+  flows: {
+    authorizationCode: {
+      authorizationUrl: `${origin}/oauth/authorize`,
+      tokenUrl: `${origin}/oauth/token`,
+      refreshUrl: `${origin}/oauth/token`,
+      scopes: SCOPE_DESCRIPTIONS,
+    },
+  },
+});
+
 /** The OpenAPI 3.1 document, with the server the caller reached. */
 export function openApiDocument(origin: string): OpenAPIObject {
   cached ??= build();
-  return { ...cached, servers: [{ url: origin }] };
+  const components = cached.components ?? {};
+  return {
+    ...cached,
+    servers: [{ url: origin }],
+    components: {
+      ...components,
+      securitySchemes: { ...components.securitySchemes, oauth2: oauth2Scheme(origin) },
+    },
+  };
 }

@@ -3,3 +3,4 @@ export * from './users';
 export * from './api-keys';
 export * from './idempotency-keys';
 export * from './integrations';
+export * from './oauth';

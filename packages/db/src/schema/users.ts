@@ -1,5 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, pgEnum, pgTable, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  pgEnum,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { accounts } from './accounts';
 
 export const userRole = pgEnum('user_role', ['admin', 'user']);
@@ -17,6 +26,12 @@ export const users = pgTable(
     role: userRole().notNull().default('user'),
     notifications: boolean().notNull().default(true),
     twoFactorEnabled: boolean().notNull().default(false),
+    /** The TOTP secret (RFC 6238), AES-256-GCM sealed; set once enrollment is confirmed. */
+    totpSecret: text(),
+    /** A secret being enrolled: shown once as a QR code, kept until a code confirms it. */
+    totpPendingSecret: text(),
+    /** The last TOTP time step accepted, so that a code cannot be used twice. */
+    totpLastStep: bigint({ mode: 'number' }),
     lastLoginAt: timestamp({ withTimezone: true, precision: 3 }),
     createdAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
     updatedAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),

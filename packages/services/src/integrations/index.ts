@@ -4,4 +4,4 @@ export { connectIntegration, DEFAULT_RETURN_PATH } from './connect';
 export { disconnectIntegration, listConnectedIntegrations } from './connections';
 export { getIntegration, listIntegrations } from './listing';
 export { STATE_TTL_MS } from './oauth-states';
-export { integrationConfigReport, readEncryptionKey } from './settings';
+export { appOrigin, integrationConfigReport, readEncryptionKey } from './settings';

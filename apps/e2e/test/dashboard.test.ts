@@ -1,0 +1,204 @@
+/**
+ * The dashboard as a person uses it, in Chromium against `npm start`: sign-in and sign-out,
+ * API keys (created, used, revoked), the session on the tRPC door, and two-factor
+ * authentication (enrolled from the QR code's secret, then asked for at sign-in).
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchChromium, signIn, totp } from './browser';
+import { ADMIN } from './server';
+
+const base = inject('base');
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function newPage(): Promise<Page> {
+  const context = await browser.newContext({ baseURL: base });
+  return context.newPage();
+}
+
+const api = (token: string, init: RequestInit = {}, path = '/api/users') =>
+  fetch(`${base}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+  });
+
+describe('sign-in', () => {
+  it('sends a signed-out visitor to sign in, and back to the page asked for', async () => {
+    const page = await newPage();
+    await page.goto('/dashboard/security');
+    await page.waitForURL((url) => url.pathname === '/sign-in');
+    expect(new URL(page.url()).searchParams.get('callbackUrl')).toBe('/dashboard/security');
+    await signIn(page, ADMIN.email, 'wrong-password');
+    await page.getByText('The email or password is not right.').waitFor();
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.waitForURL('**/dashboard/security');
+    await page.context().close();
+  });
+
+  it('never follows a callbackUrl off the site', async () => {
+    const page = await newPage();
+    await page.goto(`/sign-in?callbackUrl=${encodeURIComponent('https://evil.example/x')}`);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.waitForURL((url) => url.pathname === '/dashboard/api-keys');
+    expect(new URL(page.url()).origin).toBe(base);
+    await page.context().close();
+  });
+
+  it('signs out', async () => {
+    const page = await newPage();
+    await page.goto('/sign-in');
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.waitForURL('**/dashboard/api-keys');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL((url) => url.pathname === '/sign-in');
+    await page.goto('/dashboard/api-keys');
+    await page.waitForURL((url) => url.pathname === '/sign-in');
+    await page.context().close();
+  });
+});
+
+describe('API keys and the tRPC door', () => {
+  it('creates a key shown once, which works until it is revoked', async () => {
+    const page = await newPage();
+    await page.goto('/sign-in?callbackUrl=/dashboard/api-keys');
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.waitForURL('**/dashboard/api-keys');
+    await page.getByLabel('Name').fill('e2e-key');
+    await page.locator('input[name="scopes"][value="write"]').check();
+    await page.getByLabel('Environment').selectOption('test');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = (await page.getByTestId('one-time-secret').textContent()) ?? '';
+    expect(secret).toMatch(/^csk_test_[0-9A-Za-z]{32,}$/);
+    const row = page.getByTestId('api-key-e2e-key');
+    await row.waitFor();
+    expect(await row.textContent()).toContain(secret.slice(-4));
+    expect(await row.textContent()).not.toContain(secret);
+
+    expect((await api(secret)).status).toBe(200);
+
+    // The dashboard's session works on the tRPC door too, from the dashboard's own origin.
+    const listed = await page.evaluate(async () => {
+      const res = await fetch('/api/trpc/apiKeys.list');
+      return { status: res.status, body: await res.json() };
+    });
+    expect(listed.status).toBe(200);
+    expect(JSON.stringify(listed.body)).toContain('e2e-key');
+    // Without the session (or from another site), the door knows no one.
+    expect((await fetch(`${base}/api/trpc/apiKeys.list`)).status).toBe(401);
+
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await row.getByText('Revoked').waitFor();
+    expect((await api(secret)).status).toBe(401);
+    await page.context().close();
+  });
+});
+
+describe('two-factor authentication', () => {
+  const USER = { email: 'e2e-2fa@example.test', password: 'e2e-2fa-password' };
+  let operatorKey = '';
+  let userId = '';
+
+  beforeAll(async () => {
+    // A second user, made as an operator would: a key from the CLI, then the REST API.
+    const { stdout } = await promisify(execFile)(
+      'npm',
+      [
+        'run',
+        '-s',
+        'cli',
+        '--',
+        'api-key',
+        'create',
+        '--email',
+        ADMIN.email,
+        '--name',
+        'e2e-2fa',
+        '--scopes',
+        'read,write',
+      ],
+      { cwd: inject('root'), env: inject('env') },
+    );
+    operatorKey = stdout.trim();
+    const created = await api(operatorKey, {
+      method: 'POST',
+      body: JSON.stringify({ name: 'Two Factor', ...USER }),
+    });
+    expect(created.status).toBe(201);
+    userId = (await created.json()).id;
+    const before = await api(operatorKey, {}, `/api/users/${userId}`);
+    expect((await before.json()).lastLogin).toBeNull();
+  });
+
+  it('is enrolled by scanning the QR code and confirming a code; then sign-in asks for a code', async () => {
+    const page = await newPage();
+    await page.goto('/sign-in?callbackUrl=/dashboard/security');
+    await signIn(page, USER.email, USER.password);
+    await page.waitForURL('**/dashboard/security');
+    expect(await page.getByTestId('two-factor-status').textContent()).toContain('Off');
+    await page.getByRole('button', { name: 'Turn on two-factor authentication' }).click();
+    const qr = page.getByRole('img', { name: 'QR code for your authenticator app' });
+    await qr.waitFor();
+    expect(await qr.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+    const secret = (await page.getByTestId('totp-secret').textContent()) ?? '';
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+
+    let enrolledAt = Math.floor(Date.now() / 30_000);
+    await page.getByLabel('Code from your app').fill(totp(secret, enrolledAt));
+    await page.getByRole('button', { name: 'Confirm and turn on' }).click();
+    const enabled = page.getByText('Signing in asks for a code');
+    const refused = page.locator('p.error');
+    await enabled
+      .or(refused)
+      .waitFor({ timeout: 60_000 })
+      .catch(async (error: unknown) => {
+        throw new Error(
+          `no answer to the code; the page says: ${await page.locator('main').innerText()}`,
+          {
+            cause: error,
+          },
+        );
+      });
+    if (await refused.isVisible()) {
+      // As a person would: a code typed as its 30 seconds ran out is refused; type the next.
+      enrolledAt = Math.floor(Date.now() / 30_000);
+      await page.getByLabel('Code from your app').fill(totp(secret, enrolledAt));
+      await page.getByRole('button', { name: 'Confirm and turn on' }).click();
+    }
+    await enabled.waitFor();
+    // The secret is gone from the page once enrolled.
+    expect(await page.content()).not.toContain(secret);
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL((url) => url.pathname === '/sign-in');
+    await signIn(page, USER.email, USER.password);
+    const codeField = page.getByLabel('Authentication code');
+    await codeField.waitFor();
+    await codeField.fill('000000');
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByText('That code is not valid.').waitFor();
+
+    // A code works once: the enrollment's is spent, so wait for the authenticator's next one.
+    while (Math.floor(Date.now() / 30_000) <= enrolledAt) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    await codeField.fill(totp(secret));
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.waitForURL('**/dashboard/api-keys');
+
+    const user = await (await api(operatorKey, {}, `/api/users/${userId}`)).json();
+    expect(user.lastLogin).toMatch(/^\d{4}-\d{2}-\d{2}T.*Z$/);
+    expect(user.settings.twoFactorAuth).toBe(true);
+    const me = await page.evaluate(async () => (await fetch('/api/trpc/twoFactor.status')).json());
+    expect(JSON.stringify(me)).toContain('"enabled":true');
+    await page.context().close();
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * Global setup: the real app as a user runs it (`npm start`: build, database, migrations,
+ * first admin, production server) on a free port with its own data directory, or on a fresh
+ * PostgreSQL database when DATABASE_URL is set (the CI's second run).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createTestDatabase } from '@chorus/db/testing';
+import type { TestProject } from 'vitest/node';
+
+export const ADMIN = { email: 'e2e-oauth-admin@example.test', password: 'e2e-admin-password' };
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    base: string;
+    env: Record<string, string>;
+    root: string;
+  }
+}
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+const groupAlive = (pid: number) => {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+export default async function setup(project: TestProject) {
+  const dataDir = await mkdtemp(join(tmpdir(), 'chorus-e2e-'));
+  let databaseUrl = '';
+  let closeDatabase = async () => {};
+  const secrets = { CHORUS_ENCRYPTION_KEY: '', NEXTAUTH_SECRET: '' };
+  if (process.env.DATABASE_URL) {
+    const database = await createTestDatabase();
+    databaseUrl = database.url ?? '';
+    closeDatabase = () => database.close();
+    secrets.CHORUS_ENCRYPTION_KEY = randomBytes(32).toString('base64');
+    secrets.NEXTAUTH_SECRET = randomBytes(32).toString('base64');
+  }
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const env: Record<string, string> = {
+    ...(process.env as Record<string, string>),
+    PORT: String(port),
+    CHORUS_DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    ...secrets,
+    AUTH_SECRET: '',
+    NEXTAUTH_URL: '',
+    CHORUS_PUBLIC_URL: '',
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    LOG_LEVEL: 'warn',
+  };
+  let output = '';
+  // Its own process group, so that stopping it reaches npm, the start script and Next alike.
+  const server: ChildProcess = spawn('npm', ['start'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const exited = new Promise((resolve) => server.once('exit', resolve));
+  server.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  server.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  for (;;) {
+    if (server.exitCode !== null || server.signalCode !== null) {
+      throw new Error(`the server stopped:\n${output}`);
+    }
+    const ok = await fetch(`${base}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  project.provide('base', base);
+  project.provide('env', env);
+  project.provide('root', root);
+
+  return async () => {
+    const pid = server.pid;
+    if (pid && groupAlive(pid)) process.kill(-pid, 'SIGTERM');
+    await exited;
+    while (pid && groupAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 200));
+    await closeDatabase();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+}

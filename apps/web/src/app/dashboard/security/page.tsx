@@ -1,0 +1,33 @@
+import { dashboardCaller } from '~/server/dashboard';
+import { DisableTwoFactor, EnrollTwoFactor } from './two-factor-forms';
+
+export const dynamic = 'force-dynamic';
+
+export default async function SecurityPage() {
+  const caller = await dashboardCaller('/dashboard/security');
+  const { enabled } = await caller.twoFactor.status();
+  return (
+    <>
+      <h1>Security</h1>
+      <section className="panel">
+        <h2>Two-factor authentication</h2>
+        {enabled ? (
+          <>
+            <p data-testid="two-factor-status">
+              <span className="badge on">On</span> Signing in asks for a code from your app.
+            </p>
+            <DisableTwoFactor />
+          </>
+        ) : (
+          <>
+            <p data-testid="two-factor-status">
+              <span className="badge">Off</span> Add a code from an authenticator app to your
+              password.
+            </p>
+            <EnrollTwoFactor />
+          </>
+        )}
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,97 @@
+'use client';
+
+import { signIn } from 'next-auth/react';
+import { useState, type FormEvent } from 'react';
+
+const MESSAGES: Record<string, string> = {
+  invalid_credentials: 'The email or password is not right.',
+  CredentialsSignin: 'The email or password is not right.',
+  invalid_code: 'That code is not valid. Enter the current code from your app.',
+};
+
+/** Email and password, then (for users with two-factor authentication) the TOTP code. */
+export function SignInForm({ returnTo }: { returnTo: string }) {
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [needsCode, setNeedsCode] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    const result = await signIn('credentials', {
+      redirect: false,
+      email,
+      password,
+      code: needsCode ? code : '',
+    });
+    setBusy(false);
+    if (result?.ok && !result.error) {
+      // A full navigation: the next page (or /oauth/authorize) reads the new session cookie.
+      window.location.assign(returnTo);
+      return;
+    }
+    if (result?.error === 'code_required') {
+      setNeedsCode(true);
+      return;
+    }
+    setError(MESSAGES[result?.error ?? ''] ?? 'Sign-in failed; try again.');
+  }
+
+  return (
+    <form className="panel form" onSubmit={submit}>
+      {!needsCode ? (
+        <>
+          <label>
+            Email
+            <input
+              name="email"
+              type="email"
+              autoComplete="username"
+              required
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
+          </label>
+          <label>
+            Password
+            <input
+              name="password"
+              type="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+            />
+          </label>
+        </>
+      ) : (
+        <label>
+          Authentication code
+          <span className="muted">Enter the 6-digit code from your authenticator app.</span>
+          <input
+            name="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            pattern="[0-9]{6}"
+            required
+            autoFocus
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+          />
+        </label>
+      )}
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      <button className="primary" type="submit" disabled={busy}>
+        {needsCode ? 'Verify' : 'Sign in'}
+      </button>
+    </form>
+  );
+}

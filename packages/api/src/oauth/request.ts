@@ -1,0 +1,99 @@
+import { OAuthError, type ClientCredentials } from '@chorus/services';
+
+/** Token, revocation and introspection requests are small; anything larger is not one. */
+const MAX_BODY = 64 * 1024;
+
+/**
+ * The parameters of a POST to an OAuth endpoint: `application/x-www-form-urlencoded` as RFC
+ * 6749 says, or JSON as the API spec says. A repeated parameter is refused (RFC 6749 §3.2).
+ */
+export async function readParams(req: Request): Promise<Record<string, string | undefined>> {
+  const type = (req.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+  const declared = Number(req.headers.get('content-length') ?? 0);
+  if (declared > MAX_BODY)
+    throw new OAuthError('invalid_request', 'The request body is too large.');
+  const text = await req.text();
+  if (text.length > MAX_BODY)
+    throw new OAuthError('invalid_request', 'The request body is too large.');
+  if (type === 'application/x-www-form-urlencoded') {
+    const form = new URLSearchParams(text);
+    const out: Record<string, string> = {};
+    for (const name of new Set(form.keys())) {
+      const values = form.getAll(name);
+      if (values.length > 1) {
+        throw new OAuthError('invalid_request', `The ${name} parameter is repeated.`);
+      }
+      // RFC 6749 §3.1: a parameter sent without a value is treated as omitted.
+      if (values[0]) out[name] = values[0];
+    }
+    return out;
+  }
+  if (type === 'application/json') {
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new OAuthError('invalid_request', 'The request body is not valid JSON.');
+    }
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+      throw new OAuthError('invalid_request', 'The request body must be a JSON object.');
+    }
+    const out: Record<string, string> = {};
+    for (const [name, value] of Object.entries(body)) {
+      if (value === null || value === undefined || value === '') continue;
+      if (typeof value !== 'string') {
+        throw new OAuthError('invalid_request', `The ${name} parameter must be a string.`);
+      }
+      out[name] = value;
+    }
+    return out;
+  }
+  throw new OAuthError(
+    'invalid_request',
+    'Send the parameters as application/x-www-form-urlencoded or application/json.',
+  );
+}
+
+export interface PresentedCredentials extends ClientCredentials {
+  /** The client used HTTP Basic: a failure answers with a Basic challenge (RFC 6749 §5.2). */
+  basic: boolean;
+}
+
+/**
+ * The client's credentials, from HTTP Basic (RFC 6749 §2.3.1, id and secret form-encoded
+ * first) or from the body; using both at once is refused (§2.3).
+ */
+export function clientCredentials(
+  req: Request,
+  params: Record<string, string | undefined>,
+): PresentedCredentials {
+  const header = req.headers.get('authorization');
+  const match = header ? /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header) : null;
+  if (header && !match) {
+    throw new OAuthError(
+      'invalid_client',
+      'Use HTTP Basic or the request body for client credentials.',
+    );
+  }
+  if (!match?.[1]) {
+    return { clientId: params.client_id, clientSecret: params.client_secret, basic: false };
+  }
+  if (params.client_secret !== undefined) {
+    throw new OAuthError('invalid_request', 'Send client credentials in one way only.');
+  }
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) throw new OAuthError('invalid_client', 'Malformed HTTP Basic credentials.');
+  let clientId: string;
+  let clientSecret: string;
+  try {
+    clientId = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
+    clientSecret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' '));
+  } catch {
+    throw new OAuthError('invalid_client', 'Malformed HTTP Basic credentials.');
+  }
+  if (params.client_id !== undefined && params.client_id !== clientId) {
+    throw new OAuthError('invalid_request', 'client_id differs from the HTTP Basic user name.');
+  }
+  return { clientId, clientSecret: clientSecret || undefined, basic: true };
+}

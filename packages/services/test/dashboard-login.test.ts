@@ -1,0 +1,137 @@
+import { totpCode, totpStep } from '@chorus/auth';
+import { eq, users, type Database } from '@chorus/db';
+import { createTestDatabase } from '@chorus/db/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  beginTwoFactorEnrollment,
+  confirmTwoFactorEnrollment,
+  createAccount,
+  disableTwoFactor,
+  getUser,
+  updateUser,
+  verifyDashboardLogin,
+} from '../src';
+import { adminOf } from './oauth-fixtures';
+
+let database: Database;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(() => database.close());
+
+let n = 0;
+async function newUser() {
+  n += 1;
+  const email = `login-${n}@example.test`;
+  const { accountId, adminId } = await createAccount(database.db, {
+    name: `Login ${n}`,
+    admin: { email, password: 'password-login' },
+  });
+  return { email, principal: adminOf(accountId, adminId) };
+}
+
+const login = (email: string, password: string, code?: string) =>
+  verifyDashboardLogin({ db: database.db, email, password, code });
+
+const reason = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'ok',
+    (e: { reason?: string }) => e.reason,
+  );
+
+describe('dashboard login', () => {
+  it('checks the password, case-insensitively on the email, and records lastLogin', async () => {
+    const { email, principal } = await newUser();
+    const before = await getUser({ db: database.db, principal, userId: principal.userId });
+    expect(before.lastLogin).toBeNull();
+    const session = await login(email.toUpperCase(), 'password-login');
+    expect(session).toMatchObject({
+      userId: principal.userId,
+      accountId: principal.accountId,
+      role: 'admin',
+      email,
+    });
+    const after = await getUser({ db: database.db, principal, userId: principal.userId });
+    expect(after.lastLogin).toMatch(/Z$/);
+  });
+
+  it('refuses a wrong password and an unknown email alike', async () => {
+    const { email } = await newUser();
+    expect(await reason(login(email, 'wrong-password'))).toBe('invalid_credentials');
+    expect(await reason(login('nobody@example.test', 'password-login'))).toBe(
+      'invalid_credentials',
+    );
+  });
+});
+
+describe('two-factor authentication', () => {
+  it('is enrolled with a code, then asked for at login, and a code works once', async () => {
+    const { email, principal } = await newUser();
+    const { secret, otpauthUri } = await beginTwoFactorEnrollment({ db: database.db, principal });
+    expect(otpauthUri).toMatch(/^otpauth:\/\/totp\/Chorus%3A.+\?secret=[A-Z2-7]+&issuer=Chorus/);
+    // Still off until confirmed.
+    expect(await reason(login(email, 'password-login'))).toBe('ok');
+    await expect(
+      confirmTwoFactorEnrollment({ db: database.db, principal, code: '000000' }),
+    ).rejects.toMatchObject({ code: 'validation_error' });
+    await confirmTwoFactorEnrollment({
+      db: database.db,
+      principal,
+      code: totpCode(secret, totpStep() - 1),
+    });
+    const [row] = await database.db.select().from(users).where(eq(users.id, principal.userId));
+    expect(row?.twoFactorEnabled).toBe(true);
+    expect(JSON.stringify(row)).not.toContain(secret);
+
+    expect(await reason(login(email, 'password-login'))).toBe('code_required');
+    expect(await reason(login(email, 'password-login', '123456x'))).toBe('invalid_code');
+    // The enrollment code's step is spent; the current one works, once.
+    const code = totpCode(secret);
+    expect(await reason(login(email, 'password-login', code))).toBe('ok');
+    expect(await reason(login(email, 'password-login', code))).toBe('invalid_code');
+    // A wrong password says nothing about the second factor.
+    expect(await reason(login(email, 'wrong-password'))).toBe('invalid_credentials');
+  });
+
+  it('is not turned on over the API, is turned off there, and then forgets the secret', async () => {
+    const { email, principal } = await newUser();
+    await expect(
+      updateUser({
+        db: database.db,
+        principal,
+        userId: principal.userId,
+        input: { settings: { twoFactorAuth: true } },
+      }),
+    ).rejects.toMatchObject({ code: 'validation_error' });
+    const { secret } = await beginTwoFactorEnrollment({ db: database.db, principal });
+    await confirmTwoFactorEnrollment({ db: database.db, principal, code: totpCode(secret) });
+    await updateUser({
+      db: database.db,
+      principal,
+      userId: principal.userId,
+      input: { settings: { twoFactorAuth: false } },
+    });
+    const [row] = await database.db.select().from(users).where(eq(users.id, principal.userId));
+    expect(row).toMatchObject({ twoFactorEnabled: false, totpSecret: null });
+    expect(await reason(login(email, 'password-login'))).toBe('ok');
+  });
+
+  it('is turned off in the dashboard with a current code', async () => {
+    const { principal } = await newUser();
+    const { secret } = await beginTwoFactorEnrollment({ db: database.db, principal });
+    await confirmTwoFactorEnrollment({
+      db: database.db,
+      principal,
+      code: totpCode(secret, totpStep() - 1),
+    });
+    await expect(beginTwoFactorEnrollment({ db: database.db, principal })).rejects.toMatchObject({
+      code: 'validation_error',
+    });
+    await expect(
+      disableTwoFactor({ db: database.db, principal, code: '000000' }),
+    ).rejects.toMatchObject({ code: 'validation_error' });
+    await expect(
+      disableTwoFactor({ db: database.db, principal, code: totpCode(secret) }),
+    ).resolves.toEqual({ enabled: false });
+  });
+});

@@ -1,0 +1,31 @@
+import { z } from 'zod';
+import { ZTimestamp } from './common';
+import { ZScope } from './scopes';
+
+export const ZApiKeyEnvironment = z.enum(['live', 'test']);
+
+export const ZCreateApiKey = z.object({
+  name: z.string().trim().min(1).max(100),
+  scopes: z.array(ZScope).min(1),
+  environment: ZApiKeyEnvironment.default('live'),
+  /** When the key stops working; never, when left out. */
+  expiresAt: ZTimestamp.optional(),
+});
+
+export const ZApiKey = z.object({
+  id: z.string(),
+  name: z.string(),
+  environment: ZApiKeyEnvironment,
+  prefix: z.string(),
+  lastFour: z.string(),
+  scopes: z.array(ZScope),
+  expiresAt: ZTimestamp.nullable(),
+  revokedAt: ZTimestamp.nullable(),
+  lastUsedAt: ZTimestamp.nullable(),
+  createdAt: ZTimestamp,
+});
+
+export const ZApiKeyIdParam = z.object({ keyId: z.string() });
+
+export type CreateApiKeyInput = z.infer<typeof ZCreateApiKey>;
+export type ApiKey = z.infer<typeof ZApiKey>;
