@@ -44,6 +44,8 @@ export async function startStandInProvider(options: StandInOptions) {
     /** Client authentication seen at the token endpoint. */
     clientAuth: [] as ('basic' | 'body')[],
     revoked: [] as { token: string; via: 'bearer' | 'form' }[],
+    /** Every access and refresh token handed out, so tests can look for them in storage. */
+    issuedTokens: [] as string[],
   };
 
   function clientOf(req: IncomingMessage, form: URLSearchParams) {
@@ -111,10 +113,12 @@ export async function startStandInProvider(options: StandInOptions) {
     }
     issued.used = true;
     const accessToken = `at_${b64url(randomBytes(18))}`;
+    const refreshToken = `rt_${b64url(randomBytes(18))}`;
     accessTokens.add(accessToken);
+    state.issuedTokens.push(accessToken, refreshToken);
     send(res, 200, {
       access_token: accessToken,
-      refresh_token: `rt_${b64url(randomBytes(18))}`,
+      refresh_token: refreshToken,
       token_type: 'Bearer',
       expires_in: 3600,
       scope: issued.scope,
@@ -174,6 +178,7 @@ export async function startStandInProvider(options: StandInOptions) {
       state.tokenRequests = 0;
       state.clientAuth.length = 0;
       state.revoked.length = 0;
+      state.issuedTokens.length = 0;
     },
     close: () =>
       new Promise<void>((resolve) => {
