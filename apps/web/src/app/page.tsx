@@ -1,5 +1,10 @@
 const links = [
   {
+    href: '/dashboard',
+    title: 'Dashboard',
+    text: 'Sign in to manage API keys, OAuth applications and two-factor authentication.',
+  },
+  {
     href: '/docs',
     title: 'API reference',
     text: 'Every REST endpoint, its parameters, answers and errors.',
