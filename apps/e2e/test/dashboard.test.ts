@@ -3,11 +3,10 @@
  * API keys (created, used, revoked), the session on the tRPC door, and two-factor
  * authentication (enrolled from the QR code's secret, then asked for at sign-in).
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium, signIn, totp } from './browser';
+import { cliApiKey } from './cli';
 import { ADMIN } from './server';
 
 const base = inject('base');
@@ -109,25 +108,7 @@ describe('two-factor authentication', () => {
 
   beforeAll(async () => {
     // A second user, made as an operator would: a key from the CLI, then the REST API.
-    const { stdout } = await promisify(execFile)(
-      'npm',
-      [
-        'run',
-        '-s',
-        'cli',
-        '--',
-        'api-key',
-        'create',
-        '--email',
-        ADMIN.email,
-        '--name',
-        'e2e-2fa',
-        '--scopes',
-        'read,write',
-      ],
-      { cwd: inject('root'), env: inject('env') },
-    );
-    operatorKey = stdout.trim();
+    operatorKey = await cliApiKey(ADMIN.email, 'e2e-2fa', 'read,write');
     const created = await api(operatorKey, {
       method: 'POST',
       body: JSON.stringify({ name: 'Two Factor', ...USER }),

@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -20,6 +21,9 @@ declare module 'vitest' {
     base: string;
     env: Record<string, string>;
     root: string;
+    dataDir: string;
+    /** What `npm start` printed until it served. */
+    startOutput: string;
   }
 }
 
@@ -95,13 +99,18 @@ export default async function setup(project: TestProject) {
   project.provide('base', base);
   project.provide('env', env);
   project.provide('root', root);
+  project.provide('dataDir', dataDir);
+  project.provide('startOutput', output);
 
   return async () => {
     const pid = server.pid;
     if (pid && groupAlive(pid)) process.kill(-pid, 'SIGTERM');
     await exited;
     while (pid && groupAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 200));
+    // Stopping withdraws the embedded database's announcement, or the CLI would look for it.
+    const lockLeft = existsSync(join(dataDir, 'embedded-server.json'));
     await closeDatabase();
     await rm(dataDir, { recursive: true, force: true });
+    if (lockLeft) throw new Error('npm start left embedded-server.json behind after it stopped');
   };
 }

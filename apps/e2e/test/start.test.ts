@@ -1,0 +1,66 @@
+/**
+ * The product as a new user runs it: `npm start` (build, database, migrations, first admin,
+ * production server; started once by ./server.ts), the CLI printing a key, REST calls with it.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, inject, it } from 'vitest';
+import { cliApiKey } from './cli';
+import { ADMIN } from './server';
+
+const base = inject('base');
+const dataDir = inject('dataDir');
+const output = inject('startOutput');
+
+describe('npm start', () => {
+  it('created the first admin from ADMIN_EMAIL and ADMIN_PASSWORD', () => {
+    expect(output).toContain(
+      `created the admin ${ADMIN.email} with the password from ADMIN_PASSWORD`,
+    );
+    expect(output).not.toContain(ADMIN.password);
+  });
+
+  it.runIf(!process.env.DATABASE_URL)(
+    'keeps a generated encryption key and session secret, readable by their owner only, in the data directory',
+    () => {
+      const key = statSync(join(dataDir, 'encryption.key'));
+      expect(key.mode & 0o777).toBe(0o600);
+      // The dashboard's session secret likewise.
+      expect(statSync(join(dataDir, 'auth.secret')).mode & 0o777).toBe(0o600);
+    },
+  );
+
+  it('serves the users API to a key printed by the CLI', async () => {
+    const key = await cliApiKey(ADMIN.email, 'e2e', 'read,write');
+    expect(key).toMatch(/^csk_live_/);
+    const res = await fetch(`${base}/api/users`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('api-version')).toBe('1');
+    const body = await res.json();
+    expect(body.data).toContainEqual(
+      expect.objectContaining({ email: ADMIN.email, role: 'admin' }),
+    );
+    expect(body.pagination).toMatchObject({ page: 1, limit: 50 });
+  });
+
+  it('answers 401 in the envelope without credentials', async () => {
+    const res = await fetch(`${base}/api/users`);
+    expect(res.status).toBe(401);
+    expect((await res.json()).error.code).toBe('unauthorized');
+  });
+
+  it('serves the OpenAPI document and readable docs from the app itself', async () => {
+    const doc = await fetch(`${base}/api/openapi.json`).then((r) => r.json());
+    expect(doc.openapi).toBe('3.1.0');
+    const page = await fetch(`${base}/docs`).then((r) => r.text());
+    expect(page).toContain('/docs-assets/swagger-ui-bundle.js');
+    expect(page).not.toMatch(/https?:\/\/(?!localhost)/);
+    const bundle = await fetch(`${base}/docs-assets/swagger-ui-bundle.js`);
+    expect(bundle.status).toBe(200);
+  });
+
+  // Its withdrawal when the server stops is checked by ./server.ts after stopping it.
+  it('announces the embedded database to the CLI while running', () => {
+    expect(existsSync(join(dataDir, 'embedded-server.json'))).toBe(!process.env.DATABASE_URL);
+  });
+});
