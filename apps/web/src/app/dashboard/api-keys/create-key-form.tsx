@@ -1,7 +1,7 @@
 'use client';
 
-import { SCOPES } from '@chorus/validators';
 import { useActionState } from 'react';
+import { ScopeCheckboxes } from '~/components/scope-checkboxes';
 import { OneTimeSecret } from '~/components/copy-button';
 import { createKey, type CreateKeyState } from './actions';
 
@@ -18,22 +18,7 @@ export function CreateKeyForm() {
           Name
           <input name="name" required maxLength={100} placeholder="e.g. CI deploy" />
         </label>
-        <fieldset>
-          <legend>Scopes</legend>
-          <div className="checks">
-            {SCOPES.map((scope) => (
-              <label key={scope} className="check">
-                <input
-                  type="checkbox"
-                  name="scopes"
-                  value={scope}
-                  defaultChecked={scope === 'read'}
-                />
-                <code>{scope}</code>
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <ScopeCheckboxes legend="Scopes" />
         <div className="row">
           <label>
             Environment

@@ -1,7 +1,7 @@
 'use client';
 
-import { SCOPES } from '@chorus/validators';
 import { useActionState } from 'react';
+import { ScopeCheckboxes } from '~/components/scope-checkboxes';
 import { CopyButton, OneTimeSecret } from '~/components/copy-button';
 import { createApp, rotateSecret, type AppSecretState } from './actions';
 
@@ -38,22 +38,7 @@ export function CreateAppForm() {
             placeholder="https://app.example.com/oauth/callback"
           />
         </label>
-        <fieldset>
-          <legend>Allowed scopes</legend>
-          <div className="checks">
-            {SCOPES.map((scope) => (
-              <label key={scope} className="check">
-                <input
-                  type="checkbox"
-                  name="scopes"
-                  value={scope}
-                  defaultChecked={scope === 'read'}
-                />
-                <code>{scope}</code>
-              </label>
-            ))}
-          </div>
-        </fieldset>
+        <ScopeCheckboxes legend="Allowed scopes" />
         <fieldset>
           <legend>Client type</legend>
           <label className="check">
