@@ -1,4 +1,5 @@
-import { pgEnum, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { pgEnum, pgTable, text } from 'drizzle-orm/pg-core';
+import { timestamptz } from './columns';
 
 export const accountTier = pgEnum('account_tier', ['free', 'pro', 'enterprise']);
 
@@ -7,5 +8,11 @@ export const accounts = pgTable('accounts', {
   id: text().primaryKey(),
   name: text().notNull(),
   tier: accountTier().notNull().default('free'),
-  createdAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+  createdAt: timestamptz().notNull().defaultNow(),
 });
+
+/** A reference to the owning account: deleting the account deletes what it owns. */
+export const accountRef = () =>
+  text()
+    .notNull()
+    .references(() => accounts.id, { onDelete: 'cascade' });

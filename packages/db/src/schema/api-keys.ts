@@ -1,6 +1,7 @@
-import { index, pgEnum, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import { accounts } from './accounts';
-import { users } from './users';
+import { index, pgEnum, pgTable, text } from 'drizzle-orm/pg-core';
+import { accountRef } from './accounts';
+import { userRef } from './users';
+import { timestamptz } from './columns';
 
 export const apiKeyEnvironment = pgEnum('api_key_environment', ['live', 'test']);
 
@@ -9,21 +10,17 @@ export const apiKeys = pgTable(
   'api_keys',
   {
     id: text().primaryKey(),
-    accountId: text()
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'cascade' }),
-    userId: text()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    accountId: accountRef(),
+    userId: userRef(),
     name: text().notNull(),
     environment: apiKeyEnvironment().notNull(),
     tokenHash: text().notNull().unique(),
     lastFour: text().notNull(),
     scopes: text().array().notNull(),
-    expiresAt: timestamp({ withTimezone: true, precision: 3 }),
-    revokedAt: timestamp({ withTimezone: true, precision: 3 }),
-    lastUsedAt: timestamp({ withTimezone: true, precision: 3 }),
-    createdAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    expiresAt: timestamptz(),
+    revokedAt: timestamptz(),
+    lastUsedAt: timestamptz(),
+    createdAt: timestamptz().notNull().defaultNow(),
   },
   (t) => [index('api_keys_account_idx').on(t.accountId, t.createdAt.desc())],
 );

@@ -1,6 +1,7 @@
-import { index, jsonb, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
-import { accounts } from './accounts';
-import { users } from './users';
+import { index, jsonb, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { accountRef } from './accounts';
+import { userRef, users } from './users';
+import { timestamptz } from './columns';
 
 /** What `meta` of a connected integration holds: shown to the account, never secret. */
 export interface IntegrationConnectionMeta {
@@ -15,17 +16,15 @@ export interface IntegrationConnectionMeta {
 export const integrationConnections = pgTable(
   'integration_connections',
   {
-    accountId: text()
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'cascade' }),
+    accountId: accountRef(),
     integrationId: text().notNull(),
     connectedBy: text().references(() => users.id, { onDelete: 'set null' }),
     credentials: text().notNull(),
     scopes: text().array().notNull(),
-    tokenExpiresAt: timestamp({ withTimezone: true, precision: 3 }),
+    tokenExpiresAt: timestamptz(),
     meta: jsonb().$type<IntegrationConnectionMeta>().notNull(),
-    connectedAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
-    lastSyncAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
+    connectedAt: timestamptz().notNull(),
+    lastSyncAt: timestamptz().notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.accountId, t.integrationId] }),
@@ -42,19 +41,15 @@ export const integrationOauthStates = pgTable(
   'integration_oauth_states',
   {
     stateHash: text().primaryKey(),
-    accountId: text()
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'cascade' }),
-    userId: text()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    accountId: accountRef(),
+    userId: userRef(),
     integrationId: text().notNull(),
     redirectUrl: text().notNull(),
     /** The `redirect_uri` sent to the authorize step: the token request must repeat it exactly. */
     callbackUrl: text().notNull(),
     codeVerifier: text().notNull(),
-    expiresAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
-    createdAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    expiresAt: timestamptz().notNull(),
+    createdAt: timestamptz().notNull().defaultNow(),
   },
   (t) => [index('integration_oauth_states_expires_idx').on(t.expiresAt)],
 );

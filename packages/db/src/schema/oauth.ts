@@ -1,6 +1,7 @@
-import { boolean, index, pgEnum, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import { accounts } from './accounts';
-import { users } from './users';
+import { boolean, index, pgEnum, pgTable, text } from 'drizzle-orm/pg-core';
+import { accountRef } from './accounts';
+import { userRef, users } from './users';
+import { timestamptz } from './columns';
 
 /**
  * Applications registered by an account's admin for the OAuth 2.0 authorization server
@@ -10,9 +11,7 @@ export const oauthClients = pgTable(
   'oauth_clients',
   {
     id: text().primaryKey(),
-    accountId: text()
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'cascade' }),
+    accountId: accountRef(),
     name: text().notNull(),
     /** Matched exactly, character for character (RFC 6749 §3.1.2.3, decisions §9). */
     redirectUris: text().array().notNull(),
@@ -21,8 +20,8 @@ export const oauthClients = pgTable(
     secretHash: text(),
     secretLastFour: text(),
     createdBy: text().references(() => users.id, { onDelete: 'set null' }),
-    createdAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    createdAt: timestamptz().notNull().defaultNow(),
+    updatedAt: timestamptz().notNull().defaultNow(),
   },
   (t) => [index('oauth_clients_account_idx').on(t.accountId, t.createdAt.desc())],
 );
@@ -39,15 +38,11 @@ export const oauthGrants = pgTable(
     clientId: text()
       .notNull()
       .references(() => oauthClients.id, { onDelete: 'cascade' }),
-    accountId: text()
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'cascade' }),
-    userId: text()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    accountId: accountRef(),
+    userId: userRef(),
     scopes: text().array().notNull(),
-    createdAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
-    revokedAt: timestamp({ withTimezone: true, precision: 3 }),
+    createdAt: timestamptz().notNull().defaultNow(),
+    revokedAt: timestamptz(),
   },
   (t) => [index('oauth_grants_user_idx').on(t.userId)],
 );
@@ -64,21 +59,17 @@ export const oauthAuthorizationCodes = pgTable(
     clientId: text()
       .notNull()
       .references(() => oauthClients.id, { onDelete: 'cascade' }),
-    accountId: text()
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'cascade' }),
-    userId: text()
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    accountId: accountRef(),
+    userId: userRef(),
     redirectUri: text().notNull(),
     /** False when the authorize request left redirect_uri out (one registered URI). */
     redirectUriGiven: boolean().notNull(),
     scopes: text().array().notNull(),
     codeChallenge: text(),
-    expiresAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
-    usedAt: timestamp({ withTimezone: true, precision: 3 }),
+    expiresAt: timestamptz().notNull(),
+    usedAt: timestamptz(),
     grantId: text().references(() => oauthGrants.id, { onDelete: 'cascade' }),
-    createdAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    createdAt: timestamptz().notNull().defaultNow(),
   },
   (t) => [index('oauth_authorization_codes_expires_idx').on(t.expiresAt)],
 );
@@ -99,10 +90,10 @@ export const oauthTokens = pgTable(
     kind: oauthTokenKind().notNull(),
     tokenHash: text().notNull().unique(),
     scopes: text().array().notNull(),
-    expiresAt: timestamp({ withTimezone: true, precision: 3 }).notNull(),
-    rotatedAt: timestamp({ withTimezone: true, precision: 3 }),
-    revokedAt: timestamp({ withTimezone: true, precision: 3 }),
-    createdAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    expiresAt: timestamptz().notNull(),
+    rotatedAt: timestamptz(),
+    revokedAt: timestamptz(),
+    createdAt: timestamptz().notNull().defaultNow(),
   },
   (t) => [index('oauth_tokens_grant_idx').on(t.grantId)],
 );

@@ -1,15 +1,7 @@
 import { sql } from 'drizzle-orm';
-import {
-  bigint,
-  boolean,
-  index,
-  pgEnum,
-  pgTable,
-  text,
-  timestamp,
-  uniqueIndex,
-} from 'drizzle-orm/pg-core';
-import { accounts } from './accounts';
+import { bigint, boolean, index, pgEnum, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { accountRef } from './accounts';
+import { timestamptz } from './columns';
 
 export const userRole = pgEnum('user_role', ['admin', 'user']);
 
@@ -17,9 +9,7 @@ export const users = pgTable(
   'users',
   {
     id: text().primaryKey(),
-    accountId: text()
-      .notNull()
-      .references(() => accounts.id, { onDelete: 'cascade' }),
+    accountId: accountRef(),
     name: text().notNull(),
     email: text().notNull(),
     passwordHash: text().notNull(),
@@ -32,9 +22,9 @@ export const users = pgTable(
     totpPendingSecret: text(),
     /** The last TOTP time step accepted, so that a code cannot be used twice. */
     totpLastStep: bigint({ mode: 'number' }),
-    lastLoginAt: timestamp({ withTimezone: true, precision: 3 }),
-    createdAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
-    updatedAt: timestamp({ withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    lastLoginAt: timestamptz(),
+    createdAt: timestamptz().notNull().defaultNow(),
+    updatedAt: timestamptz().notNull().defaultNow(),
   },
   (t) => [
     // Emails are unique across all accounts, whatever their case: the database is the judge.
@@ -42,3 +32,9 @@ export const users = pgTable(
     index('users_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
   ],
 );
+
+/** A reference to a user: deleting the user deletes what hangs on them (keys, grants). */
+export const userRef = () =>
+  text()
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' });
