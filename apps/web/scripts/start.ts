@@ -70,15 +70,18 @@ function checkConfiguration(env: NodeJS.ProcessEnv) {
  * a first `npm start` needs no setup; a deployment on DATABASE_URL sets CHORUS_ENCRYPTION_KEY.
  */
 async function useEmbeddedEncryptionKey(dataDir: string) {
-  if (process.env.CHORUS_ENCRYPTION_KEY) return;
-  const file = join(dataDir, 'encryption.key');
-  let key = await readFile(file, 'utf8').catch(() => '');
-  if (!key) {
-    key = randomBytes(32).toString('base64');
-    await mkdir(dataDir, { recursive: true });
-    await writeFile(file, key, { mode: 0o600, flag: 'wx' });
-  }
-  process.env.CHORUS_ENCRYPTION_KEY = key.trim();
+  process.env.CHORUS_ENCRYPTION_KEY ||= await keptSecret(dataDir, 'encryption.key');
+}
+
+/** A random secret kept in the data directory (owner-only), made on first use. */
+async function keptSecret(dataDir: string, name: string): Promise<string> {
+  const file = join(dataDir, name);
+  const kept = (await readFile(file, 'utf8').catch(() => '')).trim();
+  if (kept) return kept;
+  const secret = randomBytes(32).toString('base64');
+  await mkdir(dataDir, { recursive: true });
+  await writeFile(file, secret, { mode: 0o600, flag: 'wx' });
+  return secret;
 }
 
 /**
@@ -101,14 +104,7 @@ async function useSessionSecret(dataDir: string | undefined, dev: boolean) {
     process.env.NEXTAUTH_SECRET = randomBytes(32).toString('base64');
     return;
   }
-  const file = join(dataDir, 'auth.secret');
-  let secret = await readFile(file, 'utf8').catch(() => '');
-  if (!secret) {
-    secret = randomBytes(32).toString('base64');
-    await mkdir(dataDir, { recursive: true });
-    await writeFile(file, secret, { mode: 0o600, flag: 'wx' });
-  }
-  process.env.NEXTAUTH_SECRET = secret.trim();
+  process.env.NEXTAUTH_SECRET = await keptSecret(dataDir, 'auth.secret');
 }
 
 /**

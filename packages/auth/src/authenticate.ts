@@ -35,6 +35,20 @@ export async function authenticateBearer(db: Db, token: string): Promise<Princip
   return null;
 }
 
+/** The principal of a credential's row: who, in which account, with which scopes. */
+const principalOf = (
+  row: { accountId: string; userId: string; role: Principal['role']; tier: Principal['tier'] },
+  credential: Principal['credential'],
+  scopes: readonly Scope[],
+): Principal => ({
+  accountId: row.accountId,
+  userId: row.userId,
+  role: row.role,
+  tier: row.tier,
+  credential,
+  scopes,
+});
+
 /**
  * An OAuth access token acts as the user who approved the grant, limited to the token's
  * scopes (decisions §1). A revoked token, a revoked grant or an expired token is refused.
@@ -67,15 +81,9 @@ async function authenticateOAuthToken(db: Db, token: string): Promise<Principal 
     )
     .limit(1);
   if (!row) return null;
-  return {
-    accountId: row.accountId,
-    userId: row.userId,
-    role: row.role,
-    tier: row.tier,
-    // The rate-limit budget of an OAuth token is per (account, user, client): decisions §8.
-    credential: { kind: 'oauth', id: row.id, clientId: row.clientId },
-    scopes: row.scopes as Scope[],
-  };
+  // The rate-limit budget of an OAuth token is per (account, user, client): decisions §8.
+  const credential = { kind: 'oauth' as const, id: row.id, clientId: row.clientId };
+  return principalOf(row, credential, row.scopes as Scope[]);
 }
 
 /**
@@ -93,14 +101,7 @@ export async function authenticateSession(
     .where(eq(users.id, session.userId))
     .limit(1);
   if (!row) return null;
-  return {
-    accountId: row.accountId,
-    userId: row.userId,
-    role: row.role,
-    tier: row.tier,
-    credential: { kind: 'session', id: session.sessionId },
-    scopes: [...SCOPES],
-  };
+  return principalOf(row, { kind: 'session', id: session.sessionId }, SCOPES);
 }
 
 async function authenticateApiKey(db: Db, token: string): Promise<Principal | null> {
@@ -133,12 +134,5 @@ async function authenticateApiKey(db: Db, token: string): Promise<Principal | nu
       .set({ lastUsedAt: sql`now()` })
       .where(eq(apiKeys.id, row.id));
   }
-  return {
-    accountId: row.accountId,
-    userId: row.userId,
-    role: row.role,
-    tier: row.tier,
-    credential: { kind: 'api_key', id: row.id },
-    scopes: row.scopes as Scope[],
-  };
+  return principalOf(row, { kind: 'api_key', id: row.id }, row.scopes as Scope[]);
 }
