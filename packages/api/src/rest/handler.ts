@@ -15,7 +15,7 @@ import {
   type RateLimiter,
 } from '../rate-limit';
 import { appRouter } from '../root';
-import { readJsonBody } from './body';
+import { queryFor, readJsonBody } from './body';
 import { forwardToProcedure } from './forward';
 import { withIdempotency } from './idempotency';
 import { openApiDocument } from './openapi';
@@ -151,6 +151,7 @@ export function createRestHandler({
 
     const { route } = match;
     const hasBody = route.method !== 'GET' && route.method !== 'DELETE';
+    const search = queryFor(url.searchParams, route.input);
     const input = hasBody ? await readJsonBody(req, route.input) : undefined;
     const context: Context = {
       db: database.db,
@@ -160,7 +161,7 @@ export function createRestHandler({
       response: {},
     };
     const run = () =>
-      forwardToProcedure({ route, path, search: url.search, input, context, headers });
+      forwardToProcedure({ route, path, search, input, context, headers });
     if (route.method !== 'POST' || !principal) return run();
     return withIdempotency(
       {
