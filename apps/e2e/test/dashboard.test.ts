@@ -52,13 +52,20 @@ describe('sign-in', () => {
     await page.context().close();
   });
 
-  it('signs out', async () => {
+  it('signs out, ending the session on the server (a kept copy of the cookie is refused)', async () => {
     const page = await newPage();
     await page.goto('/sign-in');
     await signIn(page, ADMIN.email, ADMIN.password);
     await page.waitForURL('**/dashboard/api-keys');
+    const cookie = (await page.context().cookies())
+      .map(({ name, value }) => `${name}=${value}`)
+      .join('; ');
+    const status = () =>
+      fetch(`${base}/api/trpc/twoFactor.status`, { headers: { cookie } }).then((r) => r.status);
+    expect(await status()).toBe(200);
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL((url) => url.pathname === '/sign-in');
+    expect(await status()).toBe(401);
     await page.goto('/dashboard/api-keys');
     await page.waitForURL((url) => url.pathname === '/sign-in');
     await page.context().close();

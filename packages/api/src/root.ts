@@ -1,6 +1,7 @@
 import { router } from './trpc';
 import { apiKeysRouter } from './routers/dashboard/api-keys';
 import { oauthClientsRouter } from './routers/dashboard/oauth-clients';
+import { sessionsRouter } from './routers/dashboard/sessions';
 import { twoFactorRouter } from './routers/dashboard/two-factor';
 import { integrationsRouter } from './routers/integrations';
 import { usersRouter } from './routers/users';
@@ -12,6 +13,7 @@ export const appRouter = router({
   apiKeys: apiKeysRouter,
   oauthClients: oauthClientsRouter,
   twoFactor: twoFactorRouter,
+  sessions: sessionsRouter,
 });
 
 export type AppRouter = typeof appRouter;

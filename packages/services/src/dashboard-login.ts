@@ -58,5 +58,6 @@ export async function verifyDashboardLogin(opts: {
     role: user.role,
     name: user.name,
     email: user.email,
+    sessionGeneration: user.sessionGeneration,
   };
 }

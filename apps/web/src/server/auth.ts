@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { LoginError, verifyDashboardLogin } from '@chorus/services';
+import { endSession, LoginError, verifyDashboardLogin } from '@chorus/services';
 import type { Role } from '@chorus/validators';
 import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
@@ -26,6 +26,7 @@ declare module 'next-auth' {
   interface User {
     accountId: string;
     role: Role;
+    sessionGeneration: number;
   }
 }
 
@@ -35,6 +36,8 @@ declare module 'next-auth/jwt' {
     role?: Role;
     /** Names this session: the consent page's CSRF token is bound to it. */
     sid?: string;
+    /** The user's session generation at sign-in: a raised one ends this session. */
+    gen?: number;
   }
 }
 
@@ -72,6 +75,7 @@ export const authOptions: NextAuthOptions = {
             email: user.email,
             accountId: user.accountId,
             role: user.role,
+            sessionGeneration: user.sessionGeneration,
           };
         } catch (error) {
           if (error instanceof LoginError) throw new Error(error.reason);
@@ -80,6 +84,20 @@ export const authOptions: NextAuthOptions = {
       },
     }),
   ],
+  events: {
+    // A JWT cannot be recalled: signing out records its id as ended, so the cookie (and any
+    // copy of it) stops working on the server at once.
+    async signOut({ token }) {
+      if (!token.sub || !token.sid) return;
+      const { db } = await getDatabase();
+      const expiresAt = new Date(
+        typeof token.exp === 'number'
+          ? token.exp * 1000
+          : Date.now() + SESSION_MAX_AGE_SECONDS * 1000,
+      );
+      await endSession({ db, userId: token.sub, sessionId: token.sid, expiresAt });
+    },
+  },
   callbacks: {
     jwt({ token, user }) {
       if (user) {
@@ -87,6 +105,7 @@ export const authOptions: NextAuthOptions = {
         token.accountId = user.accountId;
         token.role = user.role;
         token.sid = randomBytes(16).toString('base64url');
+        token.gen = user.sessionGeneration;
       }
       return token;
     },

@@ -160,8 +160,7 @@ export function createRestHandler({
       origin: url.origin,
       response: {},
     };
-    const run = () =>
-      forwardToProcedure({ route, path, search, input, context, headers });
+    const run = () => forwardToProcedure({ route, path, search, input, context, headers });
     if (route.method !== 'POST' || !principal) return run();
     return withIdempotency(
       {
