@@ -4,4 +4,4 @@ export type { Context } from './context';
 export { toApiError, type ApiError } from './errors';
 export { log } from './logger';
 export { assertIntegrationConfig } from './integrations-config';
-export { rateLimitConfigFromEnv } from './rate-limit';
+export { clientIp, rateLimitConfigFromEnv, trustedProxiesFromEnv } from './rate-limit';

@@ -10,3 +10,4 @@ export * from './dashboard-login';
 export * from './sessions';
 export * from './two-factor';
 export * from './events/record';
+export * from './sign-in-throttle';

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { clientIp } from '@chorus/api';
 import { endSession, LoginError, verifyDashboardLogin } from '@chorus/services';
 import type { Role } from '@chorus/validators';
 import type { NextAuthOptions } from 'next-auth';
@@ -14,6 +15,15 @@ export function authSecret(): string {
   const secret = process.env.NEXTAUTH_SECRET || process.env.AUTH_SECRET;
   if (!secret) throw new Error('NEXTAUTH_SECRET is not set: start the app with `npm start`.');
   return secret;
+}
+
+/** The client's address from next-auth's plain header record (see `clientIp`). */
+function requestIp(record: Record<string, unknown> | undefined): string {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(record ?? {})) {
+    if (typeof value === 'string') headers.set(name, value);
+  }
+  return clientIp(new Request('http://localhost/', { headers }));
 }
 
 /** Dashboard sessions last a working day; signing in again is cheap, a stolen cookie is not. */
@@ -57,7 +67,7 @@ export const authOptions: NextAuthOptions = {
         password: { label: 'Password', type: 'password' },
         code: { label: 'Authentication code', type: 'text' },
       },
-      async authorize(credentials) {
+      async authorize(credentials, req) {
         const email = credentials?.email ?? '';
         const password = credentials?.password ?? '';
         if (!email || !password) throw new Error('invalid_credentials');
@@ -68,6 +78,7 @@ export const authOptions: NextAuthOptions = {
             email,
             password,
             code: credentials?.code || undefined,
+            clientIp: requestIp(req.headers),
           });
           return {
             id: user.userId,
@@ -78,6 +89,10 @@ export const authOptions: NextAuthOptions = {
             sessionGeneration: user.sessionGeneration,
           };
         } catch (error) {
+          // `throttled:<epoch seconds>` lets the page say when to retry.
+          if (error instanceof LoginError && error.retryAt) {
+            throw new Error(`${error.reason}:${Math.ceil(error.retryAt.getTime() / 1000)}`);
+          }
           if (error instanceof LoginError) throw new Error(error.reason);
           throw error;
         }
