@@ -67,6 +67,13 @@ async function prepareDatabase(url: string) {
 
 /** A configuration that cannot work stops start-up here, naming the setting, not at a request. */
 function checkConfiguration(env: NodeJS.ProcessEnv) {
+  // Behind a deployment's proxy, the request's Host is whatever a client sent: links, the OAuth
+  // issuer and the integrations' callback must come from configuration instead.
+  if (env.NODE_ENV === 'production' && env.DATABASE_URL && !env.CHORUS_PUBLIC_URL?.trim()) {
+    throw new Error(
+      'CHORUS_PUBLIC_URL is not set: with DATABASE_URL, set the public origin (e.g. https://chorus.example.com).',
+    );
+  }
   assertIntegrationConfig(env);
   rateLimitConfigFromEnv(env);
   trustedProxiesFromEnv(env);
