@@ -28,7 +28,10 @@ export async function serveOnLoopback(handle: FetchHandler) {
   const server = createServer((req, res) => {
     handle(toRequest(req))
       .then(async (response) => {
-        res.writeHead(response.status, Object.fromEntries(response.headers));
+        const headers = Object.fromEntries(response.headers);
+        // Answered before the body was read (a 413): the connection cannot be reused.
+        if (!req.complete) headers.connection = 'close';
+        res.writeHead(response.status, headers);
         res.end(Buffer.from(await response.arrayBuffer()));
       })
       .catch(() => {

@@ -1,8 +1,9 @@
 import { OAuthError, type ClientCredentials } from '@chorus/services';
+import { readCapped } from '../body-limit';
 import { ForbiddenKeyError, isForbiddenKey, parseJsonSafely, safeRecord } from '@chorus/validators';
 
 /** Token, revocation and introspection requests are small; anything larger is not one. */
-const MAX_BODY = 64 * 1024;
+export const MAX_BODY = 64 * 1024;
 
 /**
  * The parameters of a POST to an OAuth endpoint: `application/x-www-form-urlencoded` as RFC
@@ -10,12 +11,8 @@ const MAX_BODY = 64 * 1024;
  */
 export async function readParams(req: Request): Promise<Record<string, string | undefined>> {
   const type = (req.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
-  const declared = Number(req.headers.get('content-length') ?? 0);
-  if (declared > MAX_BODY)
-    throw new OAuthError('invalid_request', 'The request body is too large.');
-  const text = await req.text();
-  if (text.length > MAX_BODY)
-    throw new OAuthError('invalid_request', 'The request body is too large.');
+  // Over the cap: AppError payload_too_large, answered 413 in RFC 6749's shape.
+  const text = await readCapped(req, MAX_BODY);
   if (type === 'application/x-www-form-urlencoded') {
     const form = new URLSearchParams(text);
     const out = safeRecord<string>();

@@ -1,25 +1,9 @@
 import { AppError } from '@chorus/services';
 import { ForbiddenKeyError, isForbiddenKey, parseJsonSafely, safeRecord } from '@chorus/validators';
 import type { ZodType } from 'zod';
+import { readCapped } from '../body-limit';
 
 export const MAX_JSON_BODY = 1024 * 1024;
-
-/** Reads at most `limit` bytes, refusing larger bodies without buffering them whole. */
-async function readLimited(req: Request, limit: number): Promise<string> {
-  const declared = Number(req.headers.get('content-length') ?? 0);
-  const tooLarge = () =>
-    new AppError('payload_too_large', `The request body exceeds ${limit} bytes.`, { limit });
-  if (declared > limit) throw tooLarge();
-  if (!req.body) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of req.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > limit) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 type Def = {
   type: string;
@@ -92,7 +76,7 @@ const forbidden = (key: string) =>
  * an object at the top. Empty bodies are `{}` so optional-only inputs need no body.
  */
 export async function readJsonBody(req: Request, schema: ZodType | undefined): Promise<object> {
-  const text = await readLimited(req, MAX_JSON_BODY);
+  const text = await readCapped(req, MAX_JSON_BODY);
   if (text.trim() === '') return {};
   const type = (req.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
   if (type === 'application/x-www-form-urlencoded')
