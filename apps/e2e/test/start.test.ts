@@ -2,8 +2,10 @@
  * The product as a new user runs it: `npm start` (build, database, migrations, first admin,
  * production server; started once by ./server.ts), the CLI printing a key, REST calls with it.
  */
-import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { cliApiKey } from './cli';
@@ -61,6 +63,56 @@ describe('npm start', () => {
     expect(bundle.status).toBe(200);
   });
 
+  it.runIf(!process.env.DATABASE_URL)(
+    'writes a generated first password to a file only its owner reads, never to the output',
+    async () => {
+      const fresh = await mkdtemp(join(tmpdir(), 'chorus-first-'));
+      const child = spawn('npm', ['start'], {
+        cwd: root,
+        detached: true,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: {
+          ...process.env,
+          CHORUS_DATA_DIR: fresh,
+          DATABASE_URL: '',
+          ADMIN_PASSWORD: '',
+          ADMIN_EMAIL: 'first@example.test',
+          CHORUS_ENCRYPTION_KEY: '',
+          NEXTAUTH_SECRET: '',
+          AUTH_SECRET: '',
+          PORT: '1',
+        },
+      });
+      let said = '';
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      try {
+        await new Promise<void>((resolve, reject) => {
+          const seen = (chunk: Buffer) => {
+            said += chunk.toString();
+            if (said.includes('Sign in, change the password')) resolve();
+          };
+          child.stdout?.on('data', seen);
+          child.stderr?.on('data', seen);
+          void exited.then(() => reject(new Error(`npm start stopped:\n${said}`)));
+        });
+      } finally {
+        try {
+          if (child.pid) process.kill(-child.pid, 'SIGTERM');
+        } catch {
+          // Already gone.
+        }
+        await exited;
+      }
+      const file = join(fresh, 'initial-admin-password');
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      const password = readFileSync(file, 'utf8').trim();
+      expect(password.length).toBeGreaterThanOrEqual(16);
+      expect(said).toContain(file);
+      expect(said).not.toContain(password);
+      await rm(fresh, { recursive: true, force: true });
+    },
+  );
+
   it('refuses to start on DATABASE_URL without CHORUS_PUBLIC_URL, naming it', () => {
     const refused = spawnSync('npm', ['start'], {
       cwd: root,
@@ -76,6 +128,28 @@ describe('npm start', () => {
     });
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain('CHORUS_PUBLIC_URL is not set');
+  });
+
+  it('sends security headers: a nonce CSP on pages, no framing, nosniff, the docs page too', async () => {
+    const policies: string[] = [];
+    for (const path of ['/', '/sign-in', '/dashboard/api-keys']) {
+      const res = await fetch(`${base}${path}`, { redirect: 'manual' });
+      const csp = res.headers.get('content-security-policy') ?? '';
+      expect(csp, path).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).not.toContain('unsafe-eval');
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('referrer-policy')).toBeTruthy();
+      policies.push(csp);
+    }
+    // A fresh nonce on every answer.
+    expect(new Set(policies).size).toBe(policies.length);
+    const docs = await fetch(`${base}/docs`);
+    expect(docs.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(docs.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    const api = await fetch(`${base}/api/health`);
+    expect(api.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
   // Its withdrawal when the server stops is checked by ./server.ts after stopping it.

@@ -6,7 +6,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -44,7 +44,7 @@ function build() {
   if (result.status !== 0) throw new Error('The build failed; see the output above.');
 }
 
-async function prepareDatabase(url: string) {
+async function prepareDatabase(url: string, dataDir: string) {
   const database = await openDatabase({ url, max: 2 });
   try {
     await migrateDatabase(database);
@@ -55,8 +55,16 @@ async function prepareDatabase(url: string) {
     const password = given ?? randomBytes(12).toString('base64url');
     const created = await bootstrapFirstAdmin(database.db, { email, password });
     if (created && given === undefined) {
-      say(`First start: created the admin ${email} with the password ${password}`);
-      say('This password is shown once. Sign in and change it, or set ADMIN_PASSWORD next time.');
+      // Never on stdout, where log collectors keep it: a file only its owner can read.
+      const file = join(dataDir, 'initial-admin-password');
+      await mkdir(dataDir, { recursive: true });
+      // Created afresh, so the mode holds even where an older file stood.
+      await rm(file, { force: true });
+      await writeFile(file, `${password}\n`, { mode: 0o600, flag: 'wx' });
+      say(
+        `First start: created the admin ${email}; the password is in ${file} (readable by you only).`,
+      );
+      say('Sign in, change the password, then delete that file.');
     } else if (created) {
       say(`First start: created the admin ${email} with the password from ADMIN_PASSWORD.`);
     }
@@ -146,7 +154,7 @@ async function main() {
     say(`Embedded PostgreSQL (PGlite) in ${options.dataDir}`);
   }
   const databaseUrl = options.url ?? embedded?.url ?? '';
-  await prepareDatabase(databaseUrl);
+  await prepareDatabase(databaseUrl, options.dataDir);
   // The background jobs run here too, unless this instance serves the web alone
   // (CHORUS_WORKER=false, with `npm run worker` elsewhere).
   const worker =

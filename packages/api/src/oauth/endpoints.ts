@@ -10,6 +10,7 @@ import {
   revokeToken,
 } from '@chorus/services';
 import { describeError, log } from '../logger';
+import { apiSecurityHeaders } from '../security-headers';
 import { clientIp, type TrustedProxies } from '../rate-limit/client-ip';
 import { clientCredentials, readParams, type PresentedCredentials } from './request';
 
@@ -25,7 +26,12 @@ const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), {
     status,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', ...NO_STORE, ...headers },
+    headers: {
+      'Content-Type': 'application/json; charset=utf-8',
+      ...apiSecurityHeaders(),
+      ...NO_STORE,
+      ...headers,
+    },
   });
 
 /**

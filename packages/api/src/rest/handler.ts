@@ -19,7 +19,7 @@ import { queryFor, readJsonBody } from './body';
 import { forwardToProcedure } from './forward';
 import { withIdempotency } from './idempotency';
 import { openApiDocument } from './openapi';
-import { errorResponse, json, requestIdFor } from './respond';
+import { errorResponse, json, requestIdFor, responseHeaders } from './respond';
 import { routeTable } from './routes';
 
 export interface RestHandlerOptions {
@@ -63,7 +63,7 @@ export function createRestHandler({
   return async function handleRest(req: Request): Promise<Response> {
     const started = performance.now();
     const requestId = requestIdFor(req);
-    const headers = new Headers({ 'X-Request-Id': requestId, 'API-Version': '1' });
+    const headers = responseHeaders(requestId);
     const url = new URL(req.url);
     const path = normalizePath(url.pathname);
     let response: Response;
