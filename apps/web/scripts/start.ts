@@ -24,7 +24,7 @@ import {
   type EmbeddedServer,
 } from '@chorus/db/node';
 import { runWorker } from '@chorus/jobs';
-import { bootstrapFirstAdmin } from '@chorus/services';
+import { bootstrapFirstAdmin, grantLifetimeMs } from '@chorus/services';
 
 const appDir = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -85,6 +85,7 @@ function checkConfiguration(env: NodeJS.ProcessEnv) {
   assertIntegrationConfig(env);
   rateLimitConfigFromEnv(env);
   trustedProxiesFromEnv(env);
+  grantLifetimeMs(env);
 }
 
 /**
