@@ -6,7 +6,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +24,8 @@ import {
   type EmbeddedServer,
 } from '@chorus/db/node';
 import { runWorker } from '@chorus/jobs';
-import { bootstrapFirstAdmin, grantLifetimeMs } from '@chorus/services';
+import { grantLifetimeMs } from '@chorus/services';
+import { createFirstAdmin } from './first-admin';
 
 const appDir = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -48,26 +49,7 @@ async function prepareDatabase(url: string, dataDir: string) {
   const database = await openDatabase({ url, max: 2 });
   try {
     await migrateDatabase(database);
-    const email = process.env.ADMIN_EMAIL?.trim() || 'admin@example.com';
-    const given = process.env.ADMIN_PASSWORD;
-    if (given !== undefined && given.length < 8)
-      throw new Error('ADMIN_PASSWORD must be at least 8 characters.');
-    const password = given ?? randomBytes(12).toString('base64url');
-    const created = await bootstrapFirstAdmin(database.db, { email, password });
-    if (created && given === undefined) {
-      // Never on stdout, where log collectors keep it: a file only its owner can read.
-      const file = join(dataDir, 'initial-admin-password');
-      await mkdir(dataDir, { recursive: true });
-      // Created afresh, so the mode holds even where an older file stood.
-      await rm(file, { force: true });
-      await writeFile(file, `${password}\n`, { mode: 0o600, flag: 'wx' });
-      say(
-        `First start: created the admin ${email}; the password is in ${file} (readable by you only).`,
-      );
-      say('Sign in, change the password, then delete that file.');
-    } else if (created) {
-      say(`First start: created the admin ${email} with the password from ADMIN_PASSWORD.`);
-    }
+    for (const line of await createFirstAdmin({ db: database.db, dataDir })) say(line);
   } finally {
     await database.close();
   }
