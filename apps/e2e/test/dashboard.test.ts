@@ -130,8 +130,14 @@ describe('two-factor authentication', () => {
     const page = await newPage();
     await page.goto('/sign-in?callbackUrl=/dashboard/security');
     await signIn(page, USER.email, USER.password);
-    await page.waitForURL('**/dashboard/security');
-    expect(await page.getByTestId('two-factor-status').textContent()).toContain('Off');
+    await page.waitForURL((url) => url.pathname === '/dashboard/security');
+    const status = page.getByTestId('two-factor-status');
+    await status.waitFor().catch(async (error: unknown) => {
+      throw new Error(`no status; the page says: ${await page.locator('body').innerText()}`, {
+        cause: error,
+      });
+    });
+    expect(await status.textContent()).toContain('Off');
     await page.getByRole('button', { name: 'Turn on two-factor authentication' }).click();
     const qr = page.getByRole('img', { name: 'QR code for your authenticator app' });
     await qr.waitFor();

@@ -61,23 +61,6 @@ describe('npm start', () => {
     expect(bundle.status).toBe(200);
   });
 
-  it('refuses to start on DATABASE_URL without CHORUS_PUBLIC_URL, naming it', () => {
-    const refused = spawnSync('npm', ['start'], {
-      cwd: root,
-      encoding: 'utf8',
-      timeout: 60_000,
-      env: {
-        ...process.env,
-        DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
-        CHORUS_ENCRYPTION_KEY: 'a'.repeat(64),
-        NEXTAUTH_SECRET: 'x'.repeat(44),
-        CHORUS_PUBLIC_URL: '',
-      },
-    });
-    expect(refused.status).toBe(1);
-    expect(refused.stderr).toContain('CHORUS_PUBLIC_URL is not set');
-  });
-
   it('sends security headers: a nonce CSP on pages, no framing, nosniff, the docs page too', async () => {
     const policies: string[] = [];
     for (const path of ['/', '/sign-in', '/dashboard/api-keys']) {
@@ -98,6 +81,23 @@ describe('npm start', () => {
     expect(docs.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     const api = await fetch(`${base}/api/health`);
     expect(api.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('refuses to start on DATABASE_URL without CHORUS_PUBLIC_URL, naming it', () => {
+    const refused = spawnSync('npm', ['start'], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: {
+        ...process.env,
+        DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+        CHORUS_ENCRYPTION_KEY: 'a'.repeat(64),
+        NEXTAUTH_SECRET: 'x'.repeat(44),
+        CHORUS_PUBLIC_URL: '',
+      },
+    });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('CHORUS_PUBLIC_URL is not set');
   });
 
   // Its withdrawal when the server stops is checked by ./server.ts after stopping it.

@@ -67,7 +67,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const forbidden = (key: string) =>
-  new AppError('validation_error', `The key "${key}" is not allowed in a request body.`, {
+  new AppError('validation_error', `The key "${key}" is not allowed in a request.`, {
     issues: [{ path: key, message: 'This key name is reserved.' }],
   });
 
