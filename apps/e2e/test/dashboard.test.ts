@@ -63,7 +63,7 @@ describe('sign-in', () => {
     const status = () =>
       fetch(`${base}/api/trpc/twoFactor.status`, { headers: { cookie } }).then((r) => r.status);
     expect(await status()).toBe(200);
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/sign-in');
     expect(await status()).toBe(401);
     await page.goto('/dashboard/api-keys');
@@ -171,7 +171,7 @@ describe('two-factor authentication', () => {
     // The secret is gone from the page once enrolled.
     expect(await page.content()).not.toContain(secret);
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/sign-in');
     await signIn(page, USER.email, USER.password);
     const codeField = page.getByLabel('Authentication code');
