@@ -177,6 +177,7 @@ describe('fuzzing every operation of the OpenAPI document', () => {
         }),
         { seed: SEED, numRuns: RUNS, endOnFailure: true },
       );
-    });
+      // A few hundred requests per operation: seconds when idle, more on a loaded CI machine.
+    }, 240_000);
   }
 });
