@@ -46,14 +46,17 @@ export async function listUsers(opts: {
     eq(users.accountId, principal.accountId),
     role ? eq(users.role, role) : undefined,
   );
-  const rows = await db
-    .select()
-    .from(users)
-    .where(where)
-    .orderBy(desc(users.createdAt), desc(users.id))
-    .limit(page.limit)
-    .offset(pageOffset(page));
-  const [totals] = await db.select({ total: count() }).from(users).where(where);
+  // Two independent reads: asked together, the page and the total cost one round trip.
+  const [rows, [totals]] = await Promise.all([
+    db
+      .select()
+      .from(users)
+      .where(where)
+      .orderBy(desc(users.createdAt), desc(users.id))
+      .limit(page.limit)
+      .offset(pageOffset(page)),
+    db.select({ total: count() }).from(users).where(where),
+  ]);
   const total = totals?.total ?? 0;
   return {
     data: rows.map(toUserSummary),

@@ -16,7 +16,7 @@ import {
 } from '../rate-limit';
 import { appRouter } from '../root';
 import { readJsonBody } from './body';
-import { forwardToProcedure } from './forward';
+import { callProcedure } from './call';
 import { withIdempotency } from './idempotency';
 import { openApiDocument } from './openapi';
 import { errorResponse, json, requestIdFor } from './respond';
@@ -159,8 +159,9 @@ export function createRestHandler({
       origin: url.origin,
       response: {},
     };
-    const run = () =>
-      forwardToProcedure({ route, path, search: url.search, input, context, headers });
+    const { params } = match;
+    const query = url.searchParams;
+    const run = () => callProcedure({ route, params, query, input, context, headers });
     if (route.method !== 'POST' || !principal) return run();
     return withIdempotency(
       {
