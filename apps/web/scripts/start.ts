@@ -135,23 +135,33 @@ async function main() {
   await prepareDatabase(databaseUrl);
 
   const port = process.env.PORT ?? '3000';
-  const nextBin = require.resolve('next/dist/bin/next');
-  const next = spawn(process.execPath, [nextBin, dev ? 'dev' : 'start', '--port', port], {
-    cwd: appDir,
-    stdio: 'inherit',
-    env: { ...process.env, DATABASE_URL: databaseUrl },
-  });
+  // The HTTP server (Next and the API's doors) runs in a process of its own, so the embedded
+  // database and the job worker here never compete with it for the event loop.
+  const server = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/serve.ts', ...(dev ? ['--dev'] : [])],
+    {
+      cwd: appDir,
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        PORT: port,
+        NODE_ENV: dev ? 'development' : 'production',
+      },
+    },
+  );
   say(`Serving on http://localhost:${port} (API docs at /docs)`);
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    next.kill(signal);
+    server.kill(signal);
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  next.on('exit', async (code) => {
+  server.on('exit', async (code) => {
     await embedded?.stop();
     process.exit(code ?? 0);
   });

@@ -3,18 +3,9 @@ import { LoginError, verifyDashboardLogin } from '@chorus/services';
 import type { Role } from '@chorus/validators';
 import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
+import { authSecret } from './auth-secret';
 import { getDatabase } from './database';
 import { safeReturnPath } from './return-path';
-
-/**
- * The secret that signs and encrypts dashboard sessions. `npm start` provides one (generated
- * into the data directory for the embedded default, required with DATABASE_URL).
- */
-export function authSecret(): string {
-  const secret = process.env.NEXTAUTH_SECRET || process.env.AUTH_SECRET;
-  if (!secret) throw new Error('NEXTAUTH_SECRET is not set: start the app with `npm start`.');
-  return secret;
-}
 
 /** Dashboard sessions last a working day; signing in again is cheap, a stolen cookie is not. */
 export const SESSION_MAX_AGE_SECONDS = 12 * 3600;

@@ -3,10 +3,8 @@ import { authenticateBearer, bearerToken, type Principal } from '@chorus/auth';
 import type { Database } from '@chorus/db';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { randomUUID } from 'node:crypto';
-import { getDatabase } from '~/server/database';
-import { cookieReader, sessionPrincipal } from '~/server/session';
-
-export const dynamic = 'force-dynamic';
+import { getDatabase } from './database';
+import { cookieReader, sessionPrincipal } from './session';
 
 /**
  * A session cookie counts only on requests from our own pages: a browser says where a
@@ -30,8 +28,11 @@ async function principalFor(req: Request, database: Database): Promise<Principal
   return sessionPrincipal(cookieReader(req.headers.get('cookie')));
 }
 
-/** The typed door for the dashboard and internal apps; the same procedures as REST. */
-async function handleTrpc(req: Request) {
+/**
+ * The typed door for the dashboard and internal apps; the same procedures as REST. Mounted at
+ * /api/trpc by the app's server (scripts/serve.ts).
+ */
+export async function handleTrpc(req: Request) {
   const database = await getDatabase();
   const requestId = `req_${randomUUID().replaceAll('-', '')}`;
   return fetchRequestHandler({
@@ -50,5 +51,3 @@ async function handleTrpc(req: Request) {
     }),
   });
 }
-
-export { handleTrpc as GET, handleTrpc as POST };

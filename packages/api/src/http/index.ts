@@ -1,0 +1,1 @@
+export { createApiListener, guardServer, type ApiListenerOptions, type FetchHandler } from './listener';
