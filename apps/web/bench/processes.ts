@@ -12,18 +12,21 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** A TypeScript entry point run by Node through tsx; its output goes to `log` only on failure. */
+/**
+ * A TypeScript entry point run by Node through tsx. Its log lines (stdout) go to /dev/null: a
+ * pipe read by this busy process would fill and stall the server; errors (stderr) are shown
+ * if it fails.
+ */
 export function runScript(file: string, env: NodeJS.ProcessEnv, cwd: string): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', file], {
     cwd,
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
   let output = '';
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-4000);
   };
-  child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   child.on('exit', (code) => {
     if (code && !child.killed) process.stderr.write(`${file} exited with ${code}:\n${output}\n`);

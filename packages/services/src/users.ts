@@ -19,7 +19,9 @@ import { pageCount, pageOffset, type PageRequest } from './pagination';
 type UserRow = typeof users.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
-export const toUserSummary = (row: UserRow): UserSummary => ({
+type SummaryRow = Pick<UserRow, 'id' | 'name' | 'email' | 'role' | 'createdAt'>;
+
+export const toUserSummary = (row: SummaryRow): UserSummary => ({
   id: row.id,
   name: row.name,
   email: row.email,
@@ -50,7 +52,13 @@ async function guardEmail<T>(write: () => Promise<T>): Promise<T> {
 const usersPage = (byRole: boolean) =>
   preparedPerDb((db) =>
     db
-      .select()
+      .select({
+        id: users.id,
+        name: users.name,
+        email: users.email,
+        role: users.role,
+        createdAt: users.createdAt,
+      })
       .from(users)
       .where(usersOf(byRole))
       .orderBy(desc(users.createdAt), desc(users.id))
