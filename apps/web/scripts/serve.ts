@@ -7,9 +7,8 @@
  * To serve another non-tRPC handler under /api/ (a multipart upload, say), write it as a
  * fetch-style `(Request) => Promise<Response>` and add it to `mounts` before the REST door.
  */
-import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { createApiListener, guardServer } from '@chorus/api/http';
+import { createApiListener, createHttpServer } from '@chorus/api/http';
 import { createRestHandler } from '@chorus/api/rest';
 import next from 'next';
 import { getDatabase } from '../src/server/database';
@@ -19,7 +18,7 @@ const dev = process.argv.includes('--dev');
 const port = Number(process.env.PORT ?? 3000);
 const appDir = fileURLToPath(new URL('..', import.meta.url));
 
-const server = createServer();
+const server = createHttpServer();
 const app = next({ dev, dir: appDir, port, httpServer: server });
 await app.prepare();
 
@@ -34,7 +33,6 @@ server.on(
     web: app.getRequestHandler(),
   }),
 );
-guardServer(server);
 server.listen(port);
 
 // Requests in flight get a few seconds to finish; idle keep-alive connections close at once.

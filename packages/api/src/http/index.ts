@@ -1,1 +1,6 @@
-export { createApiListener, guardServer, type ApiListenerOptions, type FetchHandler } from './listener';
+export {
+  createApiListener,
+  createHttpServer,
+  type ApiListenerOptions,
+  type FetchHandler,
+} from './listener';

@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { apiError } from '../errors';
 import { describeError, log } from '../logger';
 import { requestUrl, send, toRequest } from './node-fetch';
@@ -65,8 +65,13 @@ export function createApiListener({ mounts, webPaths, web }: ApiListenerOptions)
   };
 }
 
-/** Parser refusals and CONNECT answered in the envelope (see refuseOnSocket). */
-export function guardServer(server: Server) {
+/**
+ * The app's HTTP server: parser refusals and CONNECT answered in the envelope (see
+ * refuseOnSocket), and a missing Host refused by the listener in the envelope rather than by
+ * Node with an empty 400.
+ */
+export function createHttpServer(): Server {
+  const server = createServer({ requireHostHeader: false });
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (error.code === 'ECONNRESET' || error.code === 'EPIPE') return void socket.destroy();
     refuseOnSocket(socket);
@@ -74,4 +79,5 @@ export function guardServer(server: Server) {
   server.on('connect', (_req, socket) =>
     refuseOnSocket(socket, apiError('method_not_allowed', 'CONNECT is not allowed here.')),
   );
+  return server;
 }

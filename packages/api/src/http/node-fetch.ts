@@ -31,12 +31,17 @@ export function toRequest(req: IncomingMessage, url: URL): Request {
   } as RequestInit);
 }
 
-/** The request's absolute URL, or null when its target is no path (`*`, garbage). */
+/**
+ * The request's absolute URL, or null when it has none: a target that is no path (`*`,
+ * garbage), a Host that is no host name, or no Host at all in HTTP/1.1 (RFC 9112 §3.2).
+ */
 export function requestUrl(req: IncomingMessage): URL | null {
   const target = req.url ?? '';
+  if (!req.headers.host && req.httpVersion === '1.1') return null;
   try {
     // An absolute-form target (`GET http://host/path`) keeps its own origin, as RFC 9112 says.
-    const url = target.startsWith('/') ? new URL(target, originOf(req)) : new URL(target);
+    // Concatenated, not resolved: `//x/y` is a path here, not another authority.
+    const url = target.startsWith('/') ? new URL(`${originOf(req)}${target}`) : new URL(target);
     return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
   } catch {
     return null;
