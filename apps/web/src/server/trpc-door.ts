@@ -1,8 +1,4 @@
-import { appRouter } from '@chorus/api';
-import { authenticateBearer, bearerToken, type Principal } from '@chorus/auth';
-import type { Database } from '@chorus/db';
-import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
-import { randomUUID } from 'node:crypto';
+import { createTrpcHandler } from '@chorus/api';
 import { getDatabase } from './database';
 import { cookieReader, sessionPrincipal } from './session';
 
@@ -20,34 +16,12 @@ function sameOrigin(req: Request): boolean {
   return URL.canParse(origin) && new URL(origin).host === host;
 }
 
-/** A bearer token when one is sent (API key or OAuth); otherwise the dashboard session. */
-async function principalFor(req: Request, database: Database): Promise<Principal | null> {
-  const token = bearerToken(req.headers.get('authorization'));
-  if (token) return authenticateBearer(database.db, token);
-  if (!sameOrigin(req)) return null;
-  return sessionPrincipal(cookieReader(req.headers.get('cookie')));
-}
-
 /**
- * The typed door for the dashboard and internal apps; the same procedures as REST. Mounted at
- * /api/trpc by the app's server (scripts/serve.ts).
+ * The tRPC door (mounted at /api/trpc by scripts/serve.ts): bearer tokens, or the dashboard
+ * session from the dashboard's own origin.
  */
-export async function handleTrpc(req: Request) {
-  const database = await getDatabase();
-  const requestId = `req_${randomUUID().replaceAll('-', '')}`;
-  return fetchRequestHandler({
-    endpoint: '/api/trpc',
-    req,
-    router: appRouter,
-    createContext: async () => ({
-      db: database.db,
-      principal: await principalFor(req, database),
-      requestId,
-      origin: new URL(req.url).origin,
-      response: {},
-    }),
-    responseMeta: () => ({
-      headers: new Headers({ 'X-Request-Id': requestId, 'API-Version': '1' }),
-    }),
-  });
-}
+export const handleTrpc = createTrpcHandler({
+  getDatabase,
+  sessionPrincipal: async (req) =>
+    sameOrigin(req) ? sessionPrincipal(cookieReader(req.headers.get('cookie'))) : null,
+});
