@@ -10,7 +10,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { assertIntegrationConfig, rateLimitConfigFromEnv } from '@chorus/api';
+import { assertIntegrationConfig, log, rateLimitConfigFromEnv } from '@chorus/api';
 import { openDatabase } from '@chorus/db';
 import {
   databaseOptionsFromEnv,
@@ -18,6 +18,7 @@ import {
   startEmbeddedServer,
   type EmbeddedServer,
 } from '@chorus/db/node';
+import { runWorker } from '@chorus/jobs';
 import { bootstrapFirstAdmin } from '@chorus/services';
 
 const appDir = fileURLToPath(new URL('..', import.meta.url));
@@ -133,6 +134,15 @@ async function main() {
   }
   const databaseUrl = options.url ?? embedded?.url ?? '';
   await prepareDatabase(databaseUrl);
+  // The background jobs run here too, unless this instance serves the web alone
+  // (CHORUS_WORKER=false, with `npm run worker` elsewhere).
+  const worker =
+    process.env.CHORUS_WORKER === 'false'
+      ? undefined
+      : await runWorker({
+          databaseUrl,
+          onError: (error) => log('error', 'job queue error', { error: error.message }),
+        });
 
   const port = process.env.PORT ?? '3000';
   // The HTTP server (Next and the API's doors) runs in a process of its own, so the embedded
@@ -162,6 +172,7 @@ async function main() {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
   server.on('exit', async (code) => {
+    await worker?.stop();
     await embedded?.stop();
     process.exit(code ?? 0);
   });

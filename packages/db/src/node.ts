@@ -2,4 +2,5 @@
 // the CLI and tests, kept apart from the client so the web bundle never traces them.
 export { databaseOptionsFromEnv, openConfiguredDatabase } from './config';
 export { pgliteDir, startEmbeddedServer, type EmbeddedServer } from './embedded';
+export { readEmbeddedServer } from './embedded-lock';
 export { migrateDatabase } from './migrate';

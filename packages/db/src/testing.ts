@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import postgres from 'postgres';
 import { openDatabase, type Database } from './client';
 import { migrateDatabase } from './migrate';
@@ -27,6 +29,40 @@ export async function createTestDatabase(): Promise<Database> {
       await database.close();
       await admin.unsafe(`drop database if exists ${name} with (force)`);
       await admin.end();
+    },
+  };
+}
+
+/**
+ * Like `createTestDatabase`, but always reachable over the PostgreSQL protocol (`url` set), as
+ * pg-boss and other processes need: on the embedded default, an in-memory PGlite served on a
+ * loopback port, as `npm start` serves it.
+ */
+export async function createTestServerDatabase(): Promise<Database & { url: string }> {
+  if (process.env.DATABASE_URL) {
+    const database = await createTestDatabase();
+    return { ...database, url: database.url ?? '' };
+  }
+  const pglite = new PGlite();
+  await pglite.waitReady;
+  // Several connections, as pg-boss's pool needs (stack-notes: one is not enough).
+  const server = new PGLiteSocketServer({
+    db: pglite,
+    host: '127.0.0.1',
+    port: 0,
+    maxConnections: 32,
+  });
+  await server.start();
+  const url = `postgres://postgres@${server.getServerConn()}/postgres`;
+  const database = await openDatabase({ url, max: 5 });
+  await migrateDatabase(database);
+  return {
+    ...database,
+    url,
+    close: async () => {
+      await database.close();
+      await server.stop();
+      await pglite.close();
     },
   };
 }

@@ -8,3 +8,4 @@ export * from './integrations';
 export * from './oauth';
 export * from './dashboard-login';
 export * from './two-factor';
+export * from './events/record';

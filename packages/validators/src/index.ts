@@ -5,3 +5,4 @@ export * from './integrations';
 export * from './oauth';
 export * from './api-keys';
 export * from './two-factor';
+export * from './events';

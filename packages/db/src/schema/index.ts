@@ -4,3 +4,6 @@ export * from './api-keys';
 export * from './idempotency-keys';
 export * from './integrations';
 export * from './oauth';
+export * from './media';
+export * from './posts';
+export * from './events';

@@ -1,0 +1,56 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, pgEnum, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { accountRef } from './accounts';
+import { timestamptz } from './columns';
+import { media } from './media';
+import { users } from './users';
+
+export const postStatus = pgEnum('post_status', ['draft', 'scheduled', 'published', 'archived']);
+
+/** A post (decisions §10). `scheduledAt` is set only while the post is scheduled or published. */
+export const posts = pgTable(
+  'posts',
+  {
+    id: text().primaryKey(),
+    accountId: accountRef(),
+    /** The author; kept as null when that user is deleted, the post stays the account's. */
+    authorId: text().references(() => users.id, { onDelete: 'set null' }),
+    title: text().notNull(),
+    content: text().notNull().default(''),
+    status: postStatus().notNull().default('draft'),
+    tags: text()
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
+    scheduledAt: timestamptz(),
+    publishedAt: timestamptz(),
+    createdAt: timestamptz().notNull().defaultNow(),
+    updatedAt: timestamptz().notNull().defaultNow(),
+  },
+  (t) => [
+    index('posts_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
+    // The scheduler's look-up of what is due: only scheduled posts are in this index.
+    index('posts_due_idx')
+      .on(t.scheduledAt)
+      .where(sql`${t.status} = 'scheduled'`),
+    index('posts_tags_idx').using('gin', t.tags),
+  ],
+);
+
+/** The media attached to a post, in order. Deleting either side removes the link. */
+export const postMedia = pgTable(
+  'post_media',
+  {
+    postId: text()
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    mediaId: text()
+      .notNull()
+      .references(() => media.id, { onDelete: 'cascade' }),
+    position: integer().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.postId, t.mediaId] }),
+    index('post_media_media_idx').on(t.mediaId),
+  ],
+);

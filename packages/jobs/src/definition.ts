@@ -1,0 +1,28 @@
+import type { Db } from '@chorus/db';
+import type PgBoss from 'pg-boss';
+
+/** What every job handler gets: the database and the queue (to send follow-up jobs). */
+export interface JobContext {
+  db: Db;
+  boss: PgBoss;
+}
+
+/**
+ * One kind of background work: a pg-boss queue and its handler. Handlers call services; the
+ * database, not timing, makes them correct (conditional updates, unique keys), since pg-boss
+ * delivers at least once.
+ */
+export interface JobDefinition<T extends object = object> {
+  name: string;
+  /** Retry, expiry and retention of the queue's jobs. */
+  queue?: Omit<PgBoss.Queue, 'name'>;
+  /** Batch size and polling of the worker. */
+  work?: PgBoss.WorkOptions;
+  handle(jobs: PgBoss.Job<T>[], context: JobContext): Promise<void>;
+  /** Runs once when a worker starts, after the queue exists: catch-up, recurring schedules. */
+  onStart?(context: JobContext): Promise<void>;
+}
+
+/** Keeps the payload type of a definition while listing it among the others. */
+export const defineJob = <T extends object>(definition: JobDefinition<T>) =>
+  definition as unknown as JobDefinition;

@@ -1,0 +1,4 @@
+export * from './definition';
+export { JOB_DEFINITIONS } from './definitions';
+export * from './worker';
+export { runWorker } from './run';

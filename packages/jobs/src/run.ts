@@ -1,0 +1,26 @@
+import { openDatabase } from '@chorus/db';
+import { startWorker } from './worker';
+
+/**
+ * A worker with its own database pool, as a process runs it (`npm start` in-process, or
+ * `npm run worker` alone). `stop` lets running jobs finish, then closes the pool.
+ */
+export async function runWorker(opts: { databaseUrl: string; onError: (error: Error) => void }) {
+  const database = await openDatabase({ url: opts.databaseUrl, max: 5 });
+  try {
+    const worker = await startWorker({
+      databaseUrl: opts.databaseUrl,
+      db: database.db,
+      onError: opts.onError,
+    });
+    return {
+      stop: async () => {
+        await worker.stop();
+        await database.close();
+      },
+    };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}

@@ -1,0 +1,58 @@
+import type { Db } from '@chorus/db';
+import PgBoss from 'pg-boss';
+import type { JobDefinition } from './definition';
+import { JOB_DEFINITIONS } from './definitions';
+
+export interface WorkerOptions {
+  /** The PostgreSQL server pg-boss keeps its queues on (the embedded server's URL included). */
+  databaseUrl: string;
+  db: Db;
+  definitions?: JobDefinition[];
+  /** Told about failures that no job caught (pg-boss's `error` event). */
+  onError?: (error: Error) => void;
+}
+
+export interface Worker {
+  boss: PgBoss;
+  stop(): Promise<void>;
+}
+
+/** pg-boss's own tables, in a schema apart from ours. */
+export const QUEUE_SCHEMA = 'pgboss';
+
+/** A pg-boss client on the database: for sending jobs without working them. */
+export function createQueueClient(databaseUrl: string): PgBoss {
+  return new PgBoss({
+    connectionString: databaseUrl,
+    schema: QUEUE_SCHEMA,
+    max: 4,
+    application_name: 'chorus-jobs',
+  });
+}
+
+/**
+ * Starts pg-boss on the database and works every queue. Any number of workers may run
+ * against one database (`npm start` runs one in-process, `npm run worker` one alone).
+ */
+export async function startWorker({
+  databaseUrl,
+  db,
+  definitions = JOB_DEFINITIONS,
+  onError = () => {},
+}: WorkerOptions): Promise<Worker> {
+  const boss = createQueueClient(databaseUrl);
+  boss.on('error', onError);
+  await boss.start();
+  const context = { db, boss };
+  for (const definition of definitions) {
+    await boss.createQueue(definition.name, { name: definition.name, ...definition.queue });
+    await boss.work<object>(definition.name, definition.work ?? {}, (jobs) =>
+      definition.handle(jobs, context),
+    );
+  }
+  for (const definition of definitions) await definition.onStart?.(context);
+  return {
+    boss,
+    stop: () => boss.stop({ graceful: true, timeout: 10_000, wait: true }),
+  };
+}

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+/** Every event type the service emits (decisions §14), the catalogue webhooks subscribe to. */
+export const EVENT_TYPES = [
+  'user.created',
+  'user.updated',
+  'user.deleted',
+  'post.created',
+  'post.updated',
+  'post.scheduled',
+  'post.published',
+  'post.deleted',
+  'media.uploaded',
+  'media.deleted',
+  'integration.connected',
+  'integration.disconnected',
+  'webhook.test',
+] as const;
+
+export const ZEventType = z.enum(EVENT_TYPES);
+export type EventType = z.infer<typeof ZEventType>;
