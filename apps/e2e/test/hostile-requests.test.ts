@@ -45,7 +45,10 @@ const HOSTILE: [name: string, head: string][] = [
   ['HTTP/0.9-like line', 'GET /api/users'],
   ['unsupported version', `GET /api/users HTTP/9.9\r\n${host}`],
   ['dot segments', `GET /api/../api/./users/%2e%2e HTTP/1.1\r\n${host}`],
-  ['conflicting lengths', `POST /api/users HTTP/1.1\r\n${host}\r\nContent-Length: 5\r\nTransfer-Encoding: chunked`],
+  [
+    'conflicting lengths',
+    `POST /api/users HTTP/1.1\r\n${host}\r\nContent-Length: 5\r\nTransfer-Encoding: chunked`,
+  ],
   ['negative length', `POST /api/users HTTP/1.1\r\n${host}\r\nContent-Length: -1`],
   ['bad bearer', `GET /api/users HTTP/1.1\r\n${host}\r\nAuthorization: Bearer \u00ff\u00fe`],
   ['hostile request id', `GET /api/users HTTP/1.1\r\n${host}\r\nX-Request-Id: <script>`],

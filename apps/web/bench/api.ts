@@ -76,7 +76,11 @@ async function main() {
   try {
     const product = runScript('scripts/start.ts', { ...env, PORT: String(productPort) }, appDir);
     servers.push(product);
-    const baseline = runScript('bench/baseline-server.ts', { ...env, PORT: String(baselinePort) }, appDir);
+    const baseline = runScript(
+      'bench/baseline-server.ts',
+      { ...env, PORT: String(baselinePort) },
+      appDir,
+    );
     servers.push(baseline);
     await waitFor(`http://127.0.0.1:${baselinePort}/`, 30_000);
     await waitFor(`http://127.0.0.1:${productPort}/api/health`, 600_000);

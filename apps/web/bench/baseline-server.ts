@@ -42,7 +42,9 @@ async function list(res: ServerResponse, who: Caller, url: URL) {
   const [rows, [counted]] = await Promise.all([
     sql`select id, name, email, role, created_at from users where account_id = ${who.account_id}
         order by created_at desc, id desc limit ${limit} offset ${(page - 1) * limit}`,
-    sql<{ total: number }[]>`select count(*)::int as total from users where account_id = ${who.account_id}`,
+    sql<
+      { total: number }[]
+    >`select count(*)::int as total from users where account_id = ${who.account_id}`,
   ]);
   const total = counted?.total ?? 0;
   send(res, 200, {

@@ -7,7 +7,11 @@ export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -38,7 +42,10 @@ export function runScript(file: string, env: NodeJS.ProcessEnv, cwd: string): Ch
 export async function waitFor(url: string, ms: number) {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
-    const ok = await fetch(url).then(() => true, () => false);
+    const ok = await fetch(url).then(
+      () => true,
+      () => false,
+    );
     if (ok) return;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

@@ -3,7 +3,6 @@ import { LoginError, verifyDashboardLogin } from '@chorus/services';
 import type { Role } from '@chorus/validators';
 import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
-import { authSecret } from './auth-secret';
 import { getDatabase } from './database';
 import { safeReturnPath } from './return-path';
 

@@ -59,7 +59,8 @@ export function createApiListener({ mounts, webPaths, web }: ApiListenerOptions)
       .catch((error: unknown) => {
         // The doors answer their own failures; this is a failure to write the answer.
         log('error', 'response failed', { path, error: describeError(error) });
-        if (!res.headersSent) refuse(res, id, apiError('internal_error', 'An unexpected error occurred.'));
+        if (!res.headersSent)
+          refuse(res, id, apiError('internal_error', 'An unexpected error occurred.'));
         else res.destroy();
       });
   };

@@ -8,7 +8,9 @@ const hasBody = (method: string) => method !== 'GET' && method !== 'HEAD';
  * (X-Forwarded-Proto), like Next's route handlers see it.
  */
 function originOf(req: IncomingMessage): string {
-  const proto = String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim();
+  const proto = String(req.headers['x-forwarded-proto'] ?? '')
+    .split(',')[0]
+    ?.trim();
   const scheme = proto === 'https' || proto === 'http' ? proto : 'http';
   return `${scheme}://${req.headers.host ?? 'localhost'}`;
 }

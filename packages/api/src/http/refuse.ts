@@ -3,7 +3,8 @@ import type { Duplex } from 'node:stream';
 import { apiError, type ApiError } from '../errors';
 import { errorEnvelope, requestIdFrom } from '../rest/respond';
 
-const MALFORMED = 'The request could not be parsed: check the request line, the URL and the headers.';
+const MALFORMED =
+  'The request could not be parsed: check the request line, the URL and the headers.';
 
 /** A request the doors cannot even read, answered in the envelope on the Node response. */
 export function refuse(res: ServerResponse, incomingId: string | undefined, error: ApiError) {

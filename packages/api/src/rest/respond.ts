@@ -4,7 +4,8 @@ import type { ApiError } from '../errors';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** The caller's X-Request-Id when it is a sane token, else a new one (decisions §7). */
-export const requestIdFor = (req: Request): string => requestIdFrom(req.headers.get('x-request-id'));
+export const requestIdFor = (req: Request): string =>
+  requestIdFrom(req.headers.get('x-request-id'));
 
 /** The same, from the header's value (null or undefined when absent). */
 export function requestIdFrom(incoming: string | null | undefined): string {

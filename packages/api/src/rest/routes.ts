@@ -16,9 +16,7 @@ export interface Route {
 }
 
 export type RouteMatch =
-  | { route: Route; params: Record<string, string> }
-  | { allow: string[] }
-  | null;
+  { route: Route; params: Record<string, string> } | { allow: string[] } | null;
 
 const toPattern = (path: string) =>
   new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^/}]+\}/g, '([^/]+)')}$`);
