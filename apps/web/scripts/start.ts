@@ -1,8 +1,9 @@
 /**
  * `npm start`: builds what is not built, opens the database (the embedded PGlite served on
  * loopback unless DATABASE_URL is set), applies migrations, creates the first admin on a
- * first start, then runs the production Next server on PORT. With --dev (`npm run dev`):
- * the same without the build, and Next's development server.
+ * first start, then runs the app's server (scripts/serve.ts: the API's doors and Next, in
+ * production mode) on PORT. With --dev (`npm run dev`): the same without the build, and Next
+ * in development mode.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
