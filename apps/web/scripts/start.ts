@@ -1,8 +1,9 @@
 /**
  * `npm start`: builds what is not built, opens the database (the embedded PGlite served on
  * loopback unless DATABASE_URL is set), applies migrations, creates the first admin on a
- * first start, then runs the production Next server on PORT. With --dev (`npm run dev`):
- * the same without the build, and Next's development server.
+ * first start, then runs the app's server (scripts/serve.ts: the API's doors and Next, in
+ * production mode) on PORT. With --dev (`npm run dev`): the same without the build, and Next
+ * in development mode.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -149,23 +150,33 @@ async function main() {
         });
 
   const port = process.env.PORT ?? '3000';
-  const nextBin = require.resolve('next/dist/bin/next');
-  const next = spawn(process.execPath, [nextBin, dev ? 'dev' : 'start', '--port', port], {
-    cwd: appDir,
-    stdio: 'inherit',
-    env: { ...process.env, DATABASE_URL: databaseUrl },
-  });
+  // The HTTP server (Next and the API's doors) runs in a process of its own, so the embedded
+  // database and the job worker here never compete with it for the event loop.
+  const server = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'scripts/serve.ts', ...(dev ? ['--dev'] : [])],
+    {
+      cwd: appDir,
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        PORT: port,
+        NODE_ENV: dev ? 'development' : 'production',
+      },
+    },
+  );
   say(`Serving on http://localhost:${port} (API docs at /docs)`);
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    next.kill(signal);
+    server.kill(signal);
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
-  next.on('exit', async (code) => {
+  server.on('exit', async (code) => {
     await worker?.stop();
     await embedded?.stop();
     process.exit(code ?? 0);

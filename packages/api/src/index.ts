@@ -6,3 +6,4 @@ export { log } from './logger';
 export { readCapped } from './body-limit';
 export { assertIntegrationConfig } from './integrations-config';
 export { clientIp, rateLimitConfigFromEnv, trustedProxiesFromEnv } from './rate-limit';
+export { createTrpcHandler, type TrpcHandlerOptions } from './trpc-door';

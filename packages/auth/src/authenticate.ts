@@ -10,6 +10,7 @@ import {
   oauthGrants,
   oauthTokens,
   or,
+  preparedPerDb,
   sql,
   users,
   type Db,
@@ -119,9 +120,9 @@ export async function authenticateSession(
   return principalOf(row, { kind: 'session', id: session.sessionId }, SCOPES);
 }
 
-async function authenticateApiKey(db: Db, token: string): Promise<Principal | null> {
-  const now = new Date();
-  const [row] = await db
+/** The key's row by its hash, with its user and account: once per request, so prepared. */
+const apiKeyByHash = preparedPerDb((db) =>
+  db
     .select({
       id: apiKeys.id,
       scopes: apiKeys.scopes,
@@ -136,12 +137,21 @@ async function authenticateApiKey(db: Db, token: string): Promise<Principal | nu
     .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
     .where(
       and(
-        eq(apiKeys.tokenHash, hashToken(token)),
+        eq(apiKeys.tokenHash, sql.placeholder('hash')),
         isNull(apiKeys.revokedAt),
-        or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, now)),
+        or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql.placeholder('now'))),
       ),
     )
-    .limit(1);
+    .limit(1)
+    .prepare('authenticate_api_key'),
+);
+
+async function authenticateApiKey(db: Db, token: string): Promise<Principal | null> {
+  const now = new Date();
+  const [row] = await apiKeyByHash(db).execute({
+    hash: hashToken(token),
+    now: now.toISOString(),
+  });
   if (!row) return null;
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
     await db

@@ -46,6 +46,12 @@ export async function openPglite(client: PGlite): Promise<Database> {
 
 function openPostgres(url: string, max: number): Database {
   const client = postgres(url, { max, onnotice: () => {}, connect_timeout: 10 });
+  // Drizzle runs its queries through `unsafe`, which postgres.js sends unprepared: the server
+  // would parse and plan every query again. Prepared, each distinct query text (parameters
+  // apart) is planned once per connection.
+  const unsafe = client.unsafe.bind(client);
+  client.unsafe = ((query, parameters, options) =>
+    unsafe(query, parameters, { ...options, prepare: true })) as typeof client.unsafe;
   const db = drizzlePostgres({ client, schema, casing: 'snake_case' }) as unknown as Db;
   return {
     db,

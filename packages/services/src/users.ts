@@ -1,5 +1,16 @@
 import { hashPassword, verifyPassword, type Principal } from '@chorus/auth';
-import { accounts, and, count, desc, eq, isUniqueViolation, sql, users, type Db } from '@chorus/db';
+import {
+  accounts,
+  and,
+  count,
+  desc,
+  eq,
+  isUniqueViolation,
+  preparedPerDb,
+  sql,
+  users,
+  type Db,
+} from '@chorus/db';
 import type { CreateUserInput, Role, UpdateUserInput, User, UserSummary } from '@chorus/validators';
 import { AppError, notFound } from './errors';
 import { newId } from './ids';
@@ -8,7 +19,9 @@ import { pageCount, pageOffset, type PageRequest } from './pagination';
 type UserRow = typeof users.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
-export const toUserSummary = (row: UserRow): UserSummary => ({
+type SummaryRow = Pick<UserRow, 'id' | 'name' | 'email' | 'role' | 'createdAt'>;
+
+export const toUserSummary = (row: SummaryRow): UserSummary => ({
   id: row.id,
   name: row.name,
   email: row.email,
@@ -35,6 +48,44 @@ async function guardEmail<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The account's users (of one role, when `byRole`), newest first, one page. */
+const usersPage = (byRole: boolean) =>
+  preparedPerDb((db) =>
+    db
+      .select({
+        id: users.id,
+        name: users.name,
+        email: users.email,
+        role: users.role,
+        createdAt: users.createdAt,
+      })
+      .from(users)
+      .where(usersOf(byRole))
+      .orderBy(desc(users.createdAt), desc(users.id))
+      .limit(sql.placeholder('limit'))
+      .offset(sql.placeholder('offset'))
+      .prepare(byRole ? 'users_page_by_role' : 'users_page'),
+  );
+
+const usersTotal = (byRole: boolean) =>
+  preparedPerDb((db) =>
+    db
+      .select({ total: count() })
+      .from(users)
+      .where(usersOf(byRole))
+      .prepare(byRole ? 'users_total_by_role' : 'users_total'),
+  );
+
+const usersOf = (byRole: boolean) =>
+  and(
+    eq(users.accountId, sql.placeholder('accountId')),
+    byRole ? eq(users.role, sql.placeholder('role')) : undefined,
+  );
+
+// The list is read on every call of GET /api/users: prepared once, per filter.
+const pageQuery = { all: usersPage(false), byRole: usersPage(true) };
+const totalQuery = { all: usersTotal(false), byRole: usersTotal(true) };
+
 export async function listUsers(opts: {
   db: Db;
   principal: Principal;
@@ -42,18 +93,13 @@ export async function listUsers(opts: {
   role?: Role;
 }) {
   const { db, principal, page, role } = opts;
-  const where = and(
-    eq(users.accountId, principal.accountId),
-    role ? eq(users.role, role) : undefined,
-  );
-  const rows = await db
-    .select()
-    .from(users)
-    .where(where)
-    .orderBy(desc(users.createdAt), desc(users.id))
-    .limit(page.limit)
-    .offset(pageOffset(page));
-  const [totals] = await db.select({ total: count() }).from(users).where(where);
+  const filter = role ? 'byRole' : 'all';
+  const values = { accountId: principal.accountId, role };
+  // Two independent reads: asked together, the page and the total cost one round trip.
+  const [rows, [totals]] = await Promise.all([
+    pageQuery[filter](db).execute({ ...values, limit: page.limit, offset: pageOffset(page) }),
+    totalQuery[filter](db).execute(values),
+  ]);
   const total = totals?.total ?? 0;
   return {
     data: rows.map(toUserSummary),

@@ -7,16 +7,6 @@ import CredentialsProvider from 'next-auth/providers/credentials';
 import { getDatabase } from './database';
 import { safeReturnPath } from './return-path';
 
-/**
- * The secret that signs and encrypts dashboard sessions. `npm start` provides one (generated
- * into the data directory for the embedded default, required with DATABASE_URL).
- */
-export function authSecret(): string {
-  const secret = process.env.NEXTAUTH_SECRET || process.env.AUTH_SECRET;
-  if (!secret) throw new Error('NEXTAUTH_SECRET is not set: start the app with `npm start`.');
-  return secret;
-}
-
 /** The client's address from next-auth's plain header record (see `clientIp`). */
 function requestIp(record: Record<string, unknown> | undefined): string {
   const headers = new Headers();

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { constantTimeEqual } from '@chorus/auth';
 import type { AuthorizationRequest } from '@chorus/services';
-import { authSecret } from './auth';
+import { authSecret } from './auth-secret';
 
 /**
  * The consent form's CSRF token: an HMAC, under the session secret, of the session's id and

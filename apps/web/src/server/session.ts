@@ -1,6 +1,6 @@
 import { authenticateSession, type Principal } from '@chorus/auth';
 import { decode, type JWT } from 'next-auth/jwt';
-import { authSecret } from './auth';
+import { authSecret } from './auth-secret';
 import { getDatabase } from './database';
 
 /** next-auth's session cookie, with the `__Secure-` prefix when served over https. */

@@ -37,8 +37,8 @@ const contains = (list: BlockList, address: string) =>
  * The caller's address: the socket's peer (`remoteAddress`), unless that peer is a trusted
  * proxy, in which case X-Forwarded-For is read from the right, one trusted hop at a time.
  * Addresses a client wrote itself (the left of the header) are never believed. Without a
- * socket address (Next's route handlers), the last X-Forwarded-For entry stands for the peer:
- * Next writes the socket's address there when the client sent none.
+ * socket address, the last X-Forwarded-For entry stands for the peer: the app's HTTP server
+ * appends the socket's address there before any door or page sees the request.
  */
 export function clientIp(
   req: Request,

@@ -101,19 +101,3 @@ export async function readJsonBody(req: Request, schema: ZodType | undefined): P
   }
   return body;
 }
-
-/**
- * The query string handed to the procedure: only the parameters its input declares (others
- * would be ignored anyway, and trpc-to-openapi collects them on a plain object, where a name
- * such as `toString` breaks it); a forbidden key is refused.
- */
-export function queryFor(params: URLSearchParams, schema: ZodType | undefined): string {
-  const shape = unwrap(schema)?.shape ?? {};
-  const kept = new URLSearchParams();
-  for (const [key, value] of params) {
-    if (isForbiddenKey(key)) throw forbidden(key);
-    if (Object.hasOwn(shape, key)) kept.append(key, value);
-  }
-  const search = kept.toString();
-  return search && `?${search}`;
-}

@@ -15,8 +15,8 @@ import {
   type RateLimiter,
 } from '../rate-limit';
 import { appRouter } from '../root';
-import { queryFor, readJsonBody } from './body';
-import { forwardToProcedure } from './forward';
+import { readJsonBody } from './body';
+import { callProcedure } from './call';
 import { withIdempotency } from './idempotency';
 import { openApiDocument } from './openapi';
 import { errorResponse, json, requestIdFor, responseHeaders } from './respond';
@@ -151,7 +151,6 @@ export function createRestHandler({
 
     const { route } = match;
     const hasBody = route.method !== 'GET' && route.method !== 'DELETE';
-    const search = queryFor(url.searchParams, route.input);
     const input = hasBody ? await readJsonBody(req, route.input) : undefined;
     const context: Context = {
       db: database.db,
@@ -160,7 +159,9 @@ export function createRestHandler({
       origin: url.origin,
       response: {},
     };
-    const run = () => forwardToProcedure({ route, path, search, input, context, headers });
+    const { params } = match;
+    const query = url.searchParams;
+    const run = () => callProcedure({ route, params, query, input, context, headers });
     if (route.method !== 'POST' || !principal) return run();
     return withIdempotency(
       {

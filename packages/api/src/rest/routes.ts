@@ -7,20 +7,35 @@ export interface Route {
   /** The OpenAPI path template, e.g. `/api/users/{userId}`. */
   path: string;
   pattern: RegExp;
+  /** The names of the template's parameters, in the order of the pattern's groups. */
+  params: string[];
+  /** The procedure's path in the router, split: `['users', 'list']`. */
+  procedure: string[];
   meta: Meta;
   input: ZodType | undefined;
 }
 
-export type RouteMatch = { route: Route } | { allow: string[] } | null;
+export type RouteMatch =
+  { route: Route; params: Record<string, string> } | { allow: string[] } | null;
 
 const toPattern = (path: string) =>
-  new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^/}]+\}/g, '[^/]+')}$`);
+  new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^/}]+\}/g, '([^/]+)')}$`);
+
+const paramNames = (path: string) => [...path.matchAll(/\{([^/}]+)\}/g)].map((m) => m[1] ?? '');
+
+/** The template's parameters as matched in `path`, on an object without a prototype. */
+function paramsOf(route: Route, path: string): Record<string, string> {
+  const values = route.pattern.exec(path) ?? [];
+  const params = Object.create(null) as Record<string, string>;
+  route.params.forEach((name, i) => (params[name] = values[i + 1] ?? ''));
+  return params;
+}
 
 /** The REST routes, read from the procedures' OpenAPI meta: one source for routing and docs. */
 export function routeTable(router: AnyRouter) {
   const procedures = router._def.procedures as Record<string, AnyProcedure>;
   const routes: Route[] = [];
-  for (const procedure of Object.values(procedures)) {
+  for (const [name, procedure] of Object.entries(procedures)) {
     const meta = procedure._def.meta as Meta | undefined;
     if (!meta?.openapi || meta.openapi.enabled === false) continue;
     const { method, path } = meta.openapi;
@@ -33,6 +48,8 @@ export function routeTable(router: AnyRouter) {
       method: meta.openapi.method,
       path: meta.openapi.path,
       pattern: toPattern(meta.openapi.path),
+      params: paramNames(meta.openapi.path),
+      procedure: name.split('.'),
       meta,
       input: (procedure._def as unknown as { inputs: ZodType[] }).inputs[0],
     });
@@ -47,7 +64,7 @@ export function routeTable(router: AnyRouter) {
     if (onPath.length === 0) return null;
     const route =
       method === 'HEAD' ? onPath.find(answersHead) : onPath.find((r) => r.method === method);
-    if (route) return { route };
+    if (route) return { route, params: paramsOf(route, path) };
     const allow = onPath.map((r) => r.method);
     if (onPath.some(answersHead)) allow.push('HEAD');
     return { allow };

@@ -1,0 +1,133 @@
+/**
+ * `npm run bench:api`: the REST door (and the tRPC door) of the production build against a
+ * bare node:http + postgres.js + ioredis server doing the same work, on the same database,
+ * driven alternately in one run so both see the same machine. Prints req/s, p50, p99 and the
+ * server's RSS per variant, and the ratios. Env: DATABASE_URL (a PostgreSQL server, default
+ * loopback), REDIS_URL (default loopback), BENCH_SECONDS per run (10), BENCH_ROUNDS (2),
+ * BENCH_USERS (1000).
+ */
+import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
+import { createTestDatabase } from '@chorus/db/testing';
+import { drive, merge, type Load, type Measure } from './load';
+import { freePort, runScript, serverRssMb, waitFor } from './processes';
+import { seedAccount } from './seed';
+
+process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const USERS = Number(process.env.BENCH_USERS ?? 1000);
+const appDir = fileURLToPath(new URL('..', import.meta.url));
+const say = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+
+interface Scenario {
+  name: string;
+  connections: number;
+  /** The load on one server (its base URL), or null when the baseline has no such door. */
+  load: (base: string) => Omit<Load, 'connections' | 'seconds'>;
+  baseline: (base: string) => Omit<Load, 'connections' | 'seconds'>;
+}
+
+async function main() {
+  const database = await createTestDatabase();
+  const { key } = await seedAccount(database.db, USERS);
+  say(`seeded ${USERS} users in ${database.url ?? ''}`);
+  const auth = { authorization: `Bearer ${key}` };
+  let serial = 0;
+  const newUser = () =>
+    JSON.stringify({
+      name: 'Bench User',
+      email: `new-${process.pid}-${serial++}@bench.test`,
+      password: 'a password long enough',
+    });
+  const listUsers = (base: string) => ({ url: `${base}/api/users?limit=50`, headers: auth });
+  const createUsers = (base: string) => ({
+    url: `${base}/api/users`,
+    method: 'POST' as const,
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: newUser,
+  });
+  const trpcList = (base: string) => ({
+    url: `${base}/api/trpc/users.list?input=${encodeURIComponent(JSON.stringify({ limit: 50 }))}`,
+    headers: auth,
+  });
+  const scenarios: Scenario[] = [
+    { name: 'GET /api/users?limit=50', connections: 1, load: listUsers, baseline: listUsers },
+    { name: 'GET /api/users?limit=50', connections: 64, load: listUsers, baseline: listUsers },
+    { name: 'tRPC users.list', connections: 64, load: trpcList, baseline: listUsers },
+    { name: 'POST /api/users', connections: 16, load: createUsers, baseline: createUsers },
+  ];
+
+  const [productPort, baselinePort] = [await freePort(), await freePort()];
+  const env = {
+    DATABASE_URL: database.url,
+    REDIS_URL,
+    NODE_ENV: 'production' as const,
+    CHORUS_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+    NEXTAUTH_SECRET: 'benchmark session secret, not for use elsewhere',
+    // Budgets no run can spend: the benchmark measures counting, not refusing.
+    RATE_LIMITS: JSON.stringify({ free: { read: 1e9, write: 1e9 } }),
+    RATE_LIMIT_PREFIX: `bench:${process.pid}`,
+    CHORUS_WORKER: 'false',
+  };
+  say('starting npm start (builds if needed) and the baseline');
+  const servers: ChildProcess[] = [];
+  try {
+    const product = runScript('scripts/start.ts', { ...env, PORT: String(productPort) }, appDir);
+    servers.push(product);
+    const baseline = runScript(
+      'bench/baseline-server.ts',
+      { ...env, PORT: String(baselinePort) },
+      appDir,
+    );
+    servers.push(baseline);
+    await waitFor(`http://127.0.0.1:${baselinePort}/`, 30_000);
+    await waitFor(`http://127.0.0.1:${productPort}/api/health`, 600_000);
+    const bases = {
+      product: `http://127.0.0.1:${productPort}`,
+      baseline: `http://127.0.0.1:${baselinePort}`,
+    };
+    // Warm both (JIT, connection pools, prepared statements).
+    for (const base of [bases.product, bases.baseline])
+      await drive({ ...listUsers(base), connections: 8, seconds: 2 });
+
+    const rows: string[] = [];
+    for (const scenario of scenarios) {
+      const runs: { product: Measure[]; baseline: Measure[] } = { product: [], baseline: [] };
+      for (let round = 0; round < ROUNDS; round++) {
+        const common = { connections: scenario.connections, seconds: SECONDS };
+        runs.baseline.push(await drive({ ...scenario.baseline(bases.baseline), ...common }));
+        runs.product.push(await drive({ ...scenario.load(bases.product), ...common }));
+      }
+      const [p, b] = [merge(runs.product), merge(runs.baseline)];
+      const row = (label: string, m: Measure, pid: number) =>
+        `| ${scenario.name} | ${scenario.connections} | ${label} | ${m.rps.toFixed(0)} | ${m.p50.toFixed(1)} | ${m.p99.toFixed(1)} | ${serverRssMb(pid).toFixed(0)} | ${m.errors} |`;
+      rows.push(row('baseline', b, baseline.pid ?? 0));
+      rows.push(row('chorus', p, product.pid ?? 0));
+      rows.push(
+        `| | | **ratio** | **${(p.rps / b.rps).toFixed(2)}×** | +${(p.p50 - b.p50).toFixed(1)} ms | p99/p50 ${(p.p99 / Math.max(p.p50, 0.001)).toFixed(1)} | | |`,
+      );
+      say(`${scenario.name} ×${scenario.connections} done`);
+    }
+    process.stdout.write(
+      [
+        `${USERS} users, ${SECONDS} s × ${ROUNDS} rounds per variant, alternating`,
+        '',
+        '| request | conns | server | req/s | p50 ms | p99 ms | RSS MB | errors |',
+        '|---|---|---|---|---|---|---|---|',
+        ...rows,
+        '',
+      ].join('\n'),
+    );
+  } finally {
+    for (const server of servers) server.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await database.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,81 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+/** A port nobody listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address
+          ? resolve(address.port)
+          : reject(new Error('no port')),
+      );
+    });
+  });
+}
+
+/**
+ * A TypeScript entry point run by Node through tsx. Its log lines (stdout) go to /dev/null: a
+ * pipe read by this busy process would fill and stall the server; errors (stderr) are shown
+ * if it fails.
+ */
+export function runScript(file: string, env: NodeJS.ProcessEnv, cwd: string): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', file], {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-4000);
+  };
+  child.stderr?.on('data', keep);
+  child.on('exit', (code) => {
+    if (code && !child.killed) process.stderr.write(`${file} exited with ${code}:\n${output}\n`);
+  });
+  return child;
+}
+
+/** Resolves once `url` answers at all (any status), polling; rejects after `ms`. */
+export async function waitFor(url: string, ms: number) {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    const ok = await fetch(url).then(
+      () => true,
+      () => false,
+    );
+    if (ok) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${url} did not answer within ${ms} ms`);
+}
+
+const children = (pid: number): number[] => {
+  try {
+    const list = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
+    return list ? list.split(' ').map(Number) : [];
+  } catch {
+    return [];
+  }
+};
+
+const rssOf = (pid: number): number => {
+  try {
+    const line = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return Number(line?.[1] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+};
+
+/**
+ * Resident memory (MB) of the process serving HTTP: the largest in the tree under `pid`
+ * (for `npm start`, the server, not the supervisor that started it).
+ */
+export function serverRssMb(pid: number): number {
+  const all = [pid];
+  for (let i = 0; i < all.length; i++) all.push(...children(all[i] ?? 0));
+  return Math.max(...all.map(rssOf)) / 2 ** 20;
+}

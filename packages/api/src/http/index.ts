@@ -1,0 +1,6 @@
+export {
+  createApiListener,
+  createHttpServer,
+  type ApiListenerOptions,
+  type FetchHandler,
+} from './listener';

@@ -1,0 +1,106 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { apiError } from '../errors';
+import { describeError, log } from '../logger';
+import { requestUrl, send, toRequest } from './node-fetch';
+import { malformed, refuse, refuseOnSocket } from './refuse';
+
+export type FetchHandler = (req: Request) => Promise<Response>;
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
+
+export interface ApiListenerOptions {
+  /**
+   * Fetch-style handlers under /api/, by path prefix, tried in order: the tRPC door, upload
+   * routes and other non-tRPC handlers first, the REST door (`/api`) last.
+   */
+  mounts: [prefix: string, handler: FetchHandler][];
+  /** Prefixes under /api/ that the web app serves itself (next-auth's `/api/auth`). */
+  webPaths: string[];
+  /** Every other path: the web app (Next's request handler). */
+  web: NodeHandler;
+}
+
+const under = (path: string, prefix: string) =>
+  path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`);
+
+const decodable = (path: string) => {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Appends the socket's peer to X-Forwarded-For, as a proxy would, before any door or the web
+ * app reads it: `clientIp` takes the last entry as the peer and believes entries to its left
+ * only from proxies named in CHORUS_TRUSTED_PROXIES, so a client cannot name its own address.
+ */
+function stampPeer(req: IncomingMessage) {
+  const peer = req.socket.remoteAddress;
+  if (!peer) return;
+  const raw: string[] = [];
+  const sent: string[] = [];
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+    const [name = '', value = ''] = [req.rawHeaders[i], req.rawHeaders[i + 1]];
+    if (name.toLowerCase() === 'x-forwarded-for') sent.push(value);
+    else raw.push(name, value);
+  }
+  const value = [...sent, peer].join(', ');
+  raw.push('X-Forwarded-For', value);
+  req.rawHeaders.splice(0, req.rawHeaders.length, ...raw);
+  req.headers['x-forwarded-for'] = value;
+}
+
+/**
+ * One listener for the whole app: /api/* goes to the API's own doors in this process, without
+ * the web framework's pipeline in between; everything else goes to the web app. A request
+ * whose URL cannot be read gets the error envelope, never a framework's plain 500.
+ */
+export function createApiListener({ mounts, webPaths, web }: ApiListenerOptions) {
+  return function listener(req: IncomingMessage, res: ServerResponse) {
+    stampPeer(req);
+    const incomingId = req.headers['x-request-id'];
+    const id = typeof incomingId === 'string' ? incomingId : undefined;
+    const url = requestUrl(req);
+    if (!url) return refuse(res, id, malformed());
+    const path = url.pathname;
+    if (!under(path, '/api')) return web(req, res);
+    if (!decodable(path)) return refuse(res, id, malformed());
+    if (webPaths.some((prefix) => under(path, prefix))) return web(req, res);
+    const handler = mounts.find(([prefix]) => under(path, prefix))?.[1];
+    if (!handler) return refuse(res, id, apiError('route_not_found', `No route for ${path}.`));
+    let request: Request;
+    try {
+      request = toRequest(req, url);
+    } catch {
+      return refuse(res, id, malformed());
+    }
+    handler(request)
+      .then((response) => send(res, response))
+      .catch((error: unknown) => {
+        // The doors answer their own failures; this is a failure to write the answer.
+        log('error', 'response failed', { path, error: describeError(error) });
+        if (!res.headersSent)
+          refuse(res, id, apiError('internal_error', 'An unexpected error occurred.'));
+        else res.destroy();
+      });
+  };
+}
+
+/**
+ * The app's HTTP server: parser refusals and CONNECT answered in the envelope (see
+ * refuseOnSocket), and a missing Host refused by the listener in the envelope rather than by
+ * Node with an empty 400.
+ */
+export function createHttpServer(): Server {
+  const server = createServer({ requireHostHeader: false });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (error.code === 'ECONNRESET' || error.code === 'EPIPE') return void socket.destroy();
+    refuseOnSocket(socket);
+  });
+  server.on('connect', (_req, socket) =>
+    refuseOnSocket(socket, apiError('method_not_allowed', 'CONNECT is not allowed here.')),
+  );
+  return server;
+}

@@ -1,0 +1,51 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTrpcHandler } from '../src/trpc-door';
+import { startHarness, type Harness } from './harness';
+import { testRateLimiter } from './rate-limiter';
+
+let h: Harness;
+let handle: (req: Request) => Promise<Response>;
+beforeAll(async () => {
+  h = await startHarness();
+  const rateLimiter = testRateLimiter({ free: { read: 2, write: 1 }, anonymous: 1 });
+  handle = createTrpcHandler({ getDatabase: async () => h.database, rateLimiter });
+});
+afterAll(() => h?.close());
+
+const list = (token: string | null, headers: Record<string, string> = {}) =>
+  handle(
+    new Request(`http://localhost/api/trpc/users.list?input=${encodeURIComponent('{}')}`, {
+      headers: { ...(token && { authorization: `Bearer ${token}` }), ...headers },
+    }),
+  );
+
+describe('the tRPC door', () => {
+  it('counts every request against the credential’s budget, like REST, and refuses over it', async () => {
+    const { token } = await h.newAccount('Budget', 'budget@trpc.test');
+    const first = await list(token);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-ratelimit-limit')).toBe('2');
+    expect(first.headers.get('x-ratelimit-remaining')).toBe('1');
+    expect((await list(token)).status).toBe(200);
+    const refused = await list(token);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    const body = (await refused.json()) as { error: { data: { error: { code: string } } } };
+    expect(body.error.data.error.code).toBe('rate_limit_exceeded');
+  });
+
+  it('counts unauthenticated requests per client address', async () => {
+    const from = { 'x-forwarded-for': '203.0.113.77' };
+    expect((await list(null, from)).status).toBe(401);
+    expect((await list(null, from)).status).toBe(429);
+  });
+
+  it('echoes a sane X-Request-Id and makes one up otherwise', async () => {
+    const { token } = await h.newAccount('Ids', 'ids@trpc.test');
+    const echoed = await list(token, { 'x-request-id': 'caller-id-123' });
+    expect(echoed.headers.get('x-request-id')).toBe('caller-id-123');
+    const made = await list(token, { 'x-request-id': '<script>' });
+    expect(made.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{24}$/);
+    expect(made.headers.get('api-version')).toBe('1');
+  });
+});
