@@ -74,15 +74,14 @@ describe('the scheduler with two workers on one database', () => {
       .where(eq(posts.id, unscheduled ?? ''));
     await database.db.delete(posts).where(eq(posts.id, deleted ?? ''));
 
-    for (const db of [database.db, second.db]) {
-      workers.push(
-        await startWorker({
-          databaseUrl: database.url,
-          db,
-          definitions: [publishDuePostsJob(timing)],
-        }),
-      );
-    }
+    // Both at once, as web and worker processes start on a fresh deployment.
+    workers.push(
+      ...(await Promise.all(
+        [database.db, second.db].map((db) =>
+          startWorker({ databaseUrl: database.url, db, definitions: [publishDuePostsJob(timing)] }),
+        ),
+      )),
+    );
     const all = [...overdue, ...due];
     await expect
       .poll(
