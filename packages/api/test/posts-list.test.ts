@@ -70,6 +70,7 @@ describe('GET /api/content/posts', () => {
     expect(titles((await list('?tag=news')).json)).toEqual(['100 real']);
     expect(titles((await list('?tag=promo&q=%25')).json)).toEqual(['100% real']);
     expect((await list('?status=live')).status).toBe(400);
+    expect((await list('?q=a%00b')).status).toBe(400);
   });
 
   it('filters createdAt by from and to, both inclusive', async () => {

@@ -64,6 +64,8 @@ describe('POST /api/content/posts', () => {
       [{ title: 'x', tags: ['x'.repeat(51)] }, 'tags.0'],
       [{ title: 'x', tags: ['  '] }, 'tags.0'],
       [{ title: 'x', status: 'live' }, 'status'],
+      [{ title: 'a\u0000b' }, 'title'],
+      [{ title: 'x', tags: ['a\u0000'] }, 'tags.0'],
     ];
     for (const [body, path] of cases) {
       const { status, json } = await h.call('POST', '/api/content/posts', { body });
