@@ -4,11 +4,13 @@ import { oauthClientsRouter } from './routers/dashboard/oauth-clients';
 import { sessionsRouter } from './routers/dashboard/sessions';
 import { twoFactorRouter } from './routers/dashboard/two-factor';
 import { integrationsRouter } from './routers/integrations';
+import { postsRouter } from './routers/posts';
 import { usersRouter } from './routers/users';
 
 export const appRouter = router({
   users: usersRouter,
   integrations: integrationsRouter,
+  posts: postsRouter,
   // The dashboard's procedures: tRPC only (no REST route), for signed-in users.
   apiKeys: apiKeysRouter,
   oauthClients: oauthClientsRouter,

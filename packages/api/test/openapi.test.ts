@@ -160,4 +160,28 @@ describe('real responses match the document', () => {
     expect(await conforms('get', '/api/users', '/api/users', { token: secret })).toBe(403);
     expect(await conforms('get', '/api/health', '/api/health', { token: null })).toBe(200);
   });
+
+  it('for every posts operation, in success and in error', async () => {
+    const list = '/api/content/posts';
+    const one = '/api/content/posts/{id}';
+    const body = { title: 'Doc post', tags: ['doc'] };
+    expect(await conforms('post', list, list, { body })).toBe(201);
+    expect(await conforms('post', list, list, { body: { title: '' } })).toBe(400);
+    expect(await conforms('post', list, list, { body: { title: 'x', status: 'archived' } })).toBe(
+      409,
+    );
+    expect(await conforms('get', `${list}?q=Doc&tag=doc`, list)).toBe(200);
+    expect(await conforms('get', `${list}?limit=500`, list)).toBe(400);
+    const { json } = await h.call('GET', `${list}?limit=1`);
+    const id = json.data[0].id;
+    expect(await conforms('get', `${list}/${id}`, one)).toBe(200);
+    expect(await conforms('get', `${list}/post_none`, one)).toBe(404);
+    expect(await conforms('put', `${list}/${id}`, one, { body: { status: 'published' } })).toBe(
+      200,
+    );
+    expect(await conforms('put', `${list}/${id}`, one, { body: { status: 'draft' } })).toBe(409);
+    expect(await conforms('delete', `${list}/${id}`, one)).toBe(204);
+    const { secret } = await h.keyFor(h.main.adminId, ['content:read']);
+    expect(await conforms('post', list, list, { token: secret, body })).toBe(403);
+  });
 });

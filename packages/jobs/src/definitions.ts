@@ -1,7 +1,8 @@
 import type { JobDefinition } from './definition';
+import { publishDuePostsJob } from './publish-due-posts';
 
 /**
  * Every kind of background work the worker runs. Each area adds its definitions here (one
  * file per job, beside this one).
  */
-export const JOB_DEFINITIONS: JobDefinition[] = [];
+export const JOB_DEFINITIONS: JobDefinition[] = [publishDuePostsJob()];

@@ -2,3 +2,4 @@ export * from './definition';
 export { JOB_DEFINITIONS } from './definitions';
 export * from './worker';
 export { runWorker } from './run';
+export * from './publish-due-posts';

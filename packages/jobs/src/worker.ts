@@ -31,6 +31,23 @@ export function createQueueClient(databaseUrl: string): PgBoss {
 }
 
 /**
+ * Runs `work` again when it lost a race with another worker: pg-boss 10 creates a queue with
+ * an insert plus a partition that two workers starting at once on a fresh database can
+ * deadlock on (40P01) or collide on (23505). The loser retries and finds the queue made.
+ */
+async function retryingConflicts<T>(work: () => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (attempt >= attempts || (code !== '40P01' && code !== '23505')) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 200));
+    }
+  }
+}
+
+/**
  * Starts pg-boss on the database and works every queue. Any number of workers may run
  * against one database (`npm start` runs one in-process, `npm run worker` one alone).
  */
@@ -45,7 +62,9 @@ export async function startWorker({
   await boss.start();
   const context = { db, boss };
   for (const definition of definitions) {
-    await boss.createQueue(definition.name, { name: definition.name, ...definition.queue });
+    await retryingConflicts(() =>
+      boss.createQueue(definition.name, { name: definition.name, ...definition.queue }),
+    );
     await boss.work<object>(definition.name, definition.work ?? {}, (jobs) =>
       definition.handle(jobs, context),
     );

@@ -11,3 +11,5 @@ export * from './sessions';
 export * from './two-factor';
 export * from './events/record';
 export * from './sign-in-throttle';
+export * from './pagination';
+export * from './posts';

@@ -7,3 +7,5 @@ export * from './api-keys';
 export * from './two-factor';
 export * from './events';
 export * from './safe-keys';
+export * from './envelope';
+export * from './posts';

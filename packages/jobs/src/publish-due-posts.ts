@@ -1,0 +1,51 @@
+import { publishDuePosts } from '@chorus/services';
+import { defineJob } from './definition';
+
+export const PUBLISH_DUE_POSTS = 'posts.publish-due';
+
+export interface SchedulerTiming {
+  /** How long after one sweep the next one starts. */
+  intervalMs: number;
+  /** How often each worker asks the queue for the sweep job (pg-boss: at least 0.5 s). */
+  pollingIntervalSeconds: number;
+}
+
+/** From `CHORUS_SCHEDULER_INTERVAL_MS` (default 500 ms: the lag budget is a few seconds). */
+export function schedulerTiming(env = process.env): SchedulerTiming {
+  const intervalMs = Number(env.CHORUS_SCHEDULER_INTERVAL_MS ?? 500);
+  if (!Number.isInteger(intervalMs) || intervalMs < 100 || intervalMs > 60_000) {
+    throw new Error('CHORUS_SCHEDULER_INTERVAL_MS must be an integer from 100 to 60000.');
+  }
+  return { intervalMs, pollingIntervalSeconds: 0.5 };
+}
+
+/**
+ * The scheduler: a sweep that publishes every due post, then queues the next sweep. The
+ * queue is `stately` (at most one sweep waiting and one running across all workers), so any
+ * number of workers share one chain of sweeps instead of multiplying it. Publishing exactly
+ * once does not rest on that: `publishDuePosts` only moves rows that are still scheduled.
+ * A worker starting queues a sweep at once (catch-up for posts due while no worker ran), and
+ * a cron schedule re-seeds the chain every minute should it ever break (a crashed worker).
+ */
+export const publishDuePostsJob = (timing: SchedulerTiming = schedulerTiming()) =>
+  defineJob<object>({
+    name: PUBLISH_DUE_POSTS,
+    queue: { policy: 'stately', retryLimit: 3, retryDelay: 1, expireInSeconds: 60 },
+    work: { pollingIntervalSeconds: timing.pollingIntervalSeconds },
+    handle: async (_jobs, { db, boss }) => {
+      try {
+        await publishDuePosts({ db });
+      } finally {
+        // Refused (null) when another worker's sweep already waits: the chain goes on there.
+        await boss.send(
+          PUBLISH_DUE_POSTS,
+          {},
+          { startAfter: new Date(Date.now() + timing.intervalMs) },
+        );
+      }
+    },
+    onStart: async ({ boss }) => {
+      await boss.send(PUBLISH_DUE_POSTS, {});
+      await boss.schedule(PUBLISH_DUE_POSTS, '* * * * *');
+    },
+  });

@@ -1,0 +1,6 @@
+export { listPosts } from './list';
+export { publishDuePosts } from './publish';
+export { getPost } from './records';
+export { deletePost } from './remove';
+export { POST_TRANSITIONS } from './transitions';
+export { createPost, updatePost } from './write';

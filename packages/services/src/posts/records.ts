@@ -1,0 +1,71 @@
+import type { Principal } from '@chorus/auth';
+import { and, asc, eq, inArray, postMedia, posts, type Db } from '@chorus/db';
+import type { Post } from '@chorus/validators';
+import { notFound } from '../errors';
+
+export type PostRow = typeof posts.$inferSelect;
+/** A transaction or the database: whatever reads with `select`. */
+export type Reader = Pick<Db, 'select'>;
+
+/** A post as the API returns it (decisions §10), with its media ids in order. */
+export const toPost = (row: PostRow, mediaIds: string[]): Post => ({
+  id: row.id,
+  title: row.title,
+  content: row.content,
+  status: row.status,
+  tags: row.tags,
+  mediaIds,
+  scheduledAt: row.scheduledAt?.toISOString() ?? null,
+  publishedAt: row.publishedAt?.toISOString() ?? null,
+  authorId: row.authorId,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+/** The media ids of each post, in position order, in one query. */
+export async function mediaIdsOf(db: Reader, postIds: string[]) {
+  const byPost = new Map<string, string[]>(postIds.map((id) => [id, []]));
+  if (postIds.length === 0) return byPost;
+  const links = await db
+    .select({ postId: postMedia.postId, mediaId: postMedia.mediaId })
+    .from(postMedia)
+    .where(inArray(postMedia.postId, postIds))
+    .orderBy(asc(postMedia.postId), asc(postMedia.position));
+  for (const link of links) byPost.get(link.postId)?.push(link.mediaId);
+  return byPost;
+}
+
+/** Rows to API posts, with their media. */
+export async function toPosts(db: Reader, rows: PostRow[]) {
+  const media = await mediaIdsOf(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => toPost(row, media.get(row.id) ?? []));
+}
+
+export async function toOnePost(db: Reader, row: PostRow) {
+  const [post] = await toPosts(db, [row]);
+  if (!post) throw new Error('unreachable: one row gives one post');
+  return post;
+}
+
+/**
+ * The account's post with this id; another account's is as unknown as a missing one.
+ * `lock` holds the row for the rest of the transaction, so the scheduler (which skips locked
+ * rows) cannot publish a post while it is being changed.
+ */
+export async function findPost(db: Reader, principal: Principal, id: string, lock = false) {
+  const query = db
+    .select()
+    .from(posts)
+    .where(and(eq(posts.id, id), eq(posts.accountId, principal.accountId)))
+    .limit(1);
+  const [row] = lock ? await query.for('update') : await query;
+  if (!row) throw notFound('Post');
+  return row;
+}
+
+export async function getPost(opts: { db: Db; principal: Principal; id: string }) {
+  return toOnePost(opts.db, await findPost(opts.db, opts.principal, opts.id));
+}

@@ -1,0 +1,44 @@
+import type { Principal } from '@chorus/auth';
+import { and, eq, inArray, media, postMedia } from '@chorus/db';
+import type { EventType, PostStatus } from '@chorus/validators';
+import { AppError } from '../errors';
+import type { Tx } from './tx';
+
+const invalid = (path: string, message: string) =>
+  new AppError('validation_error', message, { issues: [{ path, message }] });
+
+/** `scheduled` needs a `scheduledAt` in the future (decisions §10). */
+export function requireFutureSchedule(scheduledAt: Date | null | undefined, now: Date) {
+  if (!scheduledAt) throw invalid('scheduledAt', 'A scheduled post needs scheduledAt.');
+  if (scheduledAt <= now) throw invalid('scheduledAt', 'scheduledAt must be in the future.');
+  return scheduledAt;
+}
+
+/** Only scheduling sets a time: a scheduledAt sent with any other status is refused. */
+export const scheduleWithoutStatus = () =>
+  invalid('scheduledAt', "scheduledAt is set by scheduling: send it with status 'scheduled'.");
+
+/** Every id must be media of the caller's account; a foreign id is as unknown as a missing one. */
+export async function assertOwnMedia(tx: Tx, principal: Principal, ids: string[]) {
+  if (ids.length === 0) return;
+  const found = await tx
+    .select({ id: media.id })
+    .from(media)
+    .where(and(inArray(media.id, ids), eq(media.accountId, principal.accountId)));
+  const known = new Set(found.map((row) => row.id));
+  const unknown = ids.filter((id) => !known.has(id));
+  if (unknown.length > 0) throw invalid('mediaIds', `Unknown media: ${unknown.join(', ')}.`);
+}
+
+/** Sets the post's attachments to exactly these media, in this order. */
+export async function replaceMedia(tx: Tx, postId: string, ids: string[]) {
+  await tx.delete(postMedia).where(eq(postMedia.postId, postId));
+  if (ids.length === 0) return;
+  await tx
+    .insert(postMedia)
+    .values(ids.map((mediaId, position) => ({ postId, mediaId, position })));
+}
+
+/** The event a change into `status` produces: its own for scheduling and publishing. */
+export const eventOfStatus = (status: PostStatus): EventType | undefined =>
+  status === 'scheduled' ? 'post.scheduled' : status === 'published' ? 'post.published' : undefined;
