@@ -3,11 +3,13 @@ import { apiKeysRouter } from './routers/dashboard/api-keys';
 import { oauthClientsRouter } from './routers/dashboard/oauth-clients';
 import { twoFactorRouter } from './routers/dashboard/two-factor';
 import { integrationsRouter } from './routers/integrations';
+import { mediaRouter } from './routers/media';
 import { usersRouter } from './routers/users';
 
 export const appRouter = router({
   users: usersRouter,
   integrations: integrationsRouter,
+  media: mediaRouter,
   // The dashboard's procedures: tRPC only (no REST route), for signed-in users.
   apiKeys: apiKeysRouter,
   oauthClients: oauthClientsRouter,

@@ -9,3 +9,5 @@ export * from './oauth';
 export * from './dashboard-login';
 export * from './two-factor';
 export * from './events/record';
+export * from './media';
+export * from './pagination';

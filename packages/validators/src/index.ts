@@ -6,3 +6,5 @@ export * from './oauth';
 export * from './api-keys';
 export * from './two-factor';
 export * from './events';
+export * from './envelope';
+export * from './media';

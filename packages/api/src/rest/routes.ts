@@ -1,3 +1,6 @@
+import type { Principal } from '@chorus/auth';
+import type { Db } from '@chorus/db';
+import type { StorageDriver } from '@chorus/storage';
 import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import type { ZodType } from 'zod';
 import type { Meta } from '../trpc';
@@ -9,6 +12,34 @@ export interface Route {
   pattern: RegExp;
   meta: Meta;
   input: ZodType | undefined;
+  /** A route served by a fetch handler of its own rather than a procedure (e.g. multipart). */
+  handler?: HandlerRoute;
+}
+
+/**
+ * A REST route that no procedure can serve (trpc-to-openapi speaks JSON only): the door
+ * authenticates, rate-limits and checks `meta.access` scopes, then hands it the request.
+ * It reads its own body and handles `Idempotency-Key` itself.
+ */
+/** What a handler route receives beside the request. */
+export interface HandlerContext {
+  db: Db;
+  principal: Principal;
+  requestId: string;
+  origin: string;
+  storage: StorageDriver;
+  maxUploadBytes: number;
+  /** The response headers the door has prepared (request id, rate limits). */
+  headers: Headers;
+}
+
+export interface HandlerRoute {
+  method: 'GET' | 'POST';
+  path: string;
+  meta: Meta;
+  /** Also accepts the dashboard session (same-origin requests), as the tRPC door does. */
+  acceptsSession?: true;
+  handle(req: Request, params: Map<string, string>, context: HandlerContext): Promise<Response>;
 }
 
 export type RouteMatch = { route: Route } | { allow: string[] } | null;
@@ -16,8 +47,11 @@ export type RouteMatch = { route: Route } | { allow: string[] } | null;
 const toPattern = (path: string) =>
   new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^/}]+\}/g, '[^/]+')}$`);
 
-/** The REST routes, read from the procedures' OpenAPI meta: one source for routing and docs. */
-export function routeTable(router: AnyRouter) {
+/**
+ * The REST routes, read from the procedures' OpenAPI meta (one source for routing and docs),
+ * then the handler routes.
+ */
+export function routeTable(router: AnyRouter, handlers: HandlerRoute[] = []) {
   const procedures = router._def.procedures as Record<string, AnyProcedure>;
   const routes: Route[] = [];
   for (const procedure of Object.values(procedures)) {
@@ -38,6 +72,11 @@ export function routeTable(router: AnyRouter) {
     });
   }
 
+  for (const handler of handlers) {
+    const { method, path, meta } = handler;
+    routes.push({ method, path, pattern: toPattern(path), meta, input: undefined, handler });
+  }
+
   /** HEAD runs a GET route for its headers; not one with effects, such as a redirect route. */
   const answersHead = (route: Route) => route.method === 'GET' && !route.meta.redirect;
 
@@ -53,7 +92,18 @@ export function routeTable(router: AnyRouter) {
     return { allow };
   }
 
-  return { routes, match };
+  /** The values of a path's `{name}` segments, by name. */
+  function params(route: Route, path: string): Map<string, string> {
+    const names = route.path.split('/');
+    const values = path.split('/');
+    return new Map(
+      names.flatMap((name, i) =>
+        /^\{.+\}$/.test(name) ? [[name.slice(1, -1), values[i] ?? '']] : [],
+      ),
+    );
+  }
+
+  return { routes, match, params };
 }
 
 export type RouteTable = ReturnType<typeof routeTable>;

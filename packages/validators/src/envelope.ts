@@ -1,0 +1,28 @@
+import { z, type ZodType } from 'zod';
+
+/** The general envelope's pagination (decisions §5). */
+export const ZPagination = z
+  .object({
+    total: z.number().int().meta({ description: 'Items across every page.' }),
+    count: z.number().int().meta({ description: 'Items on this page.' }),
+    perPage: z.number().int(),
+    currentPage: z.number().int(),
+    totalPages: z.number().int(),
+  })
+  .meta({ id: 'Pagination' });
+
+export type Pagination = z.infer<typeof ZPagination>;
+
+/** `{ success: true, data }`: a single resource of a table-B endpoint (decisions §5). */
+export const ZEnvelope = <T extends ZodType>(data: T, id: string) =>
+  z.object({ success: z.literal(true), data }).meta({ id });
+
+/** `{ success: true, data: [...], meta: { pagination } }`: a table-B list (decisions §5). */
+export const ZListEnvelope = <T extends ZodType>(item: T, id: string) =>
+  z
+    .object({
+      success: z.literal(true),
+      data: z.array(item),
+      meta: z.object({ pagination: ZPagination }),
+    })
+    .meta({ id });
