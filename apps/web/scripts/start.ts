@@ -10,7 +10,12 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { assertIntegrationConfig, log, rateLimitConfigFromEnv } from '@chorus/api';
+import {
+  assertIntegrationConfig,
+  assertMediaConfig,
+  log,
+  rateLimitConfigFromEnv,
+} from '@chorus/api';
 import { openDatabase } from '@chorus/db';
 import {
   databaseOptionsFromEnv,
@@ -64,6 +69,7 @@ async function prepareDatabase(url: string) {
 function checkConfiguration(env: NodeJS.ProcessEnv) {
   assertIntegrationConfig(env);
   rateLimitConfigFromEnv(env);
+  assertMediaConfig(env);
 }
 
 /**

@@ -5,3 +5,4 @@ export { toApiError, type ApiError } from './errors';
 export { log } from './logger';
 export { assertIntegrationConfig } from './integrations-config';
 export { rateLimitConfigFromEnv } from './rate-limit';
+export { assertMediaConfig } from './media/config';

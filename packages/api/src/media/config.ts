@@ -1,4 +1,7 @@
-type Env = Record<string, string | undefined>;
+import { databaseOptionsFromEnv } from '@chorus/db/node';
+import { storageFromEnv } from '@chorus/storage';
+
+type Env = NodeJS.ProcessEnv;
 
 export const DEFAULT_MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
 
@@ -11,4 +14,10 @@ export function maxUploadBytesFromEnv(env: Env = process.env): number {
     throw new Error('CHORUS_MEDIA_MAX_BYTES must be a positive whole number of bytes.');
   }
   return bytes;
+}
+
+/** Checks the media settings at start-up, so a bad one stops the process, naming it. */
+export function assertMediaConfig(env: Env = process.env) {
+  maxUploadBytesFromEnv(env);
+  storageFromEnv(env, { dataDir: databaseOptionsFromEnv(env).dataDir });
 }

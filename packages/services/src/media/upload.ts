@@ -22,11 +22,12 @@ export interface StagedUpload {
 /** The client's file name without any path, control characters or excess length. */
 export function cleanFilename(name: string | undefined, type: MediaType): string {
   const base = (name ?? '').split(/[/\\]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  const clean = base
-    .replace(/[\u0000-\u001f\u007f]/g, '')
-    .trim()
-    .slice(0, 255);
+  // By code point, so that no character is cut in half.
+  const clean = [...base.trim()]
+    .filter((c) => c >= ' ' && c !== '\u007f')
+    .slice(0, 255)
+    .join('')
+    .trim();
   return clean || `upload.${type.split('/')[1] ?? 'bin'}`;
 }
 

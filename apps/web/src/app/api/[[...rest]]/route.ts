@@ -1,9 +1,11 @@
 import { createRestHandler } from '@chorus/api/rest';
 import { getDatabase } from '~/server/database';
+import { requestSessionPrincipal } from '~/server/session';
 
 export const dynamic = 'force-dynamic';
 
-const handleRest = createRestHandler({ getDatabase });
+// The session counts only on the routes that accept it (media bytes and upload), for the dashboard.
+const handleRest = createRestHandler({ getDatabase, sessionPrincipal: requestSessionPrincipal });
 
 export {
   handleRest as GET,
