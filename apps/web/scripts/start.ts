@@ -129,6 +129,8 @@ async function main() {
   const options = databaseOptionsFromEnv();
   if (!options.url) await useEmbeddedEncryptionKey(options.dataDir);
   await useSessionSecret(options.url ? undefined : options.dataDir, dev);
+  // Uploaded media on local disk live beside the data, unless configured otherwise.
+  process.env.CHORUS_STORAGE_DIR ||= join(options.dataDir, 'media');
   // `next start` runs in production mode: check the configuration as it will be read there.
   checkConfiguration({ ...process.env, NODE_ENV: dev ? 'development' : 'production' });
   useAuthUrl();

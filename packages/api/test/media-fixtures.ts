@@ -45,11 +45,11 @@ export interface UploadOptions {
 }
 
 /** `POST /api/content/media` with a real multipart body, as a browser or curl -F sends it. */
-export async function upload(h: Harness, bytes: Uint8Array, options: UploadOptions = {}) {
+export async function upload(h: Harness, bytes: Buffer, options: UploadOptions = {}) {
   const form = new FormData();
   form.append(
     'file',
-    new Blob([bytes], { type: options.type ?? 'application/octet-stream' }),
+    new Blob([new Uint8Array(bytes)], { type: options.type ?? 'application/octet-stream' }),
     options.filename ?? 'upload.bin',
   );
   if (options.altText !== undefined) form.append('altText', options.altText);

@@ -14,14 +14,17 @@ function required(env: Env, name: string): string {
 }
 
 /**
- * The store the settings name (README, "Configuration"): local disk under the data directory
- * by default, or an S3-compatible bucket. A bad setting throws, naming it, so that start-up
+ * The store the settings name (README, "Configuration"): local disk (CHORUS_STORAGE_DIR, by
+ * default `media/` in the data directory), or an S3-compatible bucket. A bad setting throws, naming it, so that start-up
  * stops rather than the first upload.
  */
-export function storageFromEnv(env: Env, defaults: { dataDir: string }): StorageDriver {
+export function storageFromEnv(env: Env, defaults: { dataDir?: string } = {}): StorageDriver {
   const kind = read(env, 'CHORUS_STORAGE') ?? 'local';
   if (kind === 'local') {
-    return localDiskStorage(read(env, 'CHORUS_STORAGE_DIR') ?? join(defaults.dataDir, 'media'));
+    const dataDir = read(env, 'CHORUS_DATA_DIR') ?? defaults.dataDir;
+    const dir = read(env, 'CHORUS_STORAGE_DIR') ?? (dataDir && join(dataDir, 'media'));
+    if (!dir) throw new Error('CHORUS_STORAGE_DIR is not set: run the app with `npm start`.');
+    return localDiskStorage(dir);
   }
   if (kind !== 's3') throw new Error('CHORUS_STORAGE must be "local" or "s3".');
   const endpoint = read(env, 'CHORUS_S3_ENDPOINT');

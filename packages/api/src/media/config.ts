@@ -1,4 +1,3 @@
-import { databaseOptionsFromEnv } from '@chorus/db/node';
 import { storageFromEnv } from '@chorus/storage';
 
 type Env = NodeJS.ProcessEnv;
@@ -19,5 +18,5 @@ export function maxUploadBytesFromEnv(env: Env = process.env): number {
 /** Checks the media settings at start-up, so a bad one stops the process, naming it. */
 export function assertMediaConfig(env: Env = process.env) {
   maxUploadBytesFromEnv(env);
-  storageFromEnv(env, { dataDir: databaseOptionsFromEnv(env).dataDir });
+  storageFromEnv(env);
 }

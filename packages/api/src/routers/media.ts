@@ -8,6 +8,7 @@ import {
 } from '@chorus/validators';
 import { z } from 'zod';
 import { ok, okPage } from '../envelope';
+import { describeError, log } from '../logger';
 import { defaultStorage } from '../storage';
 import { router, scoped } from '../trpc';
 
@@ -92,12 +93,19 @@ export const mediaRouter = router({
     .input(ZMediaIdParam)
     .output(z.void())
     .mutation(async ({ ctx, input }) => {
-      await deleteMedia({
+      const { orphan } = await deleteMedia({
         db: ctx.db,
         principal: ctx.principal,
         id: input.id,
         storage: ctx.storage ?? defaultStorage(),
         origin: ctx.origin,
       });
+      if (orphan) {
+        log('warn', 'media deleted, its bytes not', {
+          requestId: ctx.requestId,
+          key: orphan.key,
+          error: describeError(orphan.error),
+        });
+      }
     }),
 });

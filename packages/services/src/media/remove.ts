@@ -7,8 +7,9 @@ import { findMedia, toMedia } from './records';
 
 /**
  * Deletes a media record with its `media.deleted` event in one transaction, then its bytes.
- * The bytes go after the commit: a failure there leaves an unreachable file (reported to the
- * caller's log), never a record whose bytes are gone. Posts lose the attachment (cascade).
+ * The bytes go after the commit: a failure there leaves an unreachable file, returned as
+ * `orphan` for the caller to log, never a record whose bytes are gone. Posts lose the
+ * attachment (cascade).
  */
 export async function deleteMedia(opts: {
   db: Db;
@@ -32,7 +33,12 @@ export async function deleteMedia(opts: {
     });
     return deleted;
   });
-  await storage.delete(row.storageKey);
+  try {
+    await storage.delete(row.storageKey);
+    return { orphan: null };
+  } catch (error) {
+    return { orphan: { key: row.storageKey, error } };
+  }
 }
 
 /**
