@@ -1,6 +1,7 @@
 import { router } from './trpc';
 import { apiKeysRouter } from './routers/dashboard/api-keys';
 import { oauthClientsRouter } from './routers/dashboard/oauth-clients';
+import { sessionsRouter } from './routers/dashboard/sessions';
 import { twoFactorRouter } from './routers/dashboard/two-factor';
 import { integrationsRouter } from './routers/integrations';
 import { mediaRouter } from './routers/media';
@@ -14,6 +15,7 @@ export const appRouter = router({
   apiKeys: apiKeysRouter,
   oauthClients: oauthClientsRouter,
   twoFactor: twoFactorRouter,
+  sessions: sessionsRouter,
 });
 
 export type AppRouter = typeof appRouter;

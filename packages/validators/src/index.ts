@@ -8,3 +8,4 @@ export * from './two-factor';
 export * from './events';
 export * from './envelope';
 export * from './media';
+export * from './safe-keys';
