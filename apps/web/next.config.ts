@@ -7,6 +7,7 @@ const config: NextConfig = {
     '@chorus/auth',
     '@chorus/db',
     '@chorus/services',
+    '@chorus/storage',
     '@chorus/validators',
   ],
   // Native and WASM modules load from node_modules at run time rather than being bundled.

@@ -12,6 +12,7 @@ import { createApiListener, createHttpServer } from '@chorus/api/http';
 import { createRestHandler } from '@chorus/api/rest';
 import next from 'next';
 import { getDatabase } from '../src/server/database';
+import { requestSessionPrincipal } from '../src/server/session';
 import { handleTrpc } from '../src/server/trpc-door';
 
 const dev = process.argv.includes('--dev');
@@ -27,7 +28,8 @@ server.on(
   createApiListener({
     mounts: [
       ['/api/trpc', handleTrpc],
-      ['/api', createRestHandler({ getDatabase })],
+      // The session counts only on the routes that accept it (media bytes and upload).
+      ['/api', createRestHandler({ getDatabase, sessionPrincipal: requestSessionPrincipal })],
     ],
     webPaths: ['/api/auth'],
     web: app.getRequestHandler(),

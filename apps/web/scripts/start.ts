@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import {
   assertIntegrationConfig,
+  assertMediaConfig,
   log,
   rateLimitConfigFromEnv,
   trustedProxiesFromEnv,
@@ -69,6 +70,7 @@ function checkConfiguration(env: NodeJS.ProcessEnv) {
   rateLimitConfigFromEnv(env);
   trustedProxiesFromEnv(env);
   grantLifetimeMs(env);
+  assertMediaConfig(env);
 }
 
 /**
@@ -128,6 +130,8 @@ async function main() {
   const options = databaseOptionsFromEnv();
   if (!options.url) await useEmbeddedEncryptionKey(options.dataDir);
   await useSessionSecret(options.url ? undefined : options.dataDir, dev);
+  // Uploaded media on local disk live beside the data, unless configured otherwise.
+  process.env.CHORUS_STORAGE_DIR ||= join(options.dataDir, 'media');
   // `next start` runs in production mode: check the configuration as it will be read there.
   checkConfiguration({ ...process.env, NODE_ENV: dev ? 'development' : 'production' });
   useAuthUrl();

@@ -1,5 +1,6 @@
 import type { Principal } from '@chorus/auth';
 import type { Db } from '@chorus/db';
+import type { StorageDriver } from '@chorus/storage';
 
 /** What every procedure receives, whichever door the request came through. */
 export interface Context {
@@ -13,4 +14,6 @@ export interface Context {
    * `successStatuses`) sets `status`; the REST door answers with it.
    */
   response: { status?: number };
+  /** Where media bytes go; the process's configured store when absent (src/storage.ts). */
+  storage?: StorageDriver;
 }

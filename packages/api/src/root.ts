@@ -5,12 +5,14 @@ import { sessionsRouter } from './routers/dashboard/sessions';
 import { twoFactorRouter } from './routers/dashboard/two-factor';
 import { integrationsRouter } from './routers/integrations';
 import { postsRouter } from './routers/posts';
+import { mediaRouter } from './routers/media';
 import { usersRouter } from './routers/users';
 
 export const appRouter = router({
   users: usersRouter,
   integrations: integrationsRouter,
   posts: postsRouter,
+  media: mediaRouter,
   // The dashboard's procedures: tRPC only (no REST route), for signed-in users.
   apiKeys: apiKeysRouter,
   oauthClients: oauthClientsRouter,

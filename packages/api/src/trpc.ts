@@ -2,6 +2,7 @@ import { AppError, type ErrorCode } from '@chorus/services';
 import type { Role, Scope } from '@chorus/validators';
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
+import { requireScopes } from './access';
 import type { Context } from './context';
 import { toApiError, toTrpcError } from './errors';
 
@@ -57,16 +58,7 @@ export const authedProcedure = publicProcedure.use(({ ctx, next }) => {
 /** Requires every named scope of the credential (decisions §2: scopes never imply others). */
 export const scoped = (...scopes: Scope[]) =>
   authedProcedure.meta({ access: { scopes } }).use(({ ctx, next }) => {
-    const missing = scopes.filter((scope) => !ctx.principal.scopes.includes(scope));
-    if (missing.length > 0) {
-      throw new AppError(
-        'insufficient_scope',
-        `This credential lacks the scope ${missing.join(', ')}.`,
-        {
-          requiredScopes: scopes,
-        },
-      );
-    }
+    requireScopes(ctx.principal, scopes);
     return next();
   });
 

@@ -1,4 +1,9 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Principal } from '@chorus/auth';
 import type { Database } from '@chorus/db';
+import { localDiskStorage, type StorageDriver } from '@chorus/storage';
 import { createTestDatabase } from '@chorus/db/testing';
 import { createAccount, createApiKey, type Tier } from '@chorus/services';
 import { SCOPES, type Scope } from '@chorus/validators';
@@ -21,6 +26,10 @@ export interface CallOptions {
 export interface HarnessOptions {
   /** Rate limits of the harness's handler (default: decisions §8's). */
   limits?: RateLimitsOverride;
+  /** Media storage (default: local disk in a fresh temporary directory, `storageDir`). */
+  storage?: StorageDriver;
+  maxUploadBytes?: number;
+  sessionPrincipal?: (req: Request) => Promise<Principal | null>;
 }
 
 /**
@@ -30,11 +39,19 @@ export interface HarnessOptions {
  */
 export async function startHarness(options: HarnessOptions = {}) {
   const database: Database = await createTestDatabase();
+  const storageDir = await mkdtemp(join(tmpdir(), 'chorus-media-'));
+  const storage = options.storage ?? localDiskStorage(storageDir);
   const limiters: RateLimiter[] = [];
   /** A REST handler over the harness's database with its own rate limiter. */
   function handlerWith(rateLimiter: RateLimiter) {
     limiters.push(rateLimiter);
-    return createRestHandler({ getDatabase: async () => database, rateLimiter });
+    return createRestHandler({
+      getDatabase: async () => database,
+      rateLimiter,
+      storage,
+      maxUploadBytes: options.maxUploadBytes,
+      sessionPrincipal: options.sessionPrincipal,
+    });
   }
   const handle = handlerWith(testRateLimiter(options.limits));
 
@@ -83,6 +100,8 @@ export async function startHarness(options: HarnessOptions = {}) {
   return {
     database,
     db: database.db,
+    storage,
+    storageDir,
     handle,
     handlerWith,
     call,
@@ -92,6 +111,7 @@ export async function startHarness(options: HarnessOptions = {}) {
     close: async () => {
       await Promise.all(limiters.map((limiter) => limiter.close()));
       await database.close();
+      await rm(storageDir, { recursive: true, force: true });
     },
   };
 }

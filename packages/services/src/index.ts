@@ -10,6 +10,8 @@ export * from './dashboard-login';
 export * from './sessions';
 export * from './two-factor';
 export * from './events/record';
+export * from './media';
+export * from './pagination';
 export * from './sign-in-throttle';
 export * from './pagination';
 export * from './posts';

@@ -6,6 +6,8 @@ export * from './oauth';
 export * from './api-keys';
 export * from './two-factor';
 export * from './events';
+export * from './envelope';
+export * from './media';
 export * from './safe-keys';
 export * from './envelope';
 export * from './posts';

@@ -1,6 +1,7 @@
 import { authenticateBearer, bearerToken, type Principal } from '@chorus/auth';
 import type { Database } from '@chorus/db';
 import { AppError } from '@chorus/services';
+import type { StorageDriver } from '@chorus/storage';
 import type { Context } from '../context';
 import { apiError, toApiError } from '../errors';
 import { checkHealth } from '../health';
@@ -14,21 +15,32 @@ import {
   reportRateLimit,
   type RateLimiter,
 } from '../rate-limit';
-import { appRouter } from '../root';
 import { readJsonBody } from './body';
 import { callProcedure } from './call';
+import { requireScopes } from '../access';
+import { maxUploadBytesFromEnv } from '../media/config';
+import { defaultStorage } from '../storage';
 import { withIdempotency } from './idempotency';
 import { openApiDocument } from './openapi';
 import { errorResponse, json, requestIdFor, responseHeaders } from './respond';
-import { routeTable } from './routes';
+import { restRoutes } from './table';
 
 export interface RestHandlerOptions {
   getDatabase: () => Promise<Database>;
   /** Counts requests (decisions §8); by default the process's, configured from the environment. */
   rateLimiter?: RateLimiter;
+  /** Media bytes; by default the store configured by the environment (CHORUS_STORAGE…). */
+  storage?: StorageDriver;
+  /** The largest upload in bytes; by default CHORUS_MEDIA_MAX_BYTES, else 25 MiB. */
+  maxUploadBytes?: number;
+  /**
+   * The dashboard session's principal, for the routes that accept it (media bytes, so that
+   * `<img src>` works signed in): null when the request carries no session or is cross-site.
+   */
+  sessionPrincipal?: (req: Request) => Promise<Principal | null>;
 }
 
-const routes = routeTable(appRouter);
+const routes = restRoutes;
 
 /** `/api/users/` and `/api/users` are one path. */
 const normalizePath = (pathname: string) => pathname.replace(/\/+$/, '') || '/';
@@ -36,9 +48,15 @@ const normalizePath = (pathname: string) => pathname.replace(/\/+$/, '') || '/';
 /** Paths that answer without credentials (decisions §7). */
 const PUBLIC_PATHS = new Set(['/api/health', '/api/openapi.json']);
 
-async function authenticate(req: Request, database: Database): Promise<Principal> {
+async function authenticate(
+  req: Request,
+  database: Database,
+  session: (() => Promise<Principal | null>) | undefined,
+): Promise<Principal> {
   const token = bearerToken(req.headers.get('authorization'));
   if (!token) {
+    const principal = await session?.();
+    if (principal) return principal;
     throw new AppError('unauthorized', 'Send credentials as "Authorization: Bearer <token>".');
   }
   const principal = await authenticateBearer(database.db, token);
@@ -56,6 +74,9 @@ async function authenticate(req: Request, database: Database): Promise<Principal
 export function createRestHandler({
   getDatabase,
   rateLimiter = defaultRateLimiter(),
+  storage,
+  maxUploadBytes,
+  sessionPrincipal,
 }: RestHandlerOptions) {
   /** Unauthenticated requests are counted per client address. */
   const anonymous = (req: Request) => anonymousBucket(clientIp(req), rateLimiter.limits);
@@ -131,7 +152,12 @@ export function createRestHandler({
     if (isPublic) {
       await enforceRateLimit(rateLimiter, anonymous(req), headers);
     } else {
-      principal = await authenticate(req, database).catch(async (error: unknown) => {
+      // Only a route that says so accepts the dashboard session; a bearer token always wins.
+      const session =
+        match && 'route' in match && match.route.handler?.acceptsSession && sessionPrincipal
+          ? () => sessionPrincipal(req)
+          : undefined;
+      principal = await authenticate(req, database, session).catch(async (error: unknown) => {
         // Refused credentials are counted per client address, like missing ones.
         await enforceRateLimit(rateLimiter, anonymous(req), headers);
         throw error;
@@ -150,6 +176,18 @@ export function createRestHandler({
     }
 
     const { route } = match;
+    if (route.handler && principal) {
+      requireScopes(principal, route.meta.access?.scopes ?? []);
+      return route.handler.handle(req, new Map(Object.entries(match.params)), {
+        db: database.db,
+        principal,
+        requestId,
+        origin: url.origin,
+        storage: storage ?? defaultStorage(),
+        maxUploadBytes: (maxUploadBytes ??= maxUploadBytesFromEnv()),
+        headers,
+      });
+    }
     const hasBody = route.method !== 'GET' && route.method !== 'DELETE';
     const input = hasBody ? await readJsonBody(req, route.input) : undefined;
     const context: Context = {
@@ -158,6 +196,7 @@ export function createRestHandler({
       requestId,
       origin: url.origin,
       response: {},
+      storage,
     };
     const { params } = match;
     const query = url.searchParams;

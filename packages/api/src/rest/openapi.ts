@@ -2,8 +2,10 @@ import { ERROR_STATUS, type ErrorCode } from '@chorus/services';
 import { SCOPE_DESCRIPTIONS, ZErrorEnvelope } from '@chorus/validators';
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { z } from 'zod';
+import { mediaExtraResponses, mediaPaths } from '../media/openapi';
 import { appRouter } from '../root';
-import { routeTable, type Route } from './routes';
+import type { Route } from './routes';
+import { restRoutes } from './table';
 
 const DESCRIPTION = `The Chorus REST API, version 1 (every response carries \`API-Version: 1\`).
 
@@ -91,7 +93,9 @@ function errorCodes(route: Route): ErrorCode[] {
   if (route.meta.access?.role) codes.push('forbidden');
   codes.push('validation_error');
   if (route.method !== 'GET' && route.method !== 'DELETE') {
-    codes.push('invalid_json', 'payload_too_large', 'unsupported_media_type');
+    // Handler routes read their own bodies (multipart): no JSON to be invalid.
+    if (!route.handler) codes.push('invalid_json');
+    codes.push('payload_too_large', 'unsupported_media_type');
   }
   if (route.method === 'POST') codes.push('idempotency_key_reused', 'idempotency_in_progress');
   codes.push('rate_limit_exceeded');
@@ -221,13 +225,15 @@ function build(): OpenAPIObject {
       // Completed with absolute URLs and the scopes by `oauth2Scheme`.
       oauth2: { type: 'oauth2', flows: {} },
     },
-    paths: publicPaths,
+    paths: { ...publicPaths, ...mediaPaths },
     defs: { Error: ZErrorEnvelope },
   });
-  for (const route of routeTable(appRouter).routes) {
+  for (const route of restRoutes.routes) {
     const operation = doc.paths?.[route.path]?.[route.method.toLowerCase() as 'get'] as
       Operation | undefined;
-    if (operation) describeRoute(operation, route);
+    if (!operation) continue;
+    describeRoute(operation, route);
+    Object.assign(operation.responses, mediaExtraResponses[`${route.method} ${route.path}`]);
   }
   doc.components = {
     ...doc.components,

@@ -1,3 +1,6 @@
+import type { Principal } from '@chorus/auth';
+import type { Db } from '@chorus/db';
+import type { StorageDriver } from '@chorus/storage';
 import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import type { ZodType } from 'zod';
 import type { Meta } from '../trpc';
@@ -13,6 +16,34 @@ export interface Route {
   procedure: string[];
   meta: Meta;
   input: ZodType | undefined;
+  /** A route served by a fetch handler of its own rather than a procedure (e.g. multipart). */
+  handler?: HandlerRoute;
+}
+
+/**
+ * A REST route that no procedure can serve (trpc-to-openapi speaks JSON only): the door
+ * authenticates, rate-limits and checks `meta.access` scopes, then hands it the request.
+ * It reads its own body and handles `Idempotency-Key` itself.
+ */
+/** What a handler route receives beside the request. */
+export interface HandlerContext {
+  db: Db;
+  principal: Principal;
+  requestId: string;
+  origin: string;
+  storage: StorageDriver;
+  maxUploadBytes: number;
+  /** The response headers the door has prepared (request id, rate limits). */
+  headers: Headers;
+}
+
+export interface HandlerRoute {
+  method: 'GET' | 'POST';
+  path: string;
+  meta: Meta;
+  /** Also accepts the dashboard session (same-origin requests), as the tRPC door does. */
+  acceptsSession?: true;
+  handle(req: Request, params: Map<string, string>, context: HandlerContext): Promise<Response>;
 }
 
 export type RouteMatch =
@@ -31,8 +62,11 @@ function paramsOf(route: Route, path: string): Record<string, string> {
   return params;
 }
 
-/** The REST routes, read from the procedures' OpenAPI meta: one source for routing and docs. */
-export function routeTable(router: AnyRouter) {
+/**
+ * The REST routes, read from the procedures' OpenAPI meta (one source for routing and docs),
+ * then the handler routes.
+ */
+export function routeTable(router: AnyRouter, handlers: HandlerRoute[] = []) {
   const procedures = router._def.procedures as Record<string, AnyProcedure>;
   const routes: Route[] = [];
   for (const [name, procedure] of Object.entries(procedures)) {
@@ -52,6 +86,20 @@ export function routeTable(router: AnyRouter) {
       procedure: name.split('.'),
       meta,
       input: (procedure._def as unknown as { inputs: ZodType[] }).inputs[0],
+    });
+  }
+
+  for (const handler of handlers) {
+    const { method, path, meta } = handler;
+    routes.push({
+      method,
+      path,
+      pattern: toPattern(path),
+      params: paramNames(path),
+      procedure: [],
+      meta,
+      input: undefined,
+      handler,
     });
   }
 

@@ -1,0 +1,40 @@
+import { Readable } from 'node:stream';
+import { findMediaContent } from '@chorus/services';
+import type { HandlerContext } from '../rest/routes';
+
+/** RFC 9110 §13.1.2: does If-None-Match name this ETag (or any)? */
+const matches = (header: string | null, etag: string) =>
+  header !== null &&
+  header.split(',').some((tag) => ['*', etag].includes(tag.trim().replace(/^W\//, '')));
+
+/**
+ * `GET /api/content/media/{id}/content`: the bytes, to callers of the account only (404 to
+ * anyone else). The type is the one detected at upload; `nosniff` and a sandboxing CSP make
+ * sure a browser never runs the file as a page. The SHA-256 is a strong ETag.
+ */
+export async function handleContent(
+  req: Request,
+  id: string,
+  ctx: HandlerContext,
+): Promise<Response> {
+  const { headers } = ctx;
+  const { row, open } = await findMediaContent({ ...ctx, id });
+  const etag = `"${row.sha256}"`;
+  headers.set('ETag', etag);
+  // Revalidated on every use: access can be lost, and the record deleted.
+  headers.set('Cache-Control', 'private, no-cache');
+  headers.set('X-Content-Type-Options', 'nosniff');
+  headers.set('Content-Security-Policy', "default-src 'none'; sandbox");
+  if (matches(req.headers.get('if-none-match'), etag)) {
+    return new Response(null, { status: 304, headers });
+  }
+  headers.set('Content-Type', row.mimeType);
+  headers.set('Content-Length', String(row.size));
+  headers.set(
+    'Content-Disposition',
+    `inline; filename*=UTF-8''${encodeURIComponent(row.filename)}`,
+  );
+  if (req.method === 'HEAD') return new Response(null, { status: 200, headers });
+  const body = Readable.toWeb(await open()) as ReadableStream<Uint8Array>;
+  return new Response(body, { status: 200, headers });
+}

@@ -1,0 +1,93 @@
+import { MEDIA_TYPES } from '@chorus/validators';
+import type { ZodOpenApiPathsObject } from 'zod-openapi';
+import { DEFAULT_MAX_UPLOAD_BYTES } from './config';
+
+const mediaRef = { $ref: '#/components/schemas/MediaResponse' };
+const binary = { type: 'string' as const, contentMediaType: 'application/octet-stream' };
+const idParameter = {
+  name: 'id',
+  in: 'path' as const,
+  required: true,
+  schema: { type: 'string' as const },
+  example: 'med_01JD2Y8Q9Z3M4N5P6R7S8T9V0W',
+};
+
+/**
+ * The OpenAPI operations of the media handler routes, which no procedure describes. The
+ * document adds what every route shares (security, errors, headers) as for the others.
+ */
+export const mediaPaths: ZodOpenApiPathsObject = {
+  '/api/content/media': {
+    post: {
+      operationId: 'uploadMedia',
+      summary: 'Upload media',
+      tags: ['Media'],
+      description: `A \`multipart/form-data\` body with one \`file\` part and an optional \`altText\` field. The bytes stream to storage as they arrive. The type is detected from the file's bytes, never from its name or the part's \`Content-Type\`: ${MEDIA_TYPES.join(', ')} are accepted, anything else is 415 \`unsupported_media_type\`. Over the size limit (\`CHORUS_MEDIA_MAX_BYTES\`, ${DEFAULT_MAX_UPLOAD_BYTES} bytes by default) the answer is 413 \`payload_too_large\` and nothing is kept. Images get their \`width\` and \`height\`.\n\nWith an \`Idempotency-Key\`, a retry that uploads the same file (same name, alt text and bytes) gets the first answer back; its bytes are not kept twice.`,
+      requestBody: {
+        required: true,
+        content: {
+          'multipart/form-data': {
+            schema: {
+              type: 'object',
+              required: ['file'],
+              properties: {
+                file: { ...binary, description: 'The file; its name becomes `filename`.' },
+                altText: { type: 'string', maxLength: 1000, description: 'Alt text.' },
+              },
+            },
+            encoding: { file: { contentType: MEDIA_TYPES.join(', ') } },
+          },
+        },
+      },
+      responses: {
+        200: {
+          description: 'Created',
+          content: {
+            'application/json': {
+              schema: mediaRef,
+              example: {
+                success: true,
+                data: {
+                  id: 'med_01JD2Y8Q9Z3M4N5P6R7S8T9V0W',
+                  filename: 'launch.png',
+                  mimeType: 'image/png',
+                  size: 48213,
+                  width: 1200,
+                  height: 630,
+                  sha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+                  altText: 'The launch banner',
+                  url: 'https://chorus.example.com/api/content/media/med_01JD2Y8Q9Z3M4N5P6R7S8T9V0W/content',
+                  uploadedBy: 'usr_01JD2Y8Q9Z3M4N5P6R7S8T9V0A',
+                  createdAt: '2026-11-21T10:00:00.000Z',
+                },
+              },
+            },
+          },
+        },
+      },
+    },
+  },
+  '/api/content/media/{id}/content': {
+    get: {
+      operationId: 'getMediaContent',
+      summary: 'The bytes of a media item',
+      tags: ['Media'],
+      description:
+        "The file as uploaded, with the `Content-Type` detected at upload, `X-Content-Type-Options: nosniff`, and the SHA-256 as a strong `ETag` (send `If-None-Match` to get 304). Another account's id is 404. Besides a bearer token, the dashboard's session cookie is accepted from the dashboard's own pages, so that `<img src>` works there.",
+      parameters: [idParameter],
+      responses: {
+        200: {
+          description: 'The bytes',
+          content: Object.fromEntries(MEDIA_TYPES.map((type) => [type, { schema: binary }])),
+        },
+      },
+    },
+  },
+};
+
+/** Answers that the shared description of a route does not produce. */
+export const mediaExtraResponses: Record<string, Record<string, object>> = {
+  'GET /api/content/media/{id}/content': {
+    304: { description: 'Not modified: the `If-None-Match` ETag is current.' },
+  },
+};

@@ -1,0 +1,64 @@
+import {
+  AppError,
+  commitUpload,
+  discardUpload,
+  stageUpload,
+  type StagedUpload,
+} from '@chorus/services';
+import { ZAltText } from '@chorus/validators';
+import { withIdempotency } from '../rest/idempotency';
+import type { HandlerContext } from '../rest/routes';
+import { readUploadForm } from './multipart';
+
+function altTextOf(fields: Map<string, string>): string | null {
+  const value = fields.get('altText');
+  if (value === undefined) return null;
+  const parsed = ZAltText.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const message = parsed.error.issues[0]?.message ?? 'Invalid.';
+  throw new AppError('validation_error', 'The request is not valid.', {
+    issues: [{ path: 'altText', message }],
+  });
+}
+
+/**
+ * `POST /api/content/media` (decisions §11): the file streams into storage as it arrives;
+ * the record and its event are written once the bytes are whole. An `Idempotency-Key`
+ * retry (§15) is recognised by what was uploaded (name, alt text, SHA-256), since multipart
+ * boundaries differ between retries: its bytes are dropped and the first answer replayed.
+ */
+export async function handleUpload(req: Request, ctx: HandlerContext): Promise<Response> {
+  const { db, principal, storage, headers } = ctx;
+  const form = await readUploadForm<StagedUpload>(req, {
+    maxFileBytes: ctx.maxUploadBytes,
+    onFile: (file, filename) =>
+      stageUpload({ storage, principal, file, filename, maxBytes: ctx.maxUploadBytes }),
+    undo: (staged) => discardUpload({ storage, staged }),
+  });
+  const staged = form.file;
+  let committed = false;
+  try {
+    const altText = altTextOf(form.fields);
+    const { filename, mimeType, size, sha256 } = staged;
+    const url = new URL(req.url);
+    return await withIdempotency(
+      {
+        db,
+        principal,
+        key: req.headers.get('idempotency-key'),
+        method: 'POST',
+        target: `${url.pathname}${url.search}`,
+        body: { filename, mimeType, size, sha256, altText },
+        headers,
+      },
+      async () => {
+        const data = await commitUpload({ db, principal, staged, altText, origin: ctx.origin });
+        committed = true;
+        headers.set('Content-Type', 'application/json; charset=utf-8');
+        return new Response(JSON.stringify({ success: true, data }), { status: 201, headers });
+      },
+    );
+  } finally {
+    if (!committed) await discardUpload({ storage, staged });
+  }
+}

@@ -1,0 +1,11 @@
+export { MEDIA_TYPES } from '@chorus/validators';
+export { type MediaType } from './inspect';
+export { getMedia, listMedia, toMedia, updateMedia } from './records';
+export {
+  cleanFilename,
+  commitUpload,
+  discardUpload,
+  stageUpload,
+  type StagedUpload,
+} from './upload';
+export { deleteMedia, findMediaContent } from './remove';

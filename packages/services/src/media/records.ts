@@ -1,0 +1,82 @@
+import type { Principal } from '@chorus/auth';
+import { and, count, desc, eq, media, type Db } from '@chorus/db';
+import type { Media } from '@chorus/validators';
+import { notFound } from '../errors';
+import { appOrigin } from '../integrations/settings';
+import { pageOf, pageOffset, type PageRequest } from '../pagination';
+import type { MediaType } from './inspect';
+
+export type MediaRow = typeof media.$inferSelect;
+
+/** A media record as the API returns it (decisions §11); `url` on the public origin. */
+export const toMedia = (row: MediaRow, origin: string): Media => ({
+  id: row.id,
+  filename: row.filename,
+  mimeType: row.mimeType as MediaType,
+  size: row.size,
+  width: row.width,
+  height: row.height,
+  sha256: row.sha256,
+  altText: row.altText,
+  url: `${appOrigin(origin)}/api/content/media/${row.id}/content`,
+  uploadedBy: row.uploadedBy,
+  createdAt: row.createdAt.toISOString(),
+});
+
+/** The account's media row with this id; another account's is as unknown as a missing one. */
+export async function findMedia(db: Pick<Db, 'select'>, principal: Principal, id: string) {
+  const [row] = await db
+    .select()
+    .from(media)
+    .where(and(eq(media.id, id), eq(media.accountId, principal.accountId)))
+    .limit(1);
+  if (!row) throw notFound('Media');
+  return row;
+}
+
+export async function listMedia(opts: {
+  db: Db;
+  principal: Principal;
+  page: PageRequest;
+  origin: string;
+}) {
+  const { db, principal, page, origin } = opts;
+  const where = eq(media.accountId, principal.accountId);
+  const rows = await db
+    .select()
+    .from(media)
+    .where(where)
+    .orderBy(desc(media.createdAt), desc(media.id))
+    .limit(page.limit)
+    .offset(pageOffset(page));
+  const [totals] = await db.select({ total: count() }).from(media).where(where);
+  return pageOf(
+    rows.map((row) => toMedia(row, origin)),
+    totals?.total ?? 0,
+    page,
+  );
+}
+
+export async function getMedia(opts: { db: Db; principal: Principal; id: string; origin: string }) {
+  return toMedia(await findMedia(opts.db, opts.principal, opts.id), opts.origin);
+}
+
+/** Changes the alt text (the one field a client owns after upload); null clears it. */
+export async function updateMedia(opts: {
+  db: Db;
+  principal: Principal;
+  id: string;
+  altText?: string | null;
+  origin: string;
+}) {
+  const { db, principal, id, altText, origin } = opts;
+  const row = await findMedia(db, principal, id);
+  if (altText === undefined) return toMedia(row, origin);
+  const [updated] = await db
+    .update(media)
+    .set({ altText })
+    .where(and(eq(media.id, id), eq(media.accountId, principal.accountId)))
+    .returning();
+  if (!updated) throw notFound('Media');
+  return toMedia(updated, origin);
+}

@@ -1,0 +1,62 @@
+import type { Principal } from '@chorus/auth';
+import { and, eq, media, type Db } from '@chorus/db';
+import type { StorageDriver } from '@chorus/storage';
+import { notFound } from '../errors';
+import { recordEvent } from '../events/record';
+import { findMedia, toMedia } from './records';
+
+/**
+ * Deletes a media record with its `media.deleted` event in one transaction, then its bytes.
+ * The bytes go after the commit: a failure there leaves an unreachable file, returned as
+ * `orphan` for the caller to log, never a record whose bytes are gone. Posts lose the
+ * attachment (cascade).
+ */
+export async function deleteMedia(opts: {
+  db: Db;
+  principal: Principal;
+  id: string;
+  storage: StorageDriver;
+  origin: string;
+}) {
+  const { db, principal, id, storage, origin } = opts;
+  const row = await db.transaction(async (tx) => {
+    const [deleted] = await tx
+      .delete(media)
+      .where(and(eq(media.id, id), eq(media.accountId, principal.accountId)))
+      .returning();
+    if (!deleted) throw notFound('Media');
+    await recordEvent({
+      tx,
+      accountId: principal.accountId,
+      type: 'media.deleted',
+      object: toMedia(deleted, origin),
+    });
+    return deleted;
+  });
+  try {
+    await storage.delete(row.storageKey);
+    return { orphan: null };
+  } catch (error) {
+    return { orphan: { key: row.storageKey, error } };
+  }
+}
+
+/**
+ * The account's record (404 otherwise) and a way to open its bytes, so that HEAD and a
+ * matching revalidation open no stream at all.
+ */
+export async function findMediaContent(opts: {
+  db: Db;
+  principal: Principal;
+  id: string;
+  storage: StorageDriver;
+}) {
+  const row = await findMedia(opts.db, opts.principal, opts.id);
+  const open = async () => {
+    const body = await opts.storage.get(row.storageKey);
+    // A record whose bytes are gone is our fault, not the caller's: a 500, logged.
+    if (!body) throw new Error(`media ${row.id}: no bytes under its storage key`);
+    return body;
+  };
+  return { row, open };
+}
