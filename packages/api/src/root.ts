@@ -1,5 +1,6 @@
 import { router } from './trpc';
 import { apiKeysRouter } from './routers/dashboard/api-keys';
+import { authorizedAppsRouter } from './routers/dashboard/authorized-apps';
 import { oauthClientsRouter } from './routers/dashboard/oauth-clients';
 import { twoFactorRouter } from './routers/dashboard/two-factor';
 import { integrationsRouter } from './routers/integrations';
@@ -12,6 +13,7 @@ export const appRouter = router({
   apiKeys: apiKeysRouter,
   oauthClients: oauthClientsRouter,
   twoFactor: twoFactorRouter,
+  authorizedApps: authorizedAppsRouter,
 });
 
 export type AppRouter = typeof appRouter;
