@@ -1,5 +1,17 @@
 import { hashPassword, type Principal } from '@chorus/auth';
-import { accounts, and, count, desc, eq, isUniqueViolation, sql, users, type Db } from '@chorus/db';
+import {
+  accounts,
+  and,
+  count,
+  desc,
+  eq,
+  ilike,
+  isUniqueViolation,
+  or,
+  sql,
+  users,
+  type Db,
+} from '@chorus/db';
 import type { CreateUserInput, Role, UpdateUserInput, User, UserSummary } from '@chorus/validators';
 import { AppError, notFound } from './errors';
 import { newId } from './ids';
@@ -40,11 +52,15 @@ export async function listUsers(opts: {
   principal: Principal;
   page: PageRequest;
   role?: Role;
+  /** Text the name or email contains, any case; `%`, `_` and `\\` match themselves. */
+  q?: string;
 }) {
-  const { db, principal, page, role } = opts;
+  const { db, principal, page, role, q } = opts;
+  const pattern = q ? `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
   const where = and(
     eq(users.accountId, principal.accountId),
     role ? eq(users.role, role) : undefined,
+    pattern ? or(ilike(users.name, pattern), ilike(users.email, pattern)) : undefined,
   );
   const rows = await db
     .select()
