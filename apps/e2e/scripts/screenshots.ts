@@ -17,7 +17,10 @@ const PAGES = ['home', 'users', 'integrations', 'authorized-apps', 'profile'];
 
 const browser = await launchChromium();
 await mkdir(out, { recursive: true });
-for (const [suffix, width] of [['', 1280], ['-phone', 375]] as const) {
+for (const [suffix, width] of [
+  ['', 1280],
+  ['-phone', 375],
+] as const) {
   const page = await browser.newPage({ baseURL: base, viewport: { width, height: 860 } });
   await page.goto('/sign-in');
   await signIn(page, email, password);

@@ -1,9 +1,9 @@
 'use client';
 
-import { useActionState, useState } from 'react';
+import { useState } from 'react';
 import type { ActionResult } from '~/server/action-result';
 import { Dialog, DialogClose } from './dialog';
-import { useResultToast } from './toast';
+import { useToastAction } from './toast';
 
 type ConfirmActionProps = {
   /** The trigger's text, e.g. "Delete"; `label` is its accessible name, e.g. "Delete Ada". */
@@ -20,8 +20,7 @@ type ConfirmActionProps = {
 /** A destructive action behind a confirmation that names its object; a refusal shows inside. */
 export function ConfirmAction(props: ConfirmActionProps) {
   const [open, setOpen] = useState(false);
-  const [result, run, pending] = useActionState(props.action, {});
-  useResultToast(result, () => setOpen(false));
+  const [result, run, pending] = useToastAction(props.action, () => setOpen(false));
   return (
     <Dialog
       open={open}

@@ -1,6 +1,13 @@
 'use client';
 
-import { createContext, useCallback, useContext, useEffect, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useState,
+  useTransition,
+  type ReactNode,
+} from 'react';
 import type { ActionResult } from '~/server/action-result';
 
 type Toast = { id: number; text: string; tone: 'ok' | 'error' };
@@ -30,15 +37,24 @@ export function ToastProvider({ children }: { children: ReactNode }) {
 
 export const useToast = () => useContext(ToastContext);
 
-/** Shows each new answer of a server action as a toast (success or failure). */
-export function useResultToast(result: ActionResult, onSuccess?: () => void) {
+type Action = (state: ActionResult, form: FormData) => Promise<ActionResult>;
+
+/**
+ * Runs a server action from a form and shows its answer as a toast at once: the toast lives in
+ * the layout, so it shows even when the answer removes the form (a deleted row).
+ */
+export function useToastAction(action: Action, onSuccess?: () => void) {
   const show = useToast();
-  useEffect(() => {
-    if (!result.at) return;
-    if (result.ok) {
-      show(result.ok);
-      onSuccess?.();
-    } else if (result.error) show(result.error, 'error');
-    // Only a new answer (a new `at`) shows a toast.
-  }, [result.at]);
+  const [result, setResult] = useState<ActionResult>({});
+  const [pending, startTransition] = useTransition();
+  const run = (form: FormData) =>
+    startTransition(async () => {
+      const answer = await action(result, form);
+      if (answer.ok) {
+        show(answer.ok);
+        onSuccess?.();
+      } else if (answer.error) show(answer.error, 'error');
+      setResult(answer);
+    });
+  return [result, run, pending] as const;
 }

@@ -1,9 +1,9 @@
 'use client';
 
-import { useActionState, useState } from 'react';
+import { useState } from 'react';
 import { Dialog, DialogClose } from '~/components/dialog';
 import { Field } from '~/components/field';
-import { useResultToast } from '~/components/toast';
+import { useToastAction } from '~/components/toast';
 import { connect } from './actions';
 
 type Props = { id: string; name: string; authMethod: 'oauth2' | 'api_key' };
@@ -11,8 +11,7 @@ type Props = { id: string; name: string; authMethod: 'oauth2' | 'api_key' };
 /** OAuth: one button that leaves for the provider. API key: a dialog asking for the key. */
 export function ConnectButton({ id, name, authMethod }: Props) {
   const [open, setOpen] = useState(false);
-  const [result, run, pending] = useActionState(connect, {});
-  useResultToast(result, () => setOpen(false));
+  const [result, run, pending] = useToastAction(connect, () => setOpen(false));
   const hidden = (
     <>
       <input type="hidden" name="integrationId" value={id} />

@@ -33,10 +33,9 @@ export default async function IntegrationsPage({ searchParams }: { searchParams:
   const caller = await dashboardCaller('/dashboard/integrations');
   const category = ZIntegrationCategory.safeParse(one(params.category)).data;
   const status = ZIntegrationStatus.safeParse(one(params.status)).data;
-  const [catalogue, connected] = await Promise.all([
-    caller.integrations.list({ category, status }),
-    caller.integrations.connected({}),
-  ]);
+  // One query after another: the embedded database's socket refuses pipelined statements.
+  const catalogue = await caller.integrations.list({ category, status });
+  const connected = await caller.integrations.connected({});
   const details = await Promise.all(
     catalogue.data.map((entry) => caller.integrations.get({ integrationId: entry.id })),
   );

@@ -1,14 +1,12 @@
 'use client';
 
 import type { User } from '@chorus/validators';
-import { useActionState } from 'react';
 import { Field } from '~/components/field';
-import { useResultToast } from '~/components/toast';
+import { useToastAction } from '~/components/toast';
 import { changePassword, saveProfile } from './actions';
 
 export function ProfileForm({ user }: { user: User }) {
-  const [result, run, pending] = useActionState(saveProfile, {});
-  useResultToast(result);
+  const [result, run, pending] = useToastAction(saveProfile);
   const typed = result.values;
   return (
     <form action={run} className="form" key={result.at}>
@@ -36,8 +34,7 @@ export function ProfileForm({ user }: { user: User }) {
 }
 
 export function PasswordForm() {
-  const [result, run, pending] = useActionState(changePassword, {});
-  useResultToast(result);
+  const [result, run, pending] = useToastAction(changePassword);
   return (
     <form action={run} className="form">
       <Field

@@ -28,7 +28,9 @@ export default async function UsersPage({ searchParams }: { searchParams: Search
       throw error;
     });
   // The edit form shows the notification setting, which only the full user carries.
-  const users = await Promise.all(list.data.map((u) => caller.users.get({ userId: u.id })));
+  // One after another: the embedded database's socket refuses pipelined statements.
+  const users = [];
+  for (const summary of list.data) users.push(await caller.users.get({ userId: summary.id }));
   const href = (p: number) =>
     `/dashboard/users?${new URLSearchParams({ ...(q && { q }), ...(role && { role }), page: String(p) })}`;
   return (

@@ -1,10 +1,10 @@
 'use client';
 
 import type { User } from '@chorus/validators';
-import { useActionState, useState } from 'react';
+import { useState } from 'react';
 import { Dialog, DialogClose } from '~/components/dialog';
 import { Field, SelectField } from '~/components/field';
-import { useResultToast } from '~/components/toast';
+import { useToastAction } from '~/components/toast';
 import { createUser, updateUser } from './actions';
 
 const ROLES = [
@@ -15,8 +15,9 @@ const ROLES = [
 /** Create a user (no `user`) or edit one; a refusal shows beside its field, typing kept. */
 export function UserDialog({ user }: { user?: User }) {
   const [open, setOpen] = useState(false);
-  const [result, run, pending] = useActionState(user ? updateUser : createUser, {});
-  useResultToast(result, () => setOpen(false));
+  const [result, run, pending] = useToastAction(user ? updateUser : createUser, () =>
+    setOpen(false),
+  );
   const fields = open ? (result.fields ?? {}) : {};
   // A refused form shows again what was typed (React resets a form after its action).
   const typed = open && result.values ? result.values : undefined;
