@@ -102,7 +102,7 @@ describe('authorized apps', () => {
       name: 'Scheduler',
       scopes: ['read', 'write'],
     });
-    expect(apps[0]?.firstAuthorizedAt <= (apps[0]?.lastAuthorizedAt ?? '')).toBe(true);
+    expect((apps[0]?.firstAuthorizedAt ?? '') <= (apps[0]?.lastAuthorizedAt ?? '')).toBe(true);
     expect(await authenticateBearer(h.db, first)).not.toBeNull();
 
     expect(await me.authorizedApps.revoke({ clientId: appId })).toMatchObject({ revokedGrants: 2 });
