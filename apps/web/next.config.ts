@@ -17,15 +17,15 @@ const config: NextConfig = {
     'postgres',
   ],
   poweredByHeader: false,
-  // No page of ours is meant to be framed (clickjacking). /oauth/ answers set their own,
-  // stricter policy (the consent page's), which this one would replace.
+  // Pages' security headers (CSP with a nonce, framing, HSTS) are set per request in
+  // src/proxy.ts; these hold for every answer, static files included.
   async headers() {
     return [
       {
-        source: '/:path((?!oauth/).*)',
+        source: '/:path*',
         headers: [
-          { key: 'X-Frame-Options', value: 'DENY' },
-          { key: 'Content-Security-Policy', value: "frame-ancestors 'none'" },
+          { key: 'X-Content-Type-Options', value: 'nosniff' },
+          { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
         ],
       },
     ];

@@ -52,13 +52,20 @@ describe('sign-in', () => {
     await page.context().close();
   });
 
-  it('signs out', async () => {
+  it('signs out, ending the session on the server (a kept copy of the cookie is refused)', async () => {
     const page = await newPage();
     await page.goto('/sign-in');
     await signIn(page, ADMIN.email, ADMIN.password);
     await page.waitForURL((url) => url.pathname === '/dashboard');
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    const cookie = (await page.context().cookies())
+      .map(({ name, value }) => `${name}=${value}`)
+      .join('; ');
+    const status = () =>
+      fetch(`${base}/api/trpc/twoFactor.status`, { headers: { cookie } }).then((r) => r.status);
+    expect(await status()).toBe(200);
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/sign-in');
+    expect(await status()).toBe(401);
     await page.goto('/dashboard/api-keys');
     await page.waitForURL((url) => url.pathname === '/sign-in');
     await page.context().close();
@@ -123,8 +130,14 @@ describe('two-factor authentication', () => {
     const page = await newPage();
     await page.goto('/sign-in?callbackUrl=/dashboard/security');
     await signIn(page, USER.email, USER.password);
-    await page.waitForURL('**/dashboard/security');
-    expect(await page.getByTestId('two-factor-status').textContent()).toContain('Off');
+    await page.waitForURL((url) => url.pathname === '/dashboard/security');
+    const status = page.getByTestId('two-factor-status');
+    await status.waitFor().catch(async (error: unknown) => {
+      throw new Error(`no status; the page says: ${await page.locator('body').innerText()}`, {
+        cause: error,
+      });
+    });
+    expect(await status.textContent()).toContain('Off');
     await page.getByRole('button', { name: 'Turn on two-factor authentication' }).click();
     const qr = page.getByRole('img', { name: 'QR code for your authenticator app' });
     await qr.waitFor();
@@ -158,7 +171,7 @@ describe('two-factor authentication', () => {
     // The secret is gone from the page once enrolled.
     expect(await page.content()).not.toContain(secret);
 
-    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
     await page.waitForURL((url) => url.pathname === '/sign-in');
     await signIn(page, USER.email, USER.password);
     const codeField = page.getByLabel('Authentication code');

@@ -69,7 +69,8 @@ export default async function setup(project: TestProject) {
     ...secrets,
     AUTH_SECRET: '',
     NEXTAUTH_URL: '',
-    CHORUS_PUBLIC_URL: '',
+    // Required with DATABASE_URL (a deployment); the embedded default takes the request's.
+    CHORUS_PUBLIC_URL: databaseUrl ? base : '',
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     LOG_LEVEL: 'warn',

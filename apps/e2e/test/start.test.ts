@@ -2,6 +2,7 @@
  * The product as a new user runs it: `npm start` (build, database, migrations, first admin,
  * production server; started once by ./server.ts), the CLI printing a key, REST calls with it.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
@@ -11,6 +12,7 @@ import { ADMIN } from './server';
 const base = inject('base');
 const dataDir = inject('dataDir');
 const output = inject('startOutput');
+const root = inject('root');
 
 describe('npm start', () => {
   it('created the first admin from ADMIN_EMAIL and ADMIN_PASSWORD', () => {
@@ -57,6 +59,45 @@ describe('npm start', () => {
     expect(page).not.toMatch(/https?:\/\/(?!localhost)/);
     const bundle = await fetch(`${base}/docs-assets/swagger-ui-bundle.js`);
     expect(bundle.status).toBe(200);
+  });
+
+  it('sends security headers: a nonce CSP on pages, no framing, nosniff, the docs page too', async () => {
+    const policies: string[] = [];
+    for (const path of ['/', '/sign-in', '/dashboard/api-keys']) {
+      const res = await fetch(`${base}${path}`, { redirect: 'manual' });
+      const csp = res.headers.get('content-security-policy') ?? '';
+      expect(csp, path).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+'/);
+      expect(csp).toContain("frame-ancestors 'none'");
+      expect(csp).not.toContain('unsafe-eval');
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(res.headers.get('referrer-policy')).toBeTruthy();
+      policies.push(csp);
+    }
+    // A fresh nonce on every answer.
+    expect(new Set(policies).size).toBe(policies.length);
+    const docs = await fetch(`${base}/docs`);
+    expect(docs.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(docs.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    const api = await fetch(`${base}/api/health`);
+    expect(api.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('refuses to start on DATABASE_URL without CHORUS_PUBLIC_URL, naming it', () => {
+    const refused = spawnSync('npm', ['start'], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: {
+        ...process.env,
+        DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+        CHORUS_ENCRYPTION_KEY: 'a'.repeat(64),
+        NEXTAUTH_SECRET: 'x'.repeat(44),
+        CHORUS_PUBLIC_URL: '',
+      },
+    });
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('CHORUS_PUBLIC_URL is not set');
   });
 
   // Its withdrawal when the server stops is checked by ./server.ts after stopping it.

@@ -10,7 +10,12 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { assertIntegrationConfig, log, rateLimitConfigFromEnv } from '@chorus/api';
+import {
+  assertIntegrationConfig,
+  log,
+  rateLimitConfigFromEnv,
+  trustedProxiesFromEnv,
+} from '@chorus/api';
 import { openDatabase } from '@chorus/db';
 import {
   databaseOptionsFromEnv,
@@ -19,7 +24,8 @@ import {
   type EmbeddedServer,
 } from '@chorus/db/node';
 import { runWorker } from '@chorus/jobs';
-import { bootstrapFirstAdmin } from '@chorus/services';
+import { grantLifetimeMs } from '@chorus/services';
+import { createFirstAdmin } from './first-admin';
 
 const appDir = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -39,22 +45,11 @@ function build() {
   if (result.status !== 0) throw new Error('The build failed; see the output above.');
 }
 
-async function prepareDatabase(url: string) {
+async function prepareDatabase(url: string, dataDir: string) {
   const database = await openDatabase({ url, max: 2 });
   try {
     await migrateDatabase(database);
-    const email = process.env.ADMIN_EMAIL?.trim() || 'admin@example.com';
-    const given = process.env.ADMIN_PASSWORD;
-    if (given !== undefined && given.length < 8)
-      throw new Error('ADMIN_PASSWORD must be at least 8 characters.');
-    const password = given ?? randomBytes(12).toString('base64url');
-    const created = await bootstrapFirstAdmin(database.db, { email, password });
-    if (created && given === undefined) {
-      say(`First start: created the admin ${email} with the password ${password}`);
-      say('This password is shown once. Sign in and change it, or set ADMIN_PASSWORD next time.');
-    } else if (created) {
-      say(`First start: created the admin ${email} with the password from ADMIN_PASSWORD.`);
-    }
+    for (const line of await createFirstAdmin({ db: database.db, dataDir })) say(line);
   } finally {
     await database.close();
   }
@@ -62,8 +57,17 @@ async function prepareDatabase(url: string) {
 
 /** A configuration that cannot work stops start-up here, naming the setting, not at a request. */
 function checkConfiguration(env: NodeJS.ProcessEnv) {
+  // Behind a deployment's proxy, the request's Host is whatever a client sent: links, the OAuth
+  // issuer and the integrations' callback must come from configuration instead.
+  if (env.NODE_ENV === 'production' && env.DATABASE_URL && !env.CHORUS_PUBLIC_URL?.trim()) {
+    throw new Error(
+      'CHORUS_PUBLIC_URL is not set: with DATABASE_URL, set the public origin (e.g. https://chorus.example.com).',
+    );
+  }
   assertIntegrationConfig(env);
   rateLimitConfigFromEnv(env);
+  trustedProxiesFromEnv(env);
+  grantLifetimeMs(env);
 }
 
 /**
@@ -133,7 +137,7 @@ async function main() {
     say(`Embedded PostgreSQL (PGlite) in ${options.dataDir}`);
   }
   const databaseUrl = options.url ?? embedded?.url ?? '';
-  await prepareDatabase(databaseUrl);
+  await prepareDatabase(databaseUrl, options.dataDir);
   // The background jobs run here too, unless this instance serves the web alone
   // (CHORUS_WORKER=false, with `npm run worker` elsewhere).
   const worker =

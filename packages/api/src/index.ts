@@ -3,5 +3,6 @@ export { createCallerFactory } from './trpc';
 export type { Context } from './context';
 export { toApiError, type ApiError } from './errors';
 export { log } from './logger';
+export { readCapped } from './body-limit';
 export { assertIntegrationConfig } from './integrations-config';
-export { rateLimitConfigFromEnv } from './rate-limit';
+export { clientIp, rateLimitConfigFromEnv, trustedProxiesFromEnv } from './rate-limit';

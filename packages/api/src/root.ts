@@ -2,6 +2,7 @@ import { router } from './trpc';
 import { apiKeysRouter } from './routers/dashboard/api-keys';
 import { authorizedAppsRouter } from './routers/dashboard/authorized-apps';
 import { oauthClientsRouter } from './routers/dashboard/oauth-clients';
+import { sessionsRouter } from './routers/dashboard/sessions';
 import { twoFactorRouter } from './routers/dashboard/two-factor';
 import { integrationsRouter } from './routers/integrations';
 import { usersRouter } from './routers/users';
@@ -14,6 +15,7 @@ export const appRouter = router({
   oauthClients: oauthClientsRouter,
   twoFactor: twoFactorRouter,
   authorizedApps: authorizedAppsRouter,
+  sessions: sessionsRouter,
 });
 
 export type AppRouter = typeof appRouter;

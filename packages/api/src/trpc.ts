@@ -27,12 +27,16 @@ const t = initTRPC
   .context<Context>()
   .meta<Meta>()
   .create({
-    // Same error body on the tRPC door as on REST, and never a stack trace.
-    errorFormatter: ({ shape, error }) => ({
-      message: shape.message,
-      code: shape.code,
-      data: { httpStatus: shape.data.httpStatus, path: shape.data.path, error: toApiError(error) },
-    }),
+    // Same error body on the tRPC door as on REST: the envelope's message, never the raw one
+    // of an unexpected error (SQL, internal names), and never a stack trace.
+    errorFormatter: ({ shape, error }) => {
+      const failure = toApiError(error);
+      return {
+        message: failure.message,
+        code: shape.code,
+        data: { httpStatus: shape.data.httpStatus, path: shape.data.path, error: failure },
+      };
+    },
   });
 
 export const router = t.router;

@@ -11,6 +11,7 @@ let provider: StandInProvider;
 
 beforeAll(async () => {
   process.env.CHORUS_ENCRYPTION_KEY = 'a'.repeat(64);
+  process.env.CHORUS_INTEGRATION_REDIRECT_ORIGINS = 'https://app.example.com';
   provider = await startStandInProvider({
     clientId: 'chorus-client',
     clientSecret: 'stand-in-secret',
@@ -138,8 +139,15 @@ describe('OAuth connect', () => {
     );
   });
 
-  it('refuses redirect URLs that are not absolute http(s) URLs', async () => {
-    for (const redirectUrl of ['javascript:alert(1)', '/relative', 'https://u:p@evil.test/']) {
+  it('refuses redirect URLs that are not absolute http(s) URLs, or off the allowed origins', async () => {
+    for (const redirectUrl of [
+      'javascript:alert(1)',
+      '/relative',
+      'https://u:p@evil.test/',
+      'https://evil.test/steal',
+      'https://app.example.com.evil.test/',
+      'http://app.example.com/',
+    ]) {
       const { status, json } = await connect('facebook', { redirectUrl });
       expect(status).toBe(400);
       expect(json.error.code).toBe('validation_error');
@@ -309,7 +317,8 @@ describe('API-key connect', () => {
       status: 'connected',
       connectedAt: expect.any(String),
       lastSyncAt: expect.any(String),
-      meta: { accountName: null, pages: [] },
+      // The key cannot be checked: the platform's name and the key's last four.
+      meta: { accountName: 'Unsplash (…7890)', pages: [] },
     });
     const [before] = await connections();
     expect(before?.credentials).not.toContain('first-key');
@@ -338,10 +347,29 @@ describe('API-key connect', () => {
 });
 
 describe('connect refusals', () => {
-  it('is 400 integration_unavailable for a coming_soon integration', async () => {
-    const { status, json } = await connect('tiktok');
-    expect(status).toBe(400);
-    expect(json.error.code).toBe('integration_unavailable');
+  it('is 400 integration_unavailable for a coming_soon integration, before the body is validated', async () => {
+    for (const body of [{}, { redirectUrl: 'javascript:alert(1)', apiKey: 'x' }]) {
+      const { status, json } = await connect('tiktok', body);
+      expect(status).toBe(400);
+      expect(json.error.code).toBe('integration_unavailable');
+    }
+  });
+
+  it('is for admins only: a user is 403 forbidden, even with the write scope', async () => {
+    const created = await h.call('POST', '/api/users', {
+      body: { name: 'Member', email: 'member@acme.test', password: 'long-enough-1' },
+    });
+    const { secret } = await h.keyFor(created.json.id, ['read', 'write']);
+    await connect('unsplash', { apiKey: 'admin-key-12345678' });
+    for (const [method, path, body] of [
+      ['POST', '/api/integrations/connect/unsplash', { apiKey: 'user-key-12345678' }],
+      ['DELETE', '/api/integrations/disconnect/unsplash', undefined],
+    ] as const) {
+      const res = await h.call(method, path, { token: secret, body });
+      expect(res.status).toBe(403);
+      expect(res.json.error.code).toBe('forbidden');
+    }
+    expect(await connectedList(secret)).toHaveLength(1);
   });
 
   it('is 400 integration_not_configured naming the missing settings', async () => {

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   anonymousBucket,
   clientIp,
+  trustedProxiesFromEnv,
   DEFAULT_RATE_LIMITS,
   principalBucket,
   rateLimitConfigFromEnv,
@@ -108,16 +109,53 @@ describe('buckets', () => {
   });
 
   it('counts unauthenticated requests per client IP', () => {
-    const ip = (headers: Record<string, string>) =>
-      clientIp(new Request('http://localhost/api/users', { headers }));
-    expect(ip({ 'x-forwarded-for': '203.0.113.9, 10.0.0.2' })).toBe('203.0.113.9');
-    expect(ip({ 'x-forwarded-for': '2001:DB8::1' })).toBe('2001:db8::1');
-    expect(ip({ 'x-real-ip': '203.0.113.10' })).toBe('203.0.113.10');
-    expect(ip({ 'x-forwarded-for': 'not-an-ip', 'x-real-ip': '203.0.113.11' })).toBe(
-      '203.0.113.11',
-    );
-    expect(ip({})).toBe('unknown');
     expect(anonymousBucket('203.0.113.9', limits)).toEqual({ key: 'ip:203.0.113.9', limit: 60 });
+  });
+});
+
+describe('the client address', () => {
+  const ip = (
+    headers: Record<string, string>,
+    remoteAddress?: string,
+    env: Record<string, string> = {},
+  ) =>
+    clientIp(new Request('http://localhost/api/users', { headers }), {
+      remoteAddress,
+      trusted: trustedProxiesFromEnv(env),
+    });
+  const xff = (value: string) => ({ 'x-forwarded-for': value });
+
+  it("is the socket's address by default, whatever X-Forwarded-For or X-Real-IP claim", () => {
+    expect(ip(xff('203.0.113.9'), '198.51.100.1')).toBe('198.51.100.1');
+    expect(ip({ 'x-real-ip': '203.0.113.10' }, '198.51.100.1')).toBe('198.51.100.1');
+    expect(ip({}, '::ffff:198.51.100.2')).toBe('198.51.100.2');
+    expect(ip({}, '2001:DB8::1')).toBe('2001:db8::1');
+  });
+
+  it('reads X-Forwarded-For from the right, only through the hops or proxies named', () => {
+    const hops = { CHORUS_TRUSTED_PROXIES: '1' };
+    // The client put 1.2.3.4 in the header itself; the load balancer appended the real one.
+    expect(ip(xff('1.2.3.4, 203.0.113.9'), '10.0.0.2', hops)).toBe('203.0.113.9');
+    const cidrs = { CHORUS_TRUSTED_PROXIES: '10.0.0.0/8, 2001:db8::/32' };
+    expect(ip(xff('1.2.3.4, 203.0.113.9, 10.1.1.1'), '10.0.0.2', cidrs)).toBe('203.0.113.9');
+    // A peer that is not a named proxy is the client, whatever it forwards.
+    expect(ip(xff('1.2.3.4'), '198.51.100.3', cidrs)).toBe('198.51.100.3');
+    expect(ip(xff('not-an-ip'), '10.0.0.2', hops)).toBe('unknown');
+  });
+
+  it('without a socket address (Next), is the last X-Forwarded-For entry', () => {
+    expect(ip(xff('203.0.113.9'))).toBe('203.0.113.9');
+    expect(ip(xff('1.2.3.4, 203.0.113.9'))).toBe('203.0.113.9');
+    expect(ip({})).toBe('unknown');
+  });
+
+  it('refuses a bad CHORUS_TRUSTED_PROXIES, naming it', () => {
+    expect(() => trustedProxiesFromEnv({ CHORUS_TRUSTED_PROXIES: '10.0.0.0/99' })).toThrow(
+      /CHORUS_TRUSTED_PROXIES/,
+    );
+    expect(() => trustedProxiesFromEnv({ CHORUS_TRUSTED_PROXIES: 'lb.internal' })).toThrow(
+      /CHORUS_TRUSTED_PROXIES/,
+    );
   });
 });
 

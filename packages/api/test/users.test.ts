@@ -251,13 +251,13 @@ describe('PUT /api/users/{id}', () => {
     expect(json.settings.notifications).toBe(false);
   });
 
-  it('refuses turning twoFactorAuth on (it needs enrollment) but allows leaving it off', async () => {
+  it('refuses turning twoFactorAuth on over a bearer token but allows leaving it off', async () => {
     const user = await createUser('twofa@acme.test');
     const on = await h.call('PUT', `/api/users/${user.id}`, {
       body: { settings: { twoFactorAuth: true } },
     });
-    expect(on.status).toBe(400);
-    expect(on.json.error.details.issues[0].path).toBe('settings.twoFactorAuth');
+    expect(on.status).toBe(403);
+    expect(on.json.error.code).toBe('forbidden');
     const off = await h.call('PUT', `/api/users/${user.id}`, {
       body: { settings: { twoFactorAuth: false } },
     });

@@ -2,9 +2,11 @@ import {
   accounts,
   and,
   apiKeys,
+  endedSessions,
   eq,
   gt,
   isNull,
+  notExists,
   oauthGrants,
   oauthTokens,
   or,
@@ -88,17 +90,30 @@ async function authenticateOAuthToken(db: Db, token: string): Promise<Principal 
 
 /**
  * A dashboard session (next-auth): the signed-in user with every scope, the role and the
- * account read fresh, so a demotion or a deletion takes effect on the next request.
+ * account read fresh, so a demotion or a deletion takes effect on the next request, and only
+ * while the user's session generation is the one the session was signed in under.
  */
 export async function authenticateSession(
   db: Db,
-  session: { userId: string; sessionId: string },
+  session: { userId: string; sessionId: string; generation: number },
 ): Promise<Principal | null> {
   const [row] = await db
     .select({ userId: users.id, role: users.role, accountId: accounts.id, tier: accounts.tier })
     .from(users)
     .innerJoin(accounts, eq(accounts.id, users.accountId))
-    .where(eq(users.id, session.userId))
+    // Ended sessions: signed out, or signed in under an older generation (password change…).
+    .where(
+      and(
+        eq(users.id, session.userId),
+        eq(users.sessionGeneration, session.generation),
+        notExists(
+          db
+            .select({ one: sql`1` })
+            .from(endedSessions)
+            .where(eq(endedSessions.sessionId, session.sessionId)),
+        ),
+      ),
+    )
     .limit(1);
   if (!row) return null;
   return principalOf(row, { kind: 'session', id: session.sessionId }, SCOPES);

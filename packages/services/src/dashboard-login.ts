@@ -1,13 +1,22 @@
 import { hashPassword, verifyPassword, verifyTotp } from '@chorus/auth';
-import { eq, sql, users, type Db } from '@chorus/db';
+import { and, eq, isNull, lt, or, sql, users, type Db } from '@chorus/db';
+import { blockedUntil, clearFailures, recordFailure, SIGN_IN_RULES } from './sign-in-throttle';
 import { unsealTotpSecret } from './two-factor';
 
-/** Why a login was refused; `code_required` asks the sign-in page for the TOTP step. */
-export type LoginFailure = 'invalid_credentials' | 'code_required' | 'invalid_code';
+/**
+ * Why a login was refused: `code_required` asks the sign-in page for the TOTP step;
+ * `too_many_codes` sends it back to the password step; `throttled` says when to retry.
+ */
+export type LoginFailure =
+  'invalid_credentials' | 'code_required' | 'invalid_code' | 'too_many_codes' | 'throttled';
 
 export class LoginError extends Error {
   override readonly name = 'LoginError';
-  constructor(readonly reason: LoginFailure) {
+  constructor(
+    readonly reason: LoginFailure,
+    /** For `throttled`: when the refusal ends. */
+    readonly retryAt?: Date,
+  ) {
     super(reason);
   }
 }
@@ -17,46 +26,77 @@ let decoyHash: Promise<string> | undefined;
 
 /**
  * Dashboard login (decisions §9): email and password (argon2id), then a TOTP code when the
- * user turned two-factor authentication on. Success records `lastLogin`.
+ * user turned two-factor authentication on. Success records `lastLogin`. Failures are counted
+ * per (account, client address) and per address; over a limit the pair or address is refused
+ * before any password is checked (docs/security.md).
  */
 export async function verifyDashboardLogin(opts: {
   db: Db;
   email: string;
   password: string;
   code?: string;
+  /** The client's address, as the deployment trusts it (`clientIp`). */
+  clientIp?: string;
 }) {
-  const { db, email, password, code } = opts;
+  const { db, password, code } = opts;
+  const email = opts.email.trim().toLowerCase();
+  const ip = opts.clientIp ?? 'unknown';
+  const pairKey = `pair:${email}|${ip}`;
+  const addressKey = `address:${ip}`;
+  const until = await blockedUntil(db, [pairKey, addressKey]);
+  if (until) throw new LoginError('throttled', until);
+  const fail = async (reason: LoginFailure): Promise<never> => {
+    await recordFailure(db, pairKey, SIGN_IN_RULES.pair);
+    await recordFailure(db, addressKey, SIGN_IN_RULES.address);
+    throw new LoginError(reason);
+  };
+
   const [user] = await db
     .select()
     .from(users)
-    .where(eq(sql`lower(${users.email})`, email.trim().toLowerCase()))
+    .where(eq(sql`lower(${users.email})`, email))
     .limit(1);
   if (!user) {
     decoyHash ??= hashPassword('decoy password, never used');
     await verifyPassword(await decoyHash, password);
-    throw new LoginError('invalid_credentials');
+    return fail('invalid_credentials');
   }
-  if (!(await verifyPassword(user.passwordHash, password))) {
-    throw new LoginError('invalid_credentials');
-  }
-  let totpLastStep = user.totpLastStep;
+  if (!(await verifyPassword(user.passwordHash, password))) return fail('invalid_credentials');
+  let step: number | null = null;
   if (user.twoFactorEnabled && user.totpSecret) {
     if (!code) throw new LoginError('code_required');
-    const step = verifyTotp(unsealTotpSecret(user.id, user.totpSecret), code, {
+    step = verifyTotp(unsealTotpSecret(user.id, user.totpSecret), code, {
       after: user.totpLastStep,
     });
-    if (step === null) throw new LoginError('invalid_code');
-    totpLastStep = step;
+    if (step === null) {
+      const codeKey = `code:${user.id}`;
+      if ((await recordFailure(db, codeKey, SIGN_IN_RULES.code)) >= SIGN_IN_RULES.code.limit) {
+        await clearFailures(db, codeKey);
+        return fail('too_many_codes');
+      }
+      return fail('invalid_code');
+    }
   }
-  await db
+  // Consumes the code with a conditional update: of two sign-ins racing with one code, one wins.
+  const [signedIn] = await db
     .update(users)
-    .set({ lastLoginAt: sql`now()`, totpLastStep })
-    .where(eq(users.id, user.id));
+    .set({ lastLoginAt: sql`now()`, ...(step !== null && { totpLastStep: step }) })
+    .where(
+      and(
+        eq(users.id, user.id),
+        step === null ? undefined : or(isNull(users.totpLastStep), lt(users.totpLastStep, step)),
+      ),
+    )
+    .returning({ id: users.id });
+  if (!signedIn) return fail('invalid_code');
+  await clearFailures(db, pairKey);
+  if (step !== null) await clearFailures(db, `code:${user.id}`);
   return {
     userId: user.id,
     accountId: user.accountId,
     role: user.role,
     name: user.name,
     email: user.email,
+    sessionGeneration: user.sessionGeneration,
   };
 }

@@ -7,5 +7,7 @@ export * from './users';
 export * from './integrations';
 export * from './oauth';
 export * from './dashboard-login';
+export * from './sessions';
 export * from './two-factor';
 export * from './events/record';
+export * from './sign-in-throttle';

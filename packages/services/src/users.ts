@@ -1,4 +1,4 @@
-import { hashPassword, type Principal } from '@chorus/auth';
+import { hashPassword, verifyPassword, type Principal } from '@chorus/auth';
 import {
   accounts,
   and,
@@ -133,6 +133,33 @@ async function assertAnotherAdmin(tx: Tx, accountId: string) {
   }
 }
 
+/**
+ * What a bearer token (API key, OAuth token) may not do, whatever its scopes, because it would
+ * turn a narrow credential into a full login (decisions §3): change its own user's password
+ * without the current one, or switch two-factor authentication.
+ */
+async function assertBearerMayChange(target: UserRow, input: UpdateUserInput, isSelf: boolean) {
+  const twoFactor = input.settings?.twoFactorAuth;
+  if (twoFactor !== undefined && twoFactor !== target.twoFactorEnabled) {
+    throw new AppError(
+      'forbidden',
+      'Two-factor authentication is turned on and off in the dashboard, with a code.',
+    );
+  }
+  if (!isSelf || input.password === undefined) return;
+  const current = input.currentPassword;
+  if (!current || !(await verifyPassword(target.passwordHash, current))) {
+    throw new AppError('validation_error', 'The current password is required to change it.', {
+      issues: [
+        {
+          path: 'currentPassword',
+          message: current ? 'The current password is wrong.' : 'Send the current password.',
+        },
+      ],
+    });
+  }
+}
+
 export async function updateUser(opts: {
   db: Db;
   principal: Principal;
@@ -153,6 +180,7 @@ export async function updateUser(opts: {
       throw new AppError('forbidden', 'Only an admin can change roles.');
     }
     if (roleChanges && target.role === 'admin') await assertAnotherAdmin(tx, principal.accountId);
+    if (principal.credential.kind !== 'session') await assertBearerMayChange(target, input, isSelf);
     if (input.settings?.twoFactorAuth === true && !target.twoFactorEnabled) {
       throw new AppError('validation_error', 'Two-factor authentication needs enrollment.', {
         issues: [
@@ -178,6 +206,10 @@ export async function updateUser(opts: {
             totpSecret: null,
             totpPendingSecret: null,
             totpLastStep: null,
+          }),
+          // A new password or role ends the user's dashboard sessions (decisions §3).
+          ...((passwordHash || roleChanges) && {
+            sessionGeneration: sql`${users.sessionGeneration} + 1`,
           }),
           updatedAt: sql`now()`,
         })

@@ -1,8 +1,14 @@
 import { authenticateBearer, hashToken } from '@chorus/auth';
-import { eq, oauthAuthorizationCodes, oauthTokens, type Database } from '@chorus/db';
+import { eq, oauthAuthorizationCodes, oauthGrants, oauthTokens, type Database } from '@chorus/db';
 import { createTestDatabase } from '@chorus/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { grantTokens, introspectToken, revokeToken, type OAuthClientRow } from '../src';
+import {
+  grantLifetimeMs,
+  grantTokens,
+  introspectToken,
+  revokeToken,
+  type OAuthClientRow,
+} from '../src';
 import { authorize, oauthFixture, pkce, REDIRECT } from './oauth-fixtures';
 
 let database: Database;
@@ -200,6 +206,40 @@ describe('the refresh_token grant', () => {
       .set({ expiresAt: new Date(Date.now() - 1000) })
       .where(eq(oauthTokens.tokenHash, hashToken(first.refresh_token)));
     await fails(refresh(f.confidential.row, first.refresh_token), 'invalid_grant');
+  });
+});
+
+describe('the absolute lifetime of a grant', () => {
+  const DAY = 24 * 3600_000;
+  /** Moves a grant's consent `days` into the past. */
+  const consentedDaysAgo = async (refreshToken: string, days: number) => {
+    const [row] = await database.db
+      .select({ grantId: oauthTokens.grantId })
+      .from(oauthTokens)
+      .where(eq(oauthTokens.tokenHash, hashToken(refreshToken)));
+    await database.db
+      .update(oauthGrants)
+      .set({ createdAt: new Date(Date.now() - days * DAY) })
+      .where(eq(oauthGrants.id, row?.grantId ?? ''));
+  };
+
+  it('keeps rotating within 90 days of consent, then refuses the refresh: consent again', async () => {
+    const first = await tokens();
+    await consentedDaysAgo(first.refresh_token, 89.99);
+    const second = await refresh(f.confidential.row, first.refresh_token);
+    // Nothing issued outlives the grant: about 14 minutes were left.
+    expect(second.expires_in).toBeLessThan(900);
+    expect(second.expires_in).toBeGreaterThan(800);
+    await consentedDaysAgo(second.refresh_token, 90);
+    await fails(refresh(f.confidential.row, second.refresh_token), 'invalid_grant');
+  });
+
+  it('is configurable, and a bad setting is refused by name', () => {
+    expect(grantLifetimeMs({})).toBe(90 * DAY);
+    expect(grantLifetimeMs({ CHORUS_OAUTH_GRANT_LIFETIME_DAYS: '30' })).toBe(30 * DAY);
+    expect(() => grantLifetimeMs({ CHORUS_OAUTH_GRANT_LIFETIME_DAYS: '0' })).toThrow(
+      /CHORUS_OAUTH_GRANT_LIFETIME_DAYS/,
+    );
   });
 });
 

@@ -6,3 +6,4 @@ export * from './oauth';
 export * from './api-keys';
 export * from './two-factor';
 export * from './events';
+export * from './safe-keys';

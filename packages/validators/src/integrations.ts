@@ -84,8 +84,9 @@ export const ZConnectIntegration = ZIntegrationIdParam.extend({
 });
 
 export const ZConnectionMeta = z.object({
-  accountName: z.string().nullable().meta({
-    description: 'The third-party account, when the third party tells us.',
+  accountName: z.string().meta({
+    description:
+      "The third-party account's name from its profile; otherwise the platform's name (with the key's last four characters for API-key platforms).",
     example: 'Acme Inc.',
   }),
   pages: z.array(z.string()).meta({ example: ['Acme News'] }),

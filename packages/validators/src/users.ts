@@ -49,6 +49,10 @@ export const ZUpdateUser = z.object({
   name: ZName.optional(),
   email: ZEmail.optional(),
   password: ZPassword.optional(),
+  currentPassword: z.string().max(1024).optional().meta({
+    description:
+      "The user's current password: required with `password` when a bearer token changes its own user's password.",
+  }),
   role: ZRole.optional(),
   settings: ZUserSettings.partial().optional(),
 });

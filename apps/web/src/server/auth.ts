@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { LoginError, verifyDashboardLogin } from '@chorus/services';
+import { clientIp } from '@chorus/api';
+import { endSession, LoginError, verifyDashboardLogin } from '@chorus/services';
 import type { Role } from '@chorus/validators';
 import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
@@ -16,6 +17,15 @@ export function authSecret(): string {
   return secret;
 }
 
+/** The client's address from next-auth's plain header record (see `clientIp`). */
+function requestIp(record: Record<string, unknown> | undefined): string {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(record ?? {})) {
+    if (typeof value === 'string') headers.set(name, value);
+  }
+  return clientIp(new Request('http://localhost/', { headers }));
+}
+
 /** Dashboard sessions last a working day; signing in again is cheap, a stolen cookie is not. */
 export const SESSION_MAX_AGE_SECONDS = 12 * 3600;
 
@@ -26,6 +36,7 @@ declare module 'next-auth' {
   interface User {
     accountId: string;
     role: Role;
+    sessionGeneration: number;
   }
 }
 
@@ -35,6 +46,8 @@ declare module 'next-auth/jwt' {
     role?: Role;
     /** Names this session: the consent page's CSRF token is bound to it. */
     sid?: string;
+    /** The user's session generation at sign-in: a raised one ends this session. */
+    gen?: number;
   }
 }
 
@@ -54,7 +67,7 @@ export const authOptions: NextAuthOptions = {
         password: { label: 'Password', type: 'password' },
         code: { label: 'Authentication code', type: 'text' },
       },
-      async authorize(credentials) {
+      async authorize(credentials, req) {
         const email = credentials?.email ?? '';
         const password = credentials?.password ?? '';
         if (!email || !password) throw new Error('invalid_credentials');
@@ -65,6 +78,7 @@ export const authOptions: NextAuthOptions = {
             email,
             password,
             code: credentials?.code || undefined,
+            clientIp: requestIp(req.headers),
           });
           return {
             id: user.userId,
@@ -72,14 +86,33 @@ export const authOptions: NextAuthOptions = {
             email: user.email,
             accountId: user.accountId,
             role: user.role,
+            sessionGeneration: user.sessionGeneration,
           };
         } catch (error) {
+          // `throttled:<epoch seconds>` lets the page say when to retry.
+          if (error instanceof LoginError && error.retryAt) {
+            throw new Error(`${error.reason}:${Math.ceil(error.retryAt.getTime() / 1000)}`);
+          }
           if (error instanceof LoginError) throw new Error(error.reason);
           throw error;
         }
       },
     }),
   ],
+  events: {
+    // A JWT cannot be recalled: signing out records its id as ended, so the cookie (and any
+    // copy of it) stops working on the server at once.
+    async signOut({ token }) {
+      if (!token.sub || !token.sid) return;
+      const { db } = await getDatabase();
+      const expiresAt = new Date(
+        typeof token.exp === 'number'
+          ? token.exp * 1000
+          : Date.now() + SESSION_MAX_AGE_SECONDS * 1000,
+      );
+      await endSession({ db, userId: token.sub, sessionId: token.sid, expiresAt });
+    },
+  },
   callbacks: {
     jwt({ token, user }) {
       if (user) {
@@ -87,6 +120,7 @@ export const authOptions: NextAuthOptions = {
         token.accountId = user.accountId;
         token.role = user.role;
         token.sid = randomBytes(16).toString('base64url');
+        token.gen = user.sessionGeneration;
       }
       return token;
     },

@@ -38,7 +38,11 @@ export async function readSession(cookies: CookieReader): Promise<JWT | null> {
 /** The signed-in user as a principal: every scope, the role read fresh from the database. */
 export async function sessionPrincipal(cookies: CookieReader): Promise<Principal | null> {
   const claims = await readSession(cookies);
-  if (!claims?.sub || !claims.sid) return null;
+  if (!claims?.sub || !claims.sid || typeof claims.gen !== 'number') return null;
   const { db } = await getDatabase();
-  return authenticateSession(db, { userId: claims.sub, sessionId: claims.sid });
+  return authenticateSession(db, {
+    userId: claims.sub,
+    sessionId: claims.sid,
+    generation: claims.gen,
+  });
 }

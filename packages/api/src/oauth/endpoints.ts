@@ -1,5 +1,6 @@
 import type { Database } from '@chorus/db';
 import {
+  AppError,
   appOrigin,
   authenticateClient,
   authorizationServerMetadata,
@@ -9,10 +10,14 @@ import {
   revokeToken,
 } from '@chorus/services';
 import { describeError, log } from '../logger';
+import { apiSecurityHeaders } from '../security-headers';
+import { clientIp, type TrustedProxies } from '../rate-limit/client-ip';
 import { clientCredentials, readParams, type PresentedCredentials } from './request';
 
 export interface OAuthEndpointsOptions {
   getDatabase: () => Promise<Database>;
+  /** Who may name the client's address (default: CHORUS_TRUSTED_PROXIES). */
+  trustedProxies?: TrustedProxies;
 }
 
 /** Token answers must not be cached anywhere (RFC 6749 §5.1). */
@@ -21,7 +26,12 @@ const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
   new Response(JSON.stringify(body), {
     status,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', ...NO_STORE, ...headers },
+    headers: {
+      'Content-Type': 'application/json; charset=utf-8',
+      ...apiSecurityHeaders(),
+      ...NO_STORE,
+      ...headers,
+    },
   });
 
 /**
@@ -50,8 +60,15 @@ function failure(error: unknown, credentials: PresentedCredentials | undefined, 
       error.error === 'invalid_client' && credentials?.basic
         ? { 'WWW-Authenticate': 'Basic realm="chorus", error="invalid_client"' }
         : {};
+    if (error.retryAt) {
+      const seconds = Math.max(1, Math.ceil((error.retryAt.getTime() - Date.now()) / 1000));
+      challenge['Retry-After'] = String(seconds);
+    }
     log('info', 'oauth request refused', { endpoint, error: error.error });
     return json(error.status, error.toJSON(), challenge);
+  }
+  if (error instanceof AppError && error.code === 'payload_too_large') {
+    return json(413, { error: 'invalid_request', error_description: error.message });
   }
   log('error', 'oauth request failed', { endpoint, error: describeError(error) });
   return json(500, { error: 'server_error', error_description: 'An unexpected error occurred.' });
@@ -62,7 +79,7 @@ function failure(error: unknown, credentials: PresentedCredentials | undefined, 
  * revocation (RFC 7009), introspection (RFC 7662) and metadata (RFC 8414). The domain rules
  * are in @chorus/services; this is their HTTP shape.
  */
-export function createOAuthEndpoints({ getDatabase }: OAuthEndpointsOptions) {
+export function createOAuthEndpoints({ getDatabase, trustedProxies }: OAuthEndpointsOptions) {
   /** Reads the request, authenticates the client, then runs `then`. */
   async function withClient(
     endpoint: string,
@@ -78,7 +95,8 @@ export function createOAuthEndpoints({ getDatabase }: OAuthEndpointsOptions) {
       const params = await readParams(req);
       credentials = clientCredentials(req, params);
       const { db } = await getDatabase();
-      const client = await authenticateClient(db, credentials);
+      const ip = clientIp(req, { trusted: trustedProxies });
+      const client = await authenticateClient(db, credentials, ip);
       return await then(db, client, params);
     } catch (error) {
       return failure(error, credentials, endpoint);

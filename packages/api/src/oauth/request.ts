@@ -1,7 +1,9 @@
 import { OAuthError, type ClientCredentials } from '@chorus/services';
+import { readCapped } from '../body-limit';
+import { ForbiddenKeyError, isForbiddenKey, parseJsonSafely, safeRecord } from '@chorus/validators';
 
 /** Token, revocation and introspection requests are small; anything larger is not one. */
-const MAX_BODY = 64 * 1024;
+export const MAX_BODY = 64 * 1024;
 
 /**
  * The parameters of a POST to an OAuth endpoint: `application/x-www-form-urlencoded` as RFC
@@ -9,16 +11,13 @@ const MAX_BODY = 64 * 1024;
  */
 export async function readParams(req: Request): Promise<Record<string, string | undefined>> {
   const type = (req.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
-  const declared = Number(req.headers.get('content-length') ?? 0);
-  if (declared > MAX_BODY)
-    throw new OAuthError('invalid_request', 'The request body is too large.');
-  const text = await req.text();
-  if (text.length > MAX_BODY)
-    throw new OAuthError('invalid_request', 'The request body is too large.');
+  // Over the cap: AppError payload_too_large, answered 413 in RFC 6749's shape.
+  const text = await readCapped(req, MAX_BODY);
   if (type === 'application/x-www-form-urlencoded') {
     const form = new URLSearchParams(text);
-    const out: Record<string, string> = {};
+    const out = safeRecord<string>();
     for (const name of new Set(form.keys())) {
+      if (isForbiddenKey(name)) throw forbidden(name);
       const values = form.getAll(name);
       if (values.length > 1) {
         throw new OAuthError('invalid_request', `The ${name} parameter is repeated.`);
@@ -31,14 +30,15 @@ export async function readParams(req: Request): Promise<Record<string, string | 
   if (type === 'application/json') {
     let body: unknown;
     try {
-      body = JSON.parse(text);
-    } catch {
+      body = parseJsonSafely(text);
+    } catch (error) {
+      if (error instanceof ForbiddenKeyError) throw forbidden(error.key);
       throw new OAuthError('invalid_request', 'The request body is not valid JSON.');
     }
     if (typeof body !== 'object' || body === null || Array.isArray(body)) {
       throw new OAuthError('invalid_request', 'The request body must be a JSON object.');
     }
-    const out: Record<string, string> = {};
+    const out = safeRecord<string>();
     for (const [name, value] of Object.entries(body)) {
       if (value === null || value === undefined || value === '') continue;
       if (typeof value !== 'string') {
@@ -53,6 +53,9 @@ export async function readParams(req: Request): Promise<Record<string, string | 
     'Send the parameters as application/x-www-form-urlencoded or application/json.',
   );
 }
+
+const forbidden = (name: string) =>
+  new OAuthError('invalid_request', `The ${name} parameter is not allowed.`);
 
 export interface PresentedCredentials extends ClientCredentials {
   /** The client used HTTP Basic: a failure answers with a Basic challenge (RFC 6749 §5.2). */

@@ -1,16 +1,67 @@
-import { isIP } from 'node:net';
+import { BlockList, isIP } from 'node:net';
+
+/** Who may say who the client is (CHORUS_TRUSTED_PROXIES): a hop count, or proxy addresses. */
+export type TrustedProxies = { hops: number } | { list: BlockList };
 
 /**
- * The caller's address for the unauthenticated budget: the first hop of X-Forwarded-For, else
- * X-Real-IP. A fetch `Request` carries no socket address, so a request with neither header
- * counts as `unknown`. Both headers are client-controlled unless the proxy in front of the
- * server overwrites them (e.g. nginx `proxy_set_header X-Forwarded-For $remote_addr;`).
+ * Parses CHORUS_TRUSTED_PROXIES: unset or `0` trusts no proxy; a number N trusts the N nearest
+ * hops (e.g. `1` behind one load balancer); otherwise a comma-separated list of addresses and
+ * CIDRs (`10.0.0.0/8, 2001:db8::/32`). A bad value throws, naming the variable.
  */
-export function clientIp(req: Request): string {
-  const forwarded = req.headers.get('x-forwarded-for')?.split(',')[0]?.trim();
-  for (const candidate of [forwarded, req.headers.get('x-real-ip')?.trim()]) {
-    // Only a real address names a bucket: arbitrary text must not mint keys at will.
-    if (candidate && isIP(candidate)) return candidate.toLowerCase();
+export function trustedProxiesFromEnv(
+  env: Record<string, string | undefined> = process.env,
+): TrustedProxies {
+  const raw = env.CHORUS_TRUSTED_PROXIES?.trim() ?? '';
+  if (raw === '') return { hops: 0 };
+  if (/^\d+$/.test(raw)) return { hops: Number(raw) };
+  const list = new BlockList();
+  for (const entry of raw.split(',').map((part) => part.trim())) {
+    const [address = '', prefix] = entry.split('/');
+    const family = isIP(address);
+    const bits = prefix === undefined ? (family === 6 ? 128 : 32) : Number(prefix);
+    if (!family || !Number.isInteger(bits) || bits < 0 || bits > (family === 6 ? 128 : 32)) {
+      throw new Error(
+        `CHORUS_TRUSTED_PROXIES: "${entry}" is neither a hop count nor an IP address or CIDR.`,
+      );
+    }
+    list.addSubnet(address, bits, family === 6 ? 'ipv6' : 'ipv4');
   }
-  return 'unknown';
+  return { list };
 }
+
+const normal = (address: string) => address.replace(/^::ffff:(?=\d+\.)/, '').toLowerCase();
+const contains = (list: BlockList, address: string) =>
+  list.check(address, isIP(address) === 6 ? 'ipv6' : 'ipv4');
+
+/**
+ * The caller's address: the socket's peer (`remoteAddress`), unless that peer is a trusted
+ * proxy, in which case X-Forwarded-For is read from the right, one trusted hop at a time.
+ * Addresses a client wrote itself (the left of the header) are never believed. Without a
+ * socket address (Next's route handlers), the last X-Forwarded-For entry stands for the peer:
+ * Next writes the socket's address there when the client sent none.
+ */
+export function clientIp(
+  req: Request,
+  options: { remoteAddress?: string; trusted?: TrustedProxies } = {},
+): string {
+  const forwarded = (req.headers.get('x-forwarded-for') ?? '')
+    .split(',')
+    .map((part) => normal(part.trim()))
+    .filter((part) => part !== '');
+  const chain = options.remoteAddress ? [...forwarded, normal(options.remoteAddress)] : forwarded;
+  const trusted = options.trusted ?? defaultTrusted();
+  let index = chain.length - 1;
+  if ('hops' in trusted) {
+    index = Math.max(0, index - trusted.hops);
+  } else {
+    while (index > 0 && isIP(chain[index] ?? '') && contains(trusted.list, chain[index] ?? '')) {
+      index -= 1;
+    }
+  }
+  const candidate = chain[index];
+  // Only a real address names a bucket: arbitrary text must not mint keys at will.
+  return candidate && isIP(candidate) ? candidate : 'unknown';
+}
+
+let fromEnv: TrustedProxies | undefined;
+const defaultTrusted = () => (fromEnv ??= trustedProxiesFromEnv());

@@ -1,24 +1,9 @@
 import { AppError } from '@chorus/services';
+import { ForbiddenKeyError, isForbiddenKey, parseJsonSafely, safeRecord } from '@chorus/validators';
 import type { ZodType } from 'zod';
+import { readCapped } from '../body-limit';
 
 export const MAX_JSON_BODY = 1024 * 1024;
-
-/** Reads at most `limit` bytes, refusing larger bodies without buffering them whole. */
-async function readLimited(req: Request, limit: number): Promise<string> {
-  const declared = Number(req.headers.get('content-length') ?? 0);
-  const tooLarge = () =>
-    new AppError('payload_too_large', `The request body exceeds ${limit} bytes.`, { limit });
-  if (declared > limit) throw tooLarge();
-  if (!req.body) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of req.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > limit) throw tooLarge();
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 type Def = {
   type: string;
@@ -54,30 +39,44 @@ function convertValue(values: string[], def: Def | undefined): unknown {
  * arrays (repeated keys), numbers and booleans; `settings[twoFactorAuth]` addresses a nested field.
  */
 export function formToJson(params: URLSearchParams, schema: ZodType | undefined) {
-  const out: Record<string, unknown> = {};
+  const out = safeRecord<unknown>();
   const shape = unwrap(schema)?.shape ?? {};
+  // Schema shapes are ordinary objects: look keys up as own properties only.
+  const field = (s: Record<string, ZodType>, key: string) =>
+    Object.hasOwn(s, key) ? unwrap(s[key]) : undefined;
   for (const key of new Set(params.keys())) {
     const values = params.getAll(key);
     const name = key.replace(/\[\]$/, '');
     const nested = /^([^[\]]+)\[([^[\]]+)\]$/.exec(name);
-    if (nested) {
-      const [, parent = '', child = ''] = nested;
-      const parentShape = unwrap(shape[parent])?.shape ?? {};
-      const target = (out[parent] ??= {}) as Record<string, unknown>;
-      target[child] = convertValue(values, unwrap(parentShape[child]));
+    const [parent = name, child] = nested ? nested.slice(1) : [name];
+    // Every bracketed segment counts, however deep: `constructor[prototype][role]` is refused.
+    const reserved = name.split(/[[\]]+/).find(isForbiddenKey);
+    if (reserved !== undefined) throw forbidden(reserved);
+    if (child !== undefined) {
+      const target = out[parent];
+      const record = isRecord(target) ? target : (out[parent] = safeRecord<unknown>());
+      record[child] = convertValue(values, field(field(shape, parent)?.shape ?? {}, child));
     } else {
-      out[name] = convertValue(values, unwrap(shape[name]));
+      out[name] = convertValue(values, field(shape, name));
     }
   }
   return out;
 }
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const forbidden = (key: string) =>
+  new AppError('validation_error', `The key "${key}" is not allowed in a request.`, {
+    issues: [{ path: key, message: 'This key name is reserved.' }],
+  });
 
 /**
  * The request body as a JSON object (decisions §6): JSON or form-encoded, at most 1 MiB,
  * an object at the top. Empty bodies are `{}` so optional-only inputs need no body.
  */
 export async function readJsonBody(req: Request, schema: ZodType | undefined): Promise<object> {
-  const text = await readLimited(req, MAX_JSON_BODY);
+  const text = await readCapped(req, MAX_JSON_BODY);
   if (text.trim() === '') return {};
   const type = (req.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
   if (type === 'application/x-www-form-urlencoded')
@@ -90,8 +89,9 @@ export async function readJsonBody(req: Request, schema: ZodType | undefined): P
   }
   let body: unknown;
   try {
-    body = JSON.parse(text);
-  } catch {
+    body = parseJsonSafely(text);
+  } catch (error) {
+    if (error instanceof ForbiddenKeyError) throw forbidden(error.key);
     throw new AppError('invalid_json', 'The request body is not valid JSON.');
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -100,4 +100,20 @@ export async function readJsonBody(req: Request, schema: ZodType | undefined): P
     });
   }
   return body;
+}
+
+/**
+ * The query string handed to the procedure: only the parameters its input declares (others
+ * would be ignored anyway, and trpc-to-openapi collects them on a plain object, where a name
+ * such as `toString` breaks it); a forbidden key is refused.
+ */
+export function queryFor(params: URLSearchParams, schema: ZodType | undefined): string {
+  const shape = unwrap(schema)?.shape ?? {};
+  const kept = new URLSearchParams();
+  for (const [key, value] of params) {
+    if (isForbiddenKey(key)) throw forbidden(key);
+    if (Object.hasOwn(shape, key)) kept.append(key, value);
+  }
+  const search = kept.toString();
+  return search && `?${search}`;
 }

@@ -15,11 +15,11 @@ import {
   type RateLimiter,
 } from '../rate-limit';
 import { appRouter } from '../root';
-import { readJsonBody } from './body';
+import { queryFor, readJsonBody } from './body';
 import { forwardToProcedure } from './forward';
 import { withIdempotency } from './idempotency';
 import { openApiDocument } from './openapi';
-import { errorResponse, json, requestIdFor } from './respond';
+import { errorResponse, json, requestIdFor, responseHeaders } from './respond';
 import { routeTable } from './routes';
 
 export interface RestHandlerOptions {
@@ -63,7 +63,7 @@ export function createRestHandler({
   return async function handleRest(req: Request): Promise<Response> {
     const started = performance.now();
     const requestId = requestIdFor(req);
-    const headers = new Headers({ 'X-Request-Id': requestId, 'API-Version': '1' });
+    const headers = responseHeaders(requestId);
     const url = new URL(req.url);
     const path = normalizePath(url.pathname);
     let response: Response;
@@ -151,6 +151,7 @@ export function createRestHandler({
 
     const { route } = match;
     const hasBody = route.method !== 'GET' && route.method !== 'DELETE';
+    const search = queryFor(url.searchParams, route.input);
     const input = hasBody ? await readJsonBody(req, route.input) : undefined;
     const context: Context = {
       db: database.db,
@@ -159,8 +160,7 @@ export function createRestHandler({
       origin: url.origin,
       response: {},
     };
-    const run = () =>
-      forwardToProcedure({ route, path, search: url.search, input, context, headers });
+    const run = () => forwardToProcedure({ route, path, search, input, context, headers });
     if (route.method !== 'POST' || !principal) return run();
     return withIdempotency(
       {

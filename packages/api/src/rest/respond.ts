@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ApiError } from '../errors';
+import { apiSecurityHeaders } from '../security-headers';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -10,6 +11,10 @@ export function requestIdFor(req: Request): string {
     ? incoming
     : `req_${randomBytes(12).toString('hex')}`;
 }
+
+/** The headers every REST answer starts with, errors included (decisions §7, §16). */
+export const responseHeaders = (requestId: string) =>
+  new Headers({ 'X-Request-Id': requestId, 'API-Version': '1', ...apiSecurityHeaders() });
 
 export function json(status: number, body: unknown, headers: Headers): Response {
   headers.set('Content-Type', 'application/json; charset=utf-8');

@@ -1,4 +1,5 @@
 import {
+  assertConnectable,
   completeOAuthCallback,
   connectIntegration,
   disconnectIntegration,
@@ -19,7 +20,7 @@ import {
   ZRedirect,
 } from '@chorus/validators';
 import { z } from 'zod';
-import { publicProcedure, router, scoped } from '../trpc';
+import { adminScoped, publicProcedure, router, scoped } from '../trpc';
 
 const tags = ['Integrations'];
 
@@ -70,7 +71,8 @@ export const integrationsRouter = router({
       getIntegration({ origin: ctx.origin, integrationId: input.integrationId }),
     ),
 
-  connect: scoped('write')
+  // Connecting and disconnecting are the account's business: admins only (decisions §3).
+  connect: adminScoped('write')
     .meta({
       openapi: {
         method: 'POST',
@@ -79,13 +81,19 @@ export const integrationsRouter = router({
         tags,
         summary: 'Start a connection',
         description:
-          'OAuth integrations answer 200 with `authUrl`: send the browser there within 10 minutes. The third party returns it to the callback, which redirects to `redirectUrl` with `status=connected&provider=…` or `status=error&provider=…&error=…`. API-key integrations are connected at once (201); connecting again replaces the stored credentials.',
+          "Admins only. A `coming_soon` integration is refused (400 `integration_unavailable`) before the body is validated. OAuth integrations answer 200 with `authUrl`: send the browser there within 10 minutes. `redirectUrl` must be on this service's origin or on one listed in `CHORUS_INTEGRATION_REDIRECT_ORIGINS`. The third party returns it to the callback, which redirects to `redirectUrl` with `status=connected&provider=…` or `status=error&provider=…&error=…`. API-key integrations are connected at once (201); connecting again replaces the stored credentials.",
       },
       successStatuses: {
         200: { description: 'OAuth flow started', schema: 'ConnectResult' },
         201: { description: 'Connected with the API key', schema: 'ConnectedIntegration' },
       },
       errors: ['integration_unavailable', 'missing_api_key', 'integration_not_configured'],
+    })
+    // Ahead of `.input()`: a coming_soon integration is refused before its body is looked at.
+    .use(async ({ getRawInput, next }) => {
+      const raw = (await getRawInput()) as { integrationId?: unknown } | null | undefined;
+      if (typeof raw?.integrationId === 'string') assertConnectable(raw.integrationId);
+      return next();
     })
     .input(ZConnectIntegration)
     .output(ZConnectResult)
@@ -102,7 +110,7 @@ export const integrationsRouter = router({
       return result;
     }),
 
-  disconnect: scoped('write')
+  disconnect: adminScoped('write')
     .meta({
       openapi: {
         method: 'DELETE',
@@ -111,7 +119,7 @@ export const integrationsRouter = router({
         tags,
         summary: 'Disconnect an integration',
         description:
-          'Revokes the grant at the third party (best effort), then deletes the stored credentials.',
+          'Admins only. Revokes the grant at the third party (best effort), then deletes the stored credentials.',
       },
     })
     .input(ZIntegrationIdParam)

@@ -7,3 +7,4 @@ export * from './oauth';
 export * from './media';
 export * from './posts';
 export * from './events';
+export * from './sessions';

@@ -1,5 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, pgEnum, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { accountRef } from './accounts';
 import { timestamptz } from './columns';
 
@@ -23,6 +32,11 @@ export const users = pgTable(
     /** The last TOTP time step accepted, so that a code cannot be used twice. */
     totpLastStep: bigint({ mode: 'number' }),
     lastLoginAt: timestamptz(),
+    /**
+     * Dashboard sessions carry the generation they were signed in under; raising it (sign-out,
+     * a password or role change) ends every existing session of the user at once.
+     */
+    sessionGeneration: integer().notNull().default(0),
     createdAt: timestamptz().notNull().defaultNow(),
     updatedAt: timestamptz().notNull().defaultNow(),
   },

@@ -4,10 +4,11 @@ import type { ConnectedIntegration, ConnectPending } from '@chorus/validators';
 import { AppError } from '../errors';
 import type { ApiKeyEntry, OAuthEntry } from './catalogue';
 import { storeConnection } from './connections';
+import { findEntry } from './catalogue';
 import { callbackPath, requireEntry } from './listing';
 import { buildAuthUrl, pkcePair } from './oauth-client';
 import { createState, dropExpiredStates } from './oauth-states';
-import { appOrigin, configuredProvider } from './settings';
+import { appOrigin, assertRedirectAllowed, configuredProvider } from './settings';
 
 /** Where the browser returns after an OAuth flow when the caller names no redirectUrl. */
 export const DEFAULT_RETURN_PATH = '/integrations';
@@ -31,13 +32,22 @@ export async function connectIntegration(
   opts: ConnectOptions,
 ): Promise<ConnectPending | ConnectedIntegration> {
   const entry = requireEntry(opts.integrationId);
-  if (entry.status !== 'active') {
+  assertConnectable(entry.id);
+  return entry.authMethod === 'api_key' ? connectWithApiKey(entry, opts) : startOAuth(entry, opts);
+}
+
+/**
+ * A `coming_soon` integration is refused before anything else about the request is looked at
+ * (decisions §13); the connect procedure calls this ahead of validating its input.
+ */
+export function assertConnectable(integrationId: string) {
+  const entry = findEntry(integrationId);
+  if (entry && entry.status !== 'active') {
     throw new AppError(
       'integration_unavailable',
       `${entry.name} is coming soon and cannot be connected yet.`,
     );
   }
-  return entry.authMethod === 'api_key' ? connectWithApiKey(entry, opts) : startOAuth(entry, opts);
 }
 
 function connectWithApiKey(entry: ApiKeyEntry, opts: ConnectOptions) {
@@ -52,7 +62,8 @@ function connectWithApiKey(entry: ApiKeyEntry, opts: ConnectOptions) {
     integrationId: entry.id,
     credentials: { kind: 'api_key', apiKey },
     scopes: [],
-    meta: { accountName: null, pages: [] },
+    // The key cannot be checked here: name the platform and the key's last four (decisions §13).
+    meta: { accountName: `${entry.name} (…${apiKey.slice(-4)})`, pages: [] },
     now: opts.now ?? new Date(),
   });
 }
@@ -62,6 +73,7 @@ async function startOAuth(entry: OAuthEntry, opts: ConnectOptions): Promise<Conn
   const now = opts.now ?? new Date();
   const origin = appOrigin(opts.origin);
   const callbackUrl = `${origin}${callbackPath(entry.id)}`;
+  if (opts.redirectUrl) assertRedirectAllowed(opts.redirectUrl, origin);
   const { verifier, challenge } = pkcePair();
   await dropExpiredStates(opts.db, now);
   const state = await createState({

@@ -22,7 +22,11 @@ export const toConnectedIntegration = (row: ConnectionRow): ConnectedIntegration
   status: 'connected',
   connectedAt: row.connectedAt.toISOString(),
   lastSyncAt: row.lastSyncAt.toISOString(),
-  meta: { accountName: row.meta.accountName, pages: row.meta.pages },
+  // Connections stored before decisions §13 made it a string may hold null: name the platform.
+  meta: {
+    accountName: row.meta.accountName ?? findEntry(row.integrationId)?.name ?? row.integrationId,
+    pages: row.meta.pages,
+  },
 });
 
 /** Creates the account's connection, or replaces it: one connection per integration. */

@@ -1,6 +1,6 @@
 export { CATALOGUE, type CatalogueEntry } from './catalogue';
 export { completeOAuthCallback } from './callback';
-export { connectIntegration, DEFAULT_RETURN_PATH } from './connect';
+export { assertConnectable, connectIntegration, DEFAULT_RETURN_PATH } from './connect';
 export { disconnectIntegration, listConnectedIntegrations } from './connections';
 export { getIntegration, listIntegrations } from './listing';
 export { STATE_TTL_MS } from './oauth-states';

@@ -150,7 +150,8 @@ export async function fetchProfile(
   provider: ProviderSettings,
   accessToken: string,
 ): Promise<ConnectionMeta> {
-  const empty = { accountName: null, pages: [] };
+  // decisions §13: always a string; the platform's name when the profile says nothing.
+  const empty = { accountName: entry.name, pages: [] };
   try {
     const res = await request(provider.profileUrl, {
       method: entry.profile.method ?? 'GET',
@@ -159,7 +160,10 @@ export async function fetchProfile(
     if (!res.ok) return empty;
     const profile = await readPayload(res);
     const pages = entry.profile.pages ? strings(pick(profile, entry.profile.pages)) : [];
-    return { accountName: strings(pick(profile, entry.profile.accountName))[0] ?? null, pages };
+    return {
+      accountName: strings(pick(profile, entry.profile.accountName))[0] ?? entry.name,
+      pages,
+    };
   } catch {
     return empty;
   }

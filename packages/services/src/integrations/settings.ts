@@ -9,6 +9,8 @@ import { CATALOGUE, type CatalogueEntry, type OAuthEntry } from './catalogue';
  *   origin of the request being served.
  * - CHORUS_ENCRYPTION_KEY: 32 bytes (64 hex digits or base64) encrypting credentials at rest.
  * - CHORUS_INTEGRATION_<ID>_CLIENT_ID / _CLIENT_SECRET: our app at the third party.
+ * - CHORUS_INTEGRATION_REDIRECT_ORIGINS: origins (comma-separated) besides our own that
+ *   `redirectUrl` may name (decisions §13: no open redirect through the callback).
  * - CHORUS_INTEGRATION_<ID>_AUTHORIZE_URL / _TOKEN_URL / _PROFILE_URL / _REVOKE_URL: the
  *   third party's addresses, defaulting to the real provider's.
  */
@@ -63,6 +65,40 @@ export function configuredProvider(entry: OAuthEntry, env: Env = process.env): C
 export function appOrigin(requestOrigin: string, env: Env = process.env): string {
   const configured = read(env, 'CHORUS_PUBLIC_URL');
   return configured ? new URL(configured).origin : requestOrigin;
+}
+
+/** Origins, besides our own, that a connection's `redirectUrl` may return the browser to. */
+export function redirectOrigins(env: Env = process.env): string[] {
+  return (read(env, 'CHORUS_INTEGRATION_REDIRECT_ORIGINS') ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '')
+    .map((entry) => {
+      if (!isHttpUrl(entry)) {
+        throw new Error(
+          `CHORUS_INTEGRATION_REDIRECT_ORIGINS: "${entry}" is not an absolute http(s) origin.`,
+        );
+      }
+      return new URL(entry).origin;
+    });
+}
+
+/** Refuses a `redirectUrl` off our origin and the allow-list (400 naming `redirectUrl`). */
+export function assertRedirectAllowed(
+  redirectUrl: string,
+  ownOrigin: string,
+  env: Env = process.env,
+) {
+  const { origin } = new URL(redirectUrl);
+  if (origin === ownOrigin || redirectOrigins(env).includes(origin)) return;
+  throw new AppError('validation_error', 'redirectUrl must be on an allowed origin.', {
+    issues: [
+      {
+        path: 'redirectUrl',
+        message: `${origin} is neither this service's origin nor listed in CHORUS_INTEGRATION_REDIRECT_ORIGINS.`,
+      },
+    ],
+  });
 }
 
 export interface EncryptionKey {
@@ -134,6 +170,11 @@ export function integrationConfigReport(env: Env = process.env) {
   const publicUrl = read(env, 'CHORUS_PUBLIC_URL');
   if (publicUrl && !isHttpUrl(publicUrl)) {
     errors.push('CHORUS_PUBLIC_URL must be an absolute http(s) URL.');
+  }
+  try {
+    redirectOrigins(env);
+  } catch (error) {
+    errors.push((error as Error).message);
   }
   for (const entry of CATALOGUE) {
     for (const name of urlProblems(entry, env)) {

@@ -9,6 +9,7 @@ import { and, desc, eq, oauthClients, sql, type Db } from '@chorus/db';
 import type { CreateOAuthClientInput, OAuthClient, Scope } from '@chorus/validators';
 import { notFound } from '../errors';
 import { newId } from '../ids';
+import { blockedUntil, clearFailures, recordFailure, SIGN_IN_RULES } from '../sign-in-throttle';
 import { OAuthError } from './errors';
 
 export type OAuthClientRow = typeof oauthClients.$inferSelect;
@@ -111,6 +112,37 @@ export interface ClientCredentials {
  * `invalid_client`, whatever went wrong, so that nothing is learnt about which clients exist.
  */
 export async function authenticateClient(
+  db: Db,
+  credentials: ClientCredentials,
+  /** The caller's address: failures are throttled per (client, address) like sign-ins. */
+  clientIp = 'unknown',
+): Promise<OAuthClientRow> {
+  const keys = {
+    pair: `client:${credentials.clientId ?? ''}|${clientIp}`,
+    address: `address:${clientIp}`,
+  };
+  const until = await blockedUntil(db, Object.values(keys));
+  if (until) {
+    throw new OAuthError(
+      'invalid_request',
+      'Too many failed client authentications from this address; retry later.',
+      until,
+    );
+  }
+  try {
+    const client = await checkClient(db, credentials);
+    await clearFailures(db, keys.pair);
+    return client;
+  } catch (error) {
+    if (error instanceof OAuthError) {
+      await recordFailure(db, keys.pair, SIGN_IN_RULES.pair);
+      await recordFailure(db, keys.address, SIGN_IN_RULES.address);
+    }
+    throw error;
+  }
+}
+
+async function checkClient(
   db: Db,
   { clientId, clientSecret }: ClientCredentials,
 ): Promise<OAuthClientRow> {

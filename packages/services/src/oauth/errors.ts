@@ -20,12 +20,15 @@ export class OAuthError extends Error {
   constructor(
     readonly error: OAuthErrorCode,
     readonly description: string,
+    /** Set when refused for too many failures: answered 429 with Retry-After. */
+    readonly retryAt?: Date,
   ) {
     super(description);
   }
 
-  /** RFC 6749 §5.2: 401 for a failed client authentication, 400 otherwise. */
-  get status(): 400 | 401 {
+  /** RFC 6749 §5.2: 401 for a failed client authentication, 400 otherwise; 429 when throttled. */
+  get status(): 400 | 401 | 429 {
+    if (this.retryAt) return 429;
     return this.error === 'invalid_client' ? 401 : 400;
   }
 

@@ -20,7 +20,12 @@ export {
 } from './clients';
 export { OAuthError, type OAuthErrorCode } from './errors';
 export { introspectToken, type IntrospectionResponse } from './introspection';
-export { ACCESS_TOKEN_TTL_SECONDS, CODE_TTL_MS, REFRESH_TOKEN_TTL_MS } from './lifetimes';
+export {
+  ACCESS_TOKEN_TTL_SECONDS,
+  CODE_TTL_MS,
+  grantLifetimeMs,
+  REFRESH_TOKEN_TTL_MS,
+} from './lifetimes';
 export { authorizationServerMetadata } from './metadata';
 export { revokeToken } from './revocation';
 export { formatScope, parseScope } from './scopes';

@@ -7,3 +7,18 @@ export const ACCESS_TOKEN_TTL_SECONDS = 3600;
  * client in use never has to send its user through the authorize step again.
  */
 export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600_000;
+
+/**
+ * A grant ends this long after consent however often its refresh token rotates, and the user
+ * consents again (RFC 9700 §4.14.2 lets a server bound refresh-token lifetime):
+ * CHORUS_OAUTH_GRANT_LIFETIME_DAYS, 90 by default. A bad value throws, naming the setting.
+ */
+export function grantLifetimeMs(env: Record<string, string | undefined> = process.env): number {
+  const raw = env.CHORUS_OAUTH_GRANT_LIFETIME_DAYS?.trim();
+  if (!raw) return 90 * 24 * 3600_000;
+  const days = Number(raw);
+  if (!/^\d+(\.\d+)?$/.test(raw) || !(days > 0) || days > 3650) {
+    throw new Error('CHORUS_OAUTH_GRANT_LIFETIME_DAYS must be a number of days above 0 (e.g. 90).');
+  }
+  return days * 24 * 3600_000;
+}

@@ -14,7 +14,7 @@ import type { Scope } from '@chorus/validators';
 import { newId } from '../ids';
 import type { OAuthClientRow } from './clients';
 import { invalidGrant, OAuthError } from './errors';
-import { ACCESS_TOKEN_TTL_SECONDS, REFRESH_TOKEN_TTL_MS } from './lifetimes';
+import { ACCESS_TOKEN_TTL_SECONDS, grantLifetimeMs, REFRESH_TOKEN_TTL_MS } from './lifetimes';
 import { formatScope, parseScope } from './scopes';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -28,15 +28,20 @@ export interface TokenResponse {
   scope: string;
 }
 
-/** A new access and refresh token for a grant (the refresh token keeps the grant's scopes). */
+/**
+ * A new access and refresh token for a grant (the refresh token keeps the grant's scopes).
+ * Neither outlives the grant's absolute lifetime (grantLifetimeMs from consent).
+ */
 async function issueTokens(
   tx: Tx | Db,
-  grant: { id: string; scopes: string[] },
+  grant: { id: string; scopes: string[]; createdAt: Date },
   accessScopes: string[] = grant.scopes,
 ): Promise<TokenResponse> {
   const access = generateOAuthSecret('accessToken');
   const refresh = generateOAuthSecret('refreshToken');
   const now = Date.now();
+  const grantEnds = grant.createdAt.getTime() + grantLifetimeMs();
+  const expiresIn = Math.min(ACCESS_TOKEN_TTL_SECONDS, Math.floor((grantEnds - now) / 1000));
   await tx.insert(oauthTokens).values([
     {
       id: newId('tok'),
@@ -44,7 +49,7 @@ async function issueTokens(
       kind: 'access',
       tokenHash: access.hash,
       scopes: accessScopes,
-      expiresAt: new Date(now + ACCESS_TOKEN_TTL_SECONDS * 1000),
+      expiresAt: new Date(now + expiresIn * 1000),
     },
     {
       id: newId('tok'),
@@ -52,13 +57,13 @@ async function issueTokens(
       kind: 'refresh',
       tokenHash: refresh.hash,
       scopes: grant.scopes,
-      expiresAt: new Date(now + REFRESH_TOKEN_TTL_MS),
+      expiresAt: new Date(Math.min(now + REFRESH_TOKEN_TTL_MS, grantEnds)),
     },
   ]);
   return {
     access_token: access.secret,
     token_type: 'Bearer',
-    expires_in: ACCESS_TOKEN_TTL_SECONDS,
+    expires_in: expiresIn,
     refresh_token: refresh.secret,
     scope: formatScope(accessScopes),
   };
@@ -134,18 +139,22 @@ export async function exchangeAuthorizationCode(opts: {
         return fail('code_verifier was sent, but the authorization request had no code_challenge.');
       }
       const grantId = newId('grt');
+      // Consent is when the code was issued: the grant's lifetime counts from there.
+      const consentedAt = row.createdAt;
       await tx.insert(oauthGrants).values({
         id: grantId,
         clientId: client.id,
         accountId: row.accountId,
         userId: row.userId,
         scopes: row.scopes,
+        createdAt: consentedAt,
       });
       await tx
         .update(oauthAuthorizationCodes)
         .set({ usedAt: sql`now()`, grantId })
         .where(eq(oauthAuthorizationCodes.codeHash, row.codeHash));
-      return { ok: await issueTokens(tx, { id: grantId, scopes: row.scopes }) };
+      const grant = { id: grantId, scopes: row.scopes, createdAt: consentedAt };
+      return { ok: await issueTokens(tx, grant) };
     }),
   );
 }
@@ -187,6 +196,9 @@ export async function refreshAccessToken(opts: {
         return fail('The refresh token was already used; the grant is revoked.');
       }
       if (token.expiresAt.getTime() <= Date.now()) return fail('The refresh token expired.');
+      if (grant.createdAt.getTime() + grantLifetimeMs() <= Date.now()) {
+        return fail('The grant reached its lifetime; send the user to authorize again.');
+      }
       let accessScopes: Scope[] = grant.scopes as Scope[];
       if (scope !== undefined) {
         // RFC 6749 §6: a narrower scope may be asked for, never a wider one.

@@ -7,7 +7,16 @@ const MESSAGES: Record<string, string> = {
   invalid_credentials: 'The email or password is not right.',
   CredentialsSignin: 'The email or password is not right.',
   invalid_code: 'That code is not valid. Enter the current code from your app.',
+  too_many_codes: 'Too many wrong codes. Sign in again with your password.',
 };
+
+/** `throttled:<epoch seconds>`: too many failures; says when signing in works again. */
+function throttledMessage(error: string): string | null {
+  const match = /^throttled:(\d+)$/.exec(error);
+  if (!match) return null;
+  const at = new Date(Number(match[1]) * 1000);
+  return `Too many failed sign-ins. Try again after ${at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}.`;
+}
 
 /** Email and password, then (for users with two-factor authentication) the TOTP code. */
 export function SignInForm({ returnTo }: { returnTo: string }) {
@@ -38,7 +47,13 @@ export function SignInForm({ returnTo }: { returnTo: string }) {
       setNeedsCode(true);
       return;
     }
-    setError(MESSAGES[result?.error ?? ''] ?? 'Sign-in failed; try again.');
+    const reason = result?.error ?? '';
+    if (reason === 'too_many_codes') {
+      setNeedsCode(false);
+      setCode('');
+      setPassword('');
+    }
+    setError(MESSAGES[reason] ?? throttledMessage(reason) ?? 'Sign-in failed; try again.');
   }
 
   return (

@@ -1,6 +1,7 @@
 'use server';
 
 import { revalidatePath } from 'next/cache';
+import { redirect } from 'next/navigation';
 import QRCode from 'qrcode';
 import { dashboardCaller } from '~/server/dashboard';
 import { formError } from '~/server/form-errors';
@@ -42,4 +43,11 @@ export async function disableTwoFactor(_: CodeState, form: FormData): Promise<Co
   } catch (error) {
     return { error: formError(error) };
   }
+}
+
+/** Ends every session of this user, this one included, then asks for a new sign-in. */
+export async function signOutEverywhere(): Promise<void> {
+  const caller = await dashboardCaller(PATH);
+  await caller.sessions.endAll();
+  redirect('/sign-in');
 }

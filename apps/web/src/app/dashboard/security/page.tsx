@@ -1,4 +1,5 @@
 import { dashboardCaller } from '~/server/dashboard';
+import { signOutEverywhere } from './actions';
 import { DisableTwoFactor, EnrollTwoFactor } from './two-factor-forms';
 
 export const dynamic = 'force-dynamic';
@@ -27,6 +28,13 @@ export default async function SecurityPage() {
             <EnrollTwoFactor />
           </>
         )}
+      </section>
+      <section className="panel">
+        <h2>Sessions</h2>
+        <p>Signed in somewhere you no longer use? End every session of yours, this one too.</p>
+        <form action={signOutEverywhere}>
+          <button type="submit">Sign out everywhere</button>
+        </form>
       </section>
     </>
   );

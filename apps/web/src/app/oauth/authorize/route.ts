@@ -1,3 +1,4 @@
+import { readCapped } from '@chorus/api';
 import { issuerFor } from '@chorus/api/oauth';
 import {
   authorizationRedirect,
@@ -95,7 +96,10 @@ export async function GET(req: Request) {
 
 /** POST /oauth/authorize: the consent decision, checked against the session's CSRF token. */
 export async function POST(req: Request) {
-  const form = new URLSearchParams(await req.text());
+  // The consent form is a few hundred bytes: read no more than a small cap.
+  const text = await readCapped(req, 64 * 1024).catch(() => null);
+  if (text === null) return oauthErrorPage(413, 'This request is too large.');
+  const form = new URLSearchParams(text);
   const params = pick(form);
   const checked = await validated(req, params, 303);
   if ('response' in checked) return checked.response;

@@ -1,4 +1,4 @@
-import { appRouter } from '@chorus/api';
+import { appRouter, readCapped, toApiError } from '@chorus/api';
 import { authenticateBearer, bearerToken, type Principal } from '@chorus/auth';
 import type { Database } from '@chorus/db';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
@@ -30,10 +30,30 @@ async function principalFor(req: Request, database: Database): Promise<Principal
   return sessionPrincipal(cookieReader(req.headers.get('cookie')));
 }
 
+/** tRPC bodies (batches included) are small; the same cap as REST bodies (decisions §6). */
+const MAX_BODY = 1024 * 1024;
+
+/** The request with its body read under the cap (the fetch adapter would read it whole). */
+async function capped(req: Request): Promise<Request> {
+  if (req.method === 'GET' || req.method === 'HEAD') return req;
+  const body = await readCapped(req, MAX_BODY);
+  return new Request(req.url, { method: req.method, headers: req.headers, body });
+}
+
 /** The typed door for the dashboard and internal apps; the same procedures as REST. */
-async function handleTrpc(req: Request) {
-  const database = await getDatabase();
+async function handleTrpc(incoming: Request) {
   const requestId = `req_${randomUUID().replaceAll('-', '')}`;
+  let req: Request;
+  try {
+    req = await capped(incoming);
+  } catch (error) {
+    const failure = toApiError(error);
+    return Response.json(
+      { error: { message: failure.message, code: -32600, data: { error: failure } } },
+      { status: failure.status, headers: { 'X-Request-Id': requestId, 'API-Version': '1' } },
+    );
+  }
+  const database = await getDatabase();
   return fetchRequestHandler({
     endpoint: '/api/trpc',
     req,

@@ -1,0 +1,52 @@
+import { hstsHeader } from '@chorus/api/security-headers';
+import { NextResponse, type NextRequest } from 'next/server';
+
+/**
+ * The pages' Content-Security-Policy: scripts only from this origin and Next's own inline
+ * scripts carrying this response's nonce; no framing (clickjacking); forms post here only.
+ * Styles may be inline (React style attributes). The dev server needs eval for its tooling.
+ */
+function pagePolicy(nonce: string): string {
+  const dev = process.env.NODE_ENV === 'development' ? " 'unsafe-eval'" : '';
+  return [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data: blob:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/**
+ * Every page gets a fresh nonce and its policy (Next puts the nonce on its scripts when the
+ * request carries the policy). /oauth/ and /docs answer with policies of their own; the API
+ * sets its headers in the REST door.
+ */
+export function proxy(request: NextRequest) {
+  const { pathname } = request.nextUrl;
+  const ownPolicy = pathname.startsWith('/oauth/') || pathname === '/docs';
+  const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
+  const policy = pagePolicy(nonce);
+  const requestHeaders = new Headers(request.headers);
+  if (!ownPolicy) requestHeaders.set('Content-Security-Policy', policy);
+  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  if (!ownPolicy) {
+    response.headers.set('Content-Security-Policy', policy);
+    response.headers.set('X-Frame-Options', 'DENY');
+  }
+  response.headers.set('X-Content-Type-Options', 'nosniff');
+  response.headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
+  const transport = hstsHeader();
+  if (transport) response.headers.set('Strict-Transport-Security', transport);
+  return response;
+}
+
+export const config = {
+  // Not the API (the REST door sets its headers), Next's hashed assets or public files.
+  matcher: ['/((?!api/|_next/static|_next/image|docs-assets/|integrations/|favicon.ico).*)'],
+};

@@ -1,0 +1,89 @@
+/**
+ * The confirmed escalation: a read-only key of another account sends `__proto__[role]=admin`;
+ * if any parser wrote it onto Object.prototype, the next user created without a role would be
+ * an admin. Sent through a real socket, form and JSON, top level and nested.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './harness';
+import { serveOnLoopback } from './http-server';
+
+let h: Harness;
+let server: Awaited<ReturnType<typeof serveOnLoopback>>;
+let readOnlyToken: string;
+beforeAll(async () => {
+  h = await startHarness();
+  server = await serveOnLoopback(h.handle);
+  const other = await h.newAccount('Other', 'admin@other.test');
+  readOnlyToken = (await h.keyFor(other.adminId, ['read'])).secret;
+});
+afterAll(async () => {
+  await server.close();
+  await h.close();
+});
+
+const send = (path: string, token: string, contentType: string, body: string, method = 'POST') =>
+  fetch(`${server.base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
+    body,
+  });
+
+const FORM = 'application/x-www-form-urlencoded';
+const JSON_TYPE = 'application/json';
+const polluting: [string, string][] = [
+  [FORM, '__proto__[role]=admin'],
+  [FORM, 'constructor[prototype][role]=admin'],
+  [FORM, 'settings[__proto__]=admin&name=x'],
+  [FORM, '__proto__=admin'],
+  [FORM, 'prototype[role]=admin'],
+  [JSON_TYPE, '{"__proto__":{"role":"admin"}}'],
+  [JSON_TYPE, '{"constructor":{"prototype":{"role":"admin"}}}'],
+  [JSON_TYPE, '{"name":"x","settings":{"__proto__":{"role":"admin"}}}'],
+];
+
+describe('prototype pollution', () => {
+  it('leaves Object.prototype untouched, whatever a polluting body says', async () => {
+    for (const [type, body] of polluting) {
+      for (const path of ['/api/users', `/api/users/${h.main.adminId}`]) {
+        const method = path === '/api/users' ? 'POST' : 'PUT';
+        // The read-only key of another account: refused, as before, and nothing leaks through.
+        const foreign = await send(path, readOnlyToken, type, body, method);
+        expect(foreign.status).toBeGreaterThanOrEqual(400);
+        expect(foreign.status).toBeLessThan(500);
+        // An allowed caller gets a 400 naming the key: it is refused, not ignored.
+        const own = await send(path, h.main.token, type, body, method);
+        expect(own.status, `${type} ${body}`).toBe(400);
+        expect((await own.json()).error.code).toBe('validation_error');
+      }
+    }
+    expect(({} as Record<string, unknown>).role).toBeUndefined();
+    expect(Object.prototype).not.toHaveProperty('role');
+    const created = await send(
+      '/api/users',
+      h.main.token,
+      JSON_TYPE,
+      JSON.stringify({ name: 'After', email: 'after@acme.test', password: 'long-enough-1' }),
+    );
+    expect(created.status).toBe(201);
+    expect((await created.json()).role).toBe('user');
+  });
+
+  it('refuses polluting query parameters and survives names that live on Object.prototype', async () => {
+    for (const query of [
+      '__proto__[role]=admin',
+      'constructor=x',
+      'toString=x',
+      'hasOwnProperty=1',
+    ]) {
+      const res = await fetch(`${server.base}/api/users?${query}`, {
+        headers: { authorization: `Bearer ${h.main.token}` },
+      });
+      expect(res.status, query).toBeLessThan(500);
+    }
+    const res = await fetch(`${server.base}/api/users?__proto__=x`, {
+      headers: { authorization: `Bearer ${h.main.token}` },
+    });
+    expect(res.status).toBe(400);
+    expect(({} as Record<string, unknown>).role).toBeUndefined();
+  });
+});
