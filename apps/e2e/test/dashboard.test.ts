@@ -47,7 +47,7 @@ describe('sign-in', () => {
     const page = await newPage();
     await page.goto(`/sign-in?callbackUrl=${encodeURIComponent('https://evil.example/x')}`);
     await signIn(page, ADMIN.email, ADMIN.password);
-    await page.waitForURL((url) => url.pathname === '/dashboard/api-keys');
+    await page.waitForURL((url) => url.pathname === '/dashboard');
     expect(new URL(page.url()).origin).toBe(base);
     await page.context().close();
   });
@@ -56,7 +56,7 @@ describe('sign-in', () => {
     const page = await newPage();
     await page.goto('/sign-in');
     await signIn(page, ADMIN.email, ADMIN.password);
-    await page.waitForURL('**/dashboard/api-keys');
+    await page.waitForURL((url) => url.pathname === '/dashboard');
     const cookie = (await page.context().cookies())
       .map(({ name, value }) => `${name}=${value}`)
       .join('; ');
@@ -186,7 +186,7 @@ describe('two-factor authentication', () => {
     }
     await codeField.fill(totp(secret));
     await page.getByRole('button', { name: 'Verify' }).click();
-    await page.waitForURL('**/dashboard/api-keys');
+    await page.waitForURL((url) => url.pathname === '/dashboard');
 
     const user = await (await api(operatorKey, {}, `/api/users/${userId}`)).json();
     expect(user.lastLogin).toMatch(/^\d{4}-\d{2}-\d{2}T.*Z$/);

@@ -1,5 +1,6 @@
 import { router } from './trpc';
 import { apiKeysRouter } from './routers/dashboard/api-keys';
+import { authorizedAppsRouter } from './routers/dashboard/authorized-apps';
 import { oauthClientsRouter } from './routers/dashboard/oauth-clients';
 import { sessionsRouter } from './routers/dashboard/sessions';
 import { twoFactorRouter } from './routers/dashboard/two-factor';
@@ -17,6 +18,7 @@ export const appRouter = router({
   apiKeys: apiKeysRouter,
   oauthClients: oauthClientsRouter,
   twoFactor: twoFactorRouter,
+  authorizedApps: authorizedAppsRouter,
   sessions: sessionsRouter,
 });
 

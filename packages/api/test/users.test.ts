@@ -151,6 +151,27 @@ describe('GET /api/users', () => {
     expect(json.data[0].role).toBe('admin');
   });
 
+  it('searches name and email with q, any case, combined with role; % and _ match themselves', async () => {
+    const byEmail = await fresh.call('GET', '/api/users?q=P3%40LIST');
+    expect(byEmail.json.data.map((u: { email: string }) => u.email)).toEqual(['p3@list.test']);
+    const byName = await fresh.call('GET', '/api/users?q=acme%20adm');
+    expect(byName.json.pagination.total).toBe(1);
+    expect(byName.json.data[0].role).toBe('admin');
+    const withRole = await fresh.call('GET', '/api/users?q=list.test&role=admin');
+    expect(withRole.json.pagination.total).toBe(0);
+    expect((await fresh.call('GET', '/api/users?q=%25')).json.pagination.total).toBe(0);
+    expect((await fresh.call('GET', '/api/users?q=p_%40')).json.pagination.total).toBe(0);
+    expect((await fresh.call('GET', '/api/users?q=')).json.pagination.total).toBe(6);
+    const tooLong = await fresh.call('GET', `/api/users?q=${'x'.repeat(201)}`);
+    expect(tooLong.json.error.code).toBe('validation_error');
+  });
+
+  it('documents q in the OpenAPI document', async () => {
+    const { json } = await fresh.call('GET', '/api/openapi.json', { token: null });
+    const params = json.paths['/api/users'].get.parameters.map((p: { name: string }) => p.name);
+    expect(params).toEqual(expect.arrayContaining(['page', 'limit', 'role', 'q']));
+  });
+
   it('shows only the caller’s account', async () => {
     const other = await fresh.newAccount('Initech', 'admin@initech.test');
     const { json } = await fresh.call('GET', '/api/users', { token: other.token });

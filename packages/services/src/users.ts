@@ -5,7 +5,9 @@ import {
   count,
   desc,
   eq,
+  ilike,
   isUniqueViolation,
+  or,
   preparedPerDb,
   sql,
   users,
@@ -86,20 +88,53 @@ const usersOf = (byRole: boolean) =>
 const pageQuery = { all: usersPage(false), byRole: usersPage(true) };
 const totalQuery = { all: usersTotal(false), byRole: usersTotal(true) };
 
+/**
+ * The page and the total through the prepared statements. One after the other: the embedded
+ * database's socket (pglite-socket) mixes up statements pipelined on one connection.
+ */
+async function listPrepared(db: Db, accountId: string, page: PageRequest, role?: Role) {
+  const filter = role ? 'byRole' : 'all';
+  const values = { accountId, role };
+  const rows = await pageQuery[filter](db).execute({
+    ...values,
+    limit: page.limit,
+    offset: pageOffset(page),
+  });
+  const [totals] = await totalQuery[filter](db).execute(values);
+  return [rows, totals] as const;
+}
+
+/** A text search on name or email (any case; `%`, `_` and `\\` match themselves). */
+async function searchUsers(db: Db, accountId: string, page: PageRequest, q: string, role?: Role) {
+  const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const where = and(
+    eq(users.accountId, accountId),
+    role ? eq(users.role, role) : undefined,
+    or(ilike(users.name, pattern), ilike(users.email, pattern)),
+  );
+  const rows = await db
+    .select()
+    .from(users)
+    .where(where)
+    .orderBy(desc(users.createdAt), desc(users.id))
+    .limit(page.limit)
+    .offset(pageOffset(page));
+  const [totals] = await db.select({ total: count() }).from(users).where(where);
+  return [rows, totals] as const;
+}
+
 export async function listUsers(opts: {
   db: Db;
   principal: Principal;
   page: PageRequest;
   role?: Role;
+  /** Text the name or email contains, any case; `%`, `_` and `\\` match themselves. */
+  q?: string;
 }) {
-  const { db, principal, page, role } = opts;
-  const filter = role ? 'byRole' : 'all';
-  const values = { accountId: principal.accountId, role };
-  // Two independent reads: asked together, the page and the total cost one round trip.
-  const [rows, [totals]] = await Promise.all([
-    pageQuery[filter](db).execute({ ...values, limit: page.limit, offset: pageOffset(page) }),
-    totalQuery[filter](db).execute(values),
-  ]);
+  const { db, principal, page, role, q } = opts;
+  const [rows, totals] = q
+    ? await searchUsers(db, principal.accountId, page, q, role)
+    : await listPrepared(db, principal.accountId, page, role);
   const total = totals?.total ?? 0;
   return {
     data: rows.map(toUserSummary),

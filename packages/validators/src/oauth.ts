@@ -48,3 +48,13 @@ export const ZOAuthClientIdParam = z.object({ clientId: z.string() });
 
 export type CreateOAuthClientInput = z.infer<typeof ZCreateOAuthClient>;
 export type OAuthClient = z.infer<typeof ZOAuthClient>;
+
+/** An OAuth application as the user who authorized it sees it (dashboard, authorized apps). */
+export const ZAuthorizedApp = z.object({
+  clientId: z.string(),
+  name: z.string(),
+  scopes: z.array(ZScope),
+  firstAuthorizedAt: ZTimestamp,
+  lastAuthorizedAt: ZTimestamp,
+});
+export type AuthorizedApp = z.infer<typeof ZAuthorizedApp>;

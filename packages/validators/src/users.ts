@@ -28,6 +28,12 @@ export const ZUser = ZUserSummary.extend({
 
 export const ZListUsersQuery = paginationQuery(50).extend({
   role: ZRole.optional().meta({ description: 'Only users with this role.' }),
+  q: z
+    .string()
+    .trim()
+    .max(200)
+    .optional()
+    .meta({ description: 'Only users whose name or email contains this text (any case).' }),
 });
 
 export const ZUserIdParam = z.object({ userId: z.string() });

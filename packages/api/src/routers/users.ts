@@ -26,8 +26,8 @@ export const usersRouter = router({
     })
     .input(ZListUsersQuery)
     .output(ZUserList)
-    .query(({ ctx, input: { page, limit, role } }) =>
-      listUsers({ db: ctx.db, principal: ctx.principal, page: { page, limit }, role }),
+    .query(({ ctx, input: { page, limit, role, q } }) =>
+      listUsers({ db: ctx.db, principal: ctx.principal, page: { page, limit }, role, q }),
     ),
 
   get: scoped('read')

@@ -6,6 +6,7 @@ export {
   type AuthorizationRequest,
   type AuthorizeOutcome,
 } from './authorize';
+export { listAuthorizedApps, revokeAuthorizedApp } from './authorized-apps';
 export {
   authenticateClient,
   createOAuthClient,

@@ -1,26 +1,35 @@
-import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { Nav, type NavItem } from '~/components/nav';
 import { SignOutButton } from '~/components/sign-out-button';
+import { ToastProvider } from '~/components/toast';
 import { currentPrincipal } from '~/server/dashboard';
+
+/** Pages every signed-in user may use; admins see the admin pages too (the API decides). */
+const EVERYONE: NavItem[] = [
+  { href: '/dashboard', label: 'Home' },
+  { href: '/dashboard/integrations', label: 'Integrations' },
+  { href: '/dashboard/api-keys', label: 'API keys' },
+  { href: '/dashboard/authorized-apps', label: 'Authorized apps' },
+];
+const ADMINS: NavItem[] = [
+  { href: '/dashboard/users', label: 'Users' },
+  { href: '/dashboard/oauth-apps', label: 'OAuth apps' },
+];
+const ACCOUNT: NavItem[] = [
+  { href: '/dashboard/profile', label: 'Profile' },
+  { href: '/dashboard/security', label: 'Security' },
+];
 
 /** The dashboard's frame; each page itself sends a signed-out visitor to sign in. */
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const principal = await currentPrincipal();
+  const items = principal
+    ? [...EVERYONE, ...(principal.role === 'admin' ? ADMINS : []), ...ACCOUNT]
+    : [];
   return (
-    <>
-      {principal && (
-        <header className="topbar">
-          <nav>
-            <strong>Chorus</strong>
-            <Link href="/dashboard/api-keys">API keys</Link>
-            {principal.role === 'admin' && <Link href="/dashboard/oauth-apps">OAuth apps</Link>}
-            <Link href="/dashboard/security">Security</Link>
-            <Link href="/docs">API docs</Link>
-          </nav>
-          <SignOutButton />
-        </header>
-      )}
+    <ToastProvider>
+      {principal && <Nav items={items} footer={<SignOutButton />} />}
       <main className="wide">{children}</main>
-    </>
+    </ToastProvider>
   );
 }

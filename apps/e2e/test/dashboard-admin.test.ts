@@ -1,0 +1,155 @@
+/**
+ * The admin pages as a person uses them, in Chromium against `npm start`: users (create, sign
+ * in as them, a refusal beside its field), an API-key integration (connect, disconnect), what a
+ * `user` may not reach, and axe on every page (no serious or critical violation).
+ */
+import AxeBuilder from '@axe-core/playwright';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchChromium, signIn } from './browser';
+import { ADMIN } from './server';
+
+const base = inject('base');
+const MEMBER = { name: 'Grace Member', email: 'grace@e2e.test', password: 'grace-password' };
+const PAGES = [
+  '/dashboard',
+  '/dashboard/users',
+  '/dashboard/integrations',
+  '/dashboard/authorized-apps',
+  '/dashboard/profile',
+  '/dashboard/api-keys',
+  '/dashboard/oauth-apps',
+  '/dashboard/security',
+];
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+async function signedIn(email: string, password: string, width = 1280): Promise<Page> {
+  const context = await browser.newContext({ baseURL: base, viewport: { width, height: 900 } });
+  const page = await context.newPage();
+  await page.goto('/sign-in');
+  await signIn(page, email, password);
+  await page.waitForURL((url) => url.pathname === '/dashboard');
+  return page;
+}
+
+async function seriousViolations(page: Page) {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+describe('users', () => {
+  it('an admin creates a user, who then signs in; a taken email is refused beside the field', async () => {
+    const page = await signedIn(ADMIN.email, ADMIN.password);
+    await page
+      .getByRole('navigation', { name: 'Dashboard' })
+      .getByRole('link', { name: 'Users' })
+      .click();
+    await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Create user' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create a user' });
+    await dialog.getByLabel('Name').fill('Someone');
+    await dialog.getByLabel('Email').fill(ADMIN.email);
+    await dialog.getByLabel('Password').fill('some-password');
+    await dialog.getByRole('button', { name: 'Create user' }).click();
+    await dialog.getByText('A user with this email address already exists.').waitFor();
+    // What was typed stays.
+    expect(await dialog.getByLabel('Name').inputValue()).toBe('Someone');
+    await dialog.getByLabel('Name').fill(MEMBER.name);
+    await dialog.getByLabel('Email').fill(MEMBER.email);
+    await dialog.getByLabel('Password').fill(MEMBER.password);
+    await dialog.getByRole('button', { name: 'Create user' }).click();
+    await page.getByRole('status').getByText(`${MEMBER.name} can now sign in`).waitFor();
+    await page.getByRole('cell', { name: MEMBER.email }).waitFor();
+
+    await page.getByLabel('Search').fill('GRACE');
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL((url) => url.searchParams.get('q') === 'GRACE');
+    // The admin's row leaves; Grace's stays.
+    await page.getByRole('cell', { name: ADMIN.email }).waitFor({ state: 'detached' });
+    await page.getByRole('cell', { name: MEMBER.email }).waitFor();
+
+    const member = await signedIn(MEMBER.email, MEMBER.password);
+    await member.getByRole('link', { name: 'Profile' }).click();
+    await member.getByLabel('Name').fill('Grace Renamed');
+    await member.getByRole('button', { name: 'Save profile' }).click();
+    await member.getByRole('status').getByText('Profile saved.').waitFor();
+    await member.context().close();
+
+    // The last admin cannot be demoted: the refusal shows next to the role.
+    await page.goto('/dashboard/users?role=admin');
+    await page
+      .getByRole('button', { name: /^Edit / })
+      .first()
+      .click();
+    const edit = page.getByRole('dialog');
+    await edit.getByLabel('Role').selectOption('user');
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.getByText('The last admin of an account cannot be removed or demoted.').waitFor();
+    // Shown beside the role it concerns: the select is marked invalid and described by it.
+    expect(await edit.getByLabel('Role').getAttribute('aria-invalid')).toBe('true');
+    await page.context().close();
+  });
+
+  it('a user sees no admin page or action', async () => {
+    const page = await signedIn(MEMBER.email, MEMBER.password);
+    const nav = page.getByRole('navigation', { name: 'Dashboard' });
+    await nav.getByRole('link', { name: 'Home' }).waitFor();
+    expect(await nav.getByRole('link', { name: 'Users' }).count()).toBe(0);
+    expect(await nav.getByRole('link', { name: 'OAuth apps' }).count()).toBe(0);
+    await page.goto('/dashboard/users');
+    await page.waitForURL((url) => url.pathname === '/dashboard');
+    expect(await page.getByText('Users', { exact: true }).count()).toBe(0);
+    await page.context().close();
+  });
+});
+
+describe('integrations', () => {
+  it('connects an API-key platform and disconnects it', async () => {
+    const page = await signedIn(ADMIN.email, ADMIN.password);
+    await page.goto('/dashboard/integrations?category=design');
+    await page.getByRole('button', { name: 'Connect Unsplash' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Connect Unsplash' });
+    await dialog.getByLabel('API key').fill('unsplash-test-key-123');
+    await dialog.getByRole('button', { name: 'Connect' }).click();
+    await page.getByRole('status').getByText('Connected Unsplash.').waitFor();
+    await page.getByRole('cell', { name: 'Unsplash', exact: true }).waitFor();
+
+    await page.getByRole('button', { name: 'Disconnect Unsplash' }).click();
+    await page
+      .getByRole('dialog', { name: 'Disconnect Unsplash?' })
+      .getByRole('button', { name: 'Disconnect Unsplash' })
+      .click();
+    await page.getByRole('status').getByText('Disconnected Unsplash.').waitFor();
+    await page.getByText('Nothing connected yet').waitFor();
+    await page.context().close();
+  });
+
+  it('an OAuth platform the deployment has not configured names the settings to set', async () => {
+    const page = await signedIn(ADMIN.email, ADMIN.password);
+    await page.goto('/dashboard/integrations?category=social');
+    await page.getByRole('button', { name: 'Connect Facebook' }).click();
+    await page.getByRole('alert').getByText('CHORUS_INTEGRATION_FACEBOOK_CLIENT_ID').waitFor();
+    await page.context().close();
+  });
+});
+
+describe('accessibility', () => {
+  it.each([1280, 375])('axe finds no serious or critical violation at %i px', async (width) => {
+    const page = await signedIn(ADMIN.email, ADMIN.password, width);
+    for (const path of PAGES) {
+      await page.goto(path);
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      expect({ path, violations: await seriousViolations(page) }).toEqual({ path, violations: [] });
+    }
+    await page.context().close();
+  });
+});

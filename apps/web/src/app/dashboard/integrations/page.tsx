@@ -1,0 +1,165 @@
+import { ZIntegrationCategory, ZIntegrationStatus } from '@chorus/validators';
+import { ConfirmAction } from '~/components/confirm-action';
+import { EmptyState } from '~/components/empty-state';
+import { dashboardCaller } from '~/server/dashboard';
+import { disconnect } from './actions';
+import { ConnectButton } from './connect-button';
+
+export const dynamic = 'force-dynamic';
+
+type Search = Promise<Record<string, string | string[] | undefined>>;
+const one = (value: string | string[] | undefined) => (typeof value === 'string' ? value : '');
+const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
+
+/** The message of the OAuth return (`?status=…&provider=…&error=…`), from our own callback. */
+function returnMessage(
+  params: Record<string, string | string[] | undefined>,
+  names: Map<string, string>,
+) {
+  const name = names.get(one(params.provider)) ?? 'The platform';
+  if (params.status === 'connected') return { ok: true, text: `${name} is connected.` };
+  if (params.status === 'error') {
+    const reason =
+      one(params.error)
+        .replace(/[^a-z_]/g, '')
+        .replaceAll('_', ' ') || 'unknown error';
+    return { ok: false, text: `${name} was not connected: ${reason}.` };
+  }
+  return null;
+}
+
+export default async function IntegrationsPage({ searchParams }: { searchParams: Search }) {
+  const params = await searchParams;
+  const caller = await dashboardCaller('/dashboard/integrations');
+  const category = ZIntegrationCategory.safeParse(one(params.category)).data;
+  const status = ZIntegrationStatus.safeParse(one(params.status)).data;
+  // One query after another: the embedded database's socket refuses pipelined statements.
+  const catalogue = await caller.integrations.list({ category, status });
+  const connected = await caller.integrations.connected({});
+  const details = await Promise.all(
+    catalogue.data.map((entry) => caller.integrations.get({ integrationId: entry.id })),
+  );
+  const all = await caller.integrations.list({});
+  const names = new Map(all.data.map((entry) => [entry.id, entry.name]));
+  const linked = new Set(connected.data.map((c) => c.integrationId));
+  const message = returnMessage(params, names);
+  return (
+    <>
+      <h1>Integrations</h1>
+      <p className="lead">Connect the platforms this account publishes to and stores in.</p>
+      {message && (
+        <p
+          className={message.ok ? 'notice ok' : 'notice error'}
+          role={message.ok ? 'status' : 'alert'}
+        >
+          {message.text}
+        </p>
+      )}
+      <section className="panel">
+        <h2>Connected</h2>
+        {connected.data.length === 0 ? (
+          <EmptyState title="Nothing connected yet">
+            Connect a platform from the catalogue below.
+          </EmptyState>
+        ) : (
+          <div className="table-scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Platform</th>
+                  <th scope="col">Account</th>
+                  <th scope="col">Pages</th>
+                  <th scope="col">Connected</th>
+                  <th scope="col">Last sync</th>
+                  <th scope="col">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {connected.data.map((c) => {
+                  const name = names.get(c.integrationId) ?? c.integrationId;
+                  return (
+                    <tr key={c.integrationId}>
+                      <td>{name}</td>
+                      <td>{c.meta.accountName ?? '—'}</td>
+                      <td>{c.meta.pages.join(', ') || '—'}</td>
+                      <td>{when(c.connectedAt)}</td>
+                      <td>{when(c.lastSyncAt)}</td>
+                      <td>
+                        <ConfirmAction
+                          button="Disconnect"
+                          label={`Disconnect ${name}`}
+                          title={`Disconnect ${name}?`}
+                          description={`Chorus forgets the ${name} credentials and asks ${name} to revoke them.`}
+                          confirm={`Disconnect ${name}`}
+                          action={disconnect}
+                          values={{ integrationId: c.integrationId, name }}
+                        />
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      <section className="panel">
+        <h2>Catalogue</h2>
+        <form
+          className="filters"
+          action="/dashboard/integrations"
+          aria-label="Filter the catalogue"
+        >
+          <div className="field">
+            <label htmlFor="integration-category">Category</label>
+            <select id="integration-category" name="category" defaultValue={category ?? ''}>
+              <option value="">All categories</option>
+              <option value="social">Social</option>
+              <option value="design">Design</option>
+              <option value="storage">Storage</option>
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="integration-status">Status</label>
+            <select id="integration-status" name="status" defaultValue={status ?? ''}>
+              <option value="">Any status</option>
+              <option value="active">Available</option>
+              <option value="coming_soon">Coming soon</option>
+            </select>
+          </div>
+          <button type="submit">Filter</button>
+        </form>
+        {details.length === 0 ? (
+          <EmptyState title="No platform matches">Try another category or status.</EmptyState>
+        ) : (
+          <ul className="cards" aria-label="Platforms">
+            {details.map((entry) => (
+              <li key={entry.id} className="card platform">
+                <div className="platform-head">
+                  <img src={`/integrations/${entry.id}.svg`} alt="" width={32} height={32} />
+                  <h3>{entry.name}</h3>
+                </div>
+                <p className="muted small">{entry.description}</p>
+                <p className="small">
+                  <span className="badge">{entry.type}</span>{' '}
+                  <span className="badge">
+                    {entry.authMethod === 'oauth2' ? 'OAuth' : 'API key'}
+                  </span>
+                </p>
+                {linked.has(entry.id) ? (
+                  <span className="badge on">Connected</span>
+                ) : entry.status === 'active' ? (
+                  <ConnectButton id={entry.id} name={entry.name} authMethod={entry.authMethod} />
+                ) : (
+                  <span className="badge">Coming soon</span>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </>
+  );
+}

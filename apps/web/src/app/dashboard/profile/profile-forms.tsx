@@ -1,0 +1,63 @@
+'use client';
+
+import type { User } from '@chorus/validators';
+import { Field } from '~/components/field';
+import { useToastAction } from '~/components/toast';
+import { changePassword, saveProfile } from './actions';
+
+export function ProfileForm({ user }: { user: User }) {
+  const [result, run, pending] = useToastAction(saveProfile);
+  const typed = result.values;
+  return (
+    <form action={run} className="form" key={result.at}>
+      <Field
+        label="Name"
+        name="name"
+        required
+        maxLength={200}
+        defaultValue={typed?.name ?? user.name}
+        error={result.fields?.name}
+      />
+      <Field
+        label="Email"
+        name="email"
+        type="email"
+        required
+        defaultValue={typed?.email ?? user.email}
+        error={result.fields?.email}
+      />
+      <button type="submit" className="primary" disabled={pending}>
+        Save profile
+      </button>
+    </form>
+  );
+}
+
+export function PasswordForm() {
+  const [result, run, pending] = useToastAction(changePassword);
+  return (
+    <form action={run} className="form">
+      <Field
+        label="New password"
+        name="password"
+        type="password"
+        required
+        minLength={8}
+        autoComplete="new-password"
+        hint="At least 8 characters."
+        error={result.fields?.password}
+      />
+      <Field
+        label="Repeat the new password"
+        name="confirm"
+        type="password"
+        required
+        autoComplete="new-password"
+        error={result.fields?.confirm}
+      />
+      <button type="submit" className="primary" disabled={pending}>
+        Change password
+      </button>
+    </form>
+  );
+}

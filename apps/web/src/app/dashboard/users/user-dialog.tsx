@@ -1,0 +1,106 @@
+'use client';
+
+import type { User } from '@chorus/validators';
+import { useState } from 'react';
+import { Dialog, DialogClose } from '~/components/dialog';
+import { Field, SelectField } from '~/components/field';
+import { useToastAction } from '~/components/toast';
+import { createUser, updateUser } from './actions';
+
+const ROLES = [
+  { value: 'user', label: 'User' },
+  { value: 'admin', label: 'Admin' },
+] as const;
+
+/** Create a user (no `user`) or edit one; a refusal shows beside its field, typing kept. */
+export function UserDialog({ user }: { user?: User }) {
+  const [open, setOpen] = useState(false);
+  const [result, run, pending] = useToastAction(user ? updateUser : createUser, () =>
+    setOpen(false),
+  );
+  const fields = open ? (result.fields ?? {}) : {};
+  // A refused form shows again what was typed (React resets a form after its action).
+  const typed = open && result.values ? result.values : undefined;
+  const value = (name: 'name' | 'email' | 'role') => typed?.[name] ?? user?.[name];
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={setOpen}
+      title={user ? `Edit ${user.name}` : 'Create a user'}
+      description={user ? user.email : 'They sign in with this email and password.'}
+      trigger={
+        user ? (
+          <button type="button" aria-label={`Edit ${user.name}`}>
+            Edit
+          </button>
+        ) : (
+          <button type="button" className="primary">
+            Create user
+          </button>
+        )
+      }
+    >
+      <form action={run} className="form" key={result.at}>
+        {user && <input type="hidden" name="id" value={user.id} />}
+        <Field
+          label="Name"
+          name="name"
+          required
+          maxLength={200}
+          defaultValue={value('name')}
+          error={fields.name}
+        />
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          required
+          defaultValue={value('email')}
+          error={fields.email}
+        />
+        {!user && (
+          <Field
+            label="Password"
+            name="password"
+            type="password"
+            required
+            minLength={8}
+            autoComplete="new-password"
+            hint="At least 8 characters."
+            error={fields.password}
+          />
+        )}
+        <SelectField
+          label="Role"
+          name="role"
+          options={ROLES}
+          defaultValue={value('role') ?? 'user'}
+          error={fields.role}
+        />
+        {user && (
+          <label className="check">
+            <input
+              type="checkbox"
+              name="notifications"
+              defaultChecked={typed ? typed.notifications === 'on' : user.settings.notifications}
+            />
+            Email notifications
+          </label>
+        )}
+        {result.error && !Object.keys(fields).length && (
+          <p className="error" role="alert">
+            {result.error}
+          </p>
+        )}
+        <div className="actions end">
+          <DialogClose asChild>
+            <button type="button">Cancel</button>
+          </DialogClose>
+          <button type="submit" className="primary" disabled={pending}>
+            {user ? 'Save' : 'Create user'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

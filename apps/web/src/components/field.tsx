@@ -1,0 +1,71 @@
+import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+
+type FieldProps = InputHTMLAttributes<HTMLInputElement> & {
+  label: string;
+  name: string;
+  /** The refusal to show under the field, tied to it for screen readers. */
+  error?: string;
+  hint?: ReactNode;
+};
+
+/** A labelled input with its hint and its inline error. */
+export function Field({ label, error, hint, ...input }: FieldProps) {
+  const id = useId();
+  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ');
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={described || undefined}
+        {...input}
+      />
+      {hint && (
+        <small id={`${id}-hint`} className="muted">
+          {hint}
+        </small>
+      )}
+      {error && (
+        <small id={`${id}-error`} className="error">
+          {error}
+        </small>
+      )}
+    </div>
+  );
+}
+
+type SelectProps = {
+  label: string;
+  name: string;
+  options: readonly { value: string; label: string }[];
+  defaultValue?: string;
+  error?: string;
+};
+
+export function SelectField({ label, name, options, defaultValue, error }: SelectProps) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select
+        id={id}
+        name={name}
+        defaultValue={defaultValue}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+      >
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.label}
+          </option>
+        ))}
+      </select>
+      {error && (
+        <small id={`${id}-error`} className="error">
+          {error}
+        </small>
+      )}
+    </div>
+  );
+}

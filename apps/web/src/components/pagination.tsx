@@ -1,0 +1,23 @@
+import Link from 'next/link';
+
+type PaginationProps = {
+  page: number;
+  pages: number;
+  total: number;
+  /** The page's URL with every other parameter kept. */
+  href: (page: number) => string;
+};
+
+/** Previous / next links and where we are; nothing when everything fits on one page. */
+export function Pagination({ page, pages, total, href }: PaginationProps) {
+  if (pages <= 1) return <p className="muted small">{total} in all</p>;
+  return (
+    <nav className="pagination" aria-label="Pagination">
+      {page > 1 ? <Link href={href(page - 1)}>← Previous</Link> : <span />}
+      <span className="muted">
+        Page {Math.min(page, pages)} of {pages} · {total} in all
+      </span>
+      {page < pages ? <Link href={href(page + 1)}>Next →</Link> : <span />}
+    </nav>
+  );
+}

@@ -1,0 +1,49 @@
+import { toApiError } from '@chorus/api';
+import { formError } from './form-errors';
+
+/**
+ * What a dashboard server action answers: a success message for the toast, or the failure as
+ * the form shows it (the message, and per field the message to show beside it). `at` makes
+ * every answer new, so the same message twice still shows a toast twice.
+ */
+export type ActionResult = {
+  ok?: string;
+  error?: string;
+  fields?: Record<string, string>;
+  /** What was typed into a refused form (passwords left out), to show it again. */
+  values?: Record<string, string>;
+  at?: number;
+};
+
+/** Domain refusals that concern one field of the form. */
+const FIELD_OF_CODE: Record<string, string> = {
+  email_already_exists: 'email',
+  last_admin: 'role',
+  missing_api_key: 'apiKey',
+};
+
+export const succeeded = (ok: string): ActionResult => ({ ok, at: Date.now() });
+
+export function failed(error: unknown, form?: FormData): ActionResult {
+  const failure = toApiError(error);
+  const fields: Record<string, string> = {};
+  const field = FIELD_OF_CODE[failure.code];
+  if (field) fields[field] = failure.message;
+  const issues = failure.details?.issues;
+  if (Array.isArray(issues)) {
+    for (const issue of issues as { path?: string; message?: string }[]) {
+      if (issue.path && issue.message) fields[issue.path.split('.')[0] ?? ''] = issue.message;
+    }
+  }
+  const values: Record<string, string> = {};
+  for (const [name, value] of form?.entries() ?? []) {
+    if (typeof value === 'string' && !/password/i.test(name)) values[name] = value;
+  }
+  return { error: formError(error), fields, values, at: Date.now() };
+}
+
+/** A form value as a string ('' when absent or a file). */
+export const text = (form: FormData, name: string) => {
+  const value = form.get(name);
+  return typeof value === 'string' ? value : '';
+};
