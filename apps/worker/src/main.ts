@@ -3,13 +3,14 @@
  * deployment can scale web servers and workers apart. `npm start` runs the same in-process.
  */
 import { log } from '@chorus/api';
-import { databaseOptionsFromEnv, readEmbeddedServer } from '@chorus/db/node';
+import { databaseOptionsFromEnv, markEmbedded, readEmbeddedServer } from '@chorus/db/node';
 import { runWorker } from '@chorus/jobs';
 
 /** DATABASE_URL, or the embedded database that a running `npm start` serves on loopback. */
 async function databaseUrl(): Promise<string> {
   const { url, dataDir } = databaseOptionsFromEnv();
   const embedded = url ? undefined : await readEmbeddedServer(dataDir);
+  if (embedded) markEmbedded(embedded.url);
   const found = url ?? embedded?.url;
   if (!found) {
     throw new Error(

@@ -49,9 +49,13 @@ function openPostgres(url: string, max: number): Database {
   // Drizzle runs its queries through `unsafe`, which postgres.js sends unprepared: the server
   // would parse and plan every query again. Prepared, each distinct query text (parameters
   // apart) is planned once per connection.
-  const unsafe = client.unsafe.bind(client);
-  client.unsafe = ((query, parameters, options) =>
-    unsafe(query, parameters, { ...options, prepare: true })) as typeof client.unsafe;
+  // Not on the embedded server: its connections share one PGlite session, where named
+  // statements of different connections would collide.
+  if (url !== process.env.CHORUS_EMBEDDED_DATABASE_URL) {
+    const unsafe = client.unsafe.bind(client);
+    client.unsafe = ((query, parameters, options) =>
+      unsafe(query, parameters, { ...options, prepare: true })) as typeof client.unsafe;
+  }
   const db = drizzlePostgres({ client, schema, casing: 'snake_case' }) as unknown as Db;
   return {
     db,

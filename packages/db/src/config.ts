@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { openDatabase, type Database } from './client';
-import { pgliteDir } from './embedded';
+import { markEmbedded, pgliteDir } from './embedded';
 import { readEmbeddedServer } from './embedded-lock';
 
 /** The repository (npm workspaces) root above `from`, so every command finds the same data. */
@@ -35,6 +35,9 @@ export async function openConfiguredDatabase(
   const { url, dataDir } = databaseOptionsFromEnv(env);
   if (url) return openDatabase({ url, max: 2 });
   const running = await readEmbeddedServer(dataDir);
-  if (running) return openDatabase({ url: running.url, max: 2 });
+  if (running) {
+    markEmbedded(running.url);
+    return openDatabase({ url: running.url, max: 2 });
+  }
   return openDatabase({ url: `file://${pgliteDir(dataDir)}` });
 }

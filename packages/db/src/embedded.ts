@@ -33,6 +33,7 @@ export async function startEmbeddedServer(dataDir: string, port = 0): Promise<Em
   });
   await server.start();
   const url = `postgres://postgres@${server.getServerConn()}/postgres`;
+  markEmbedded(url);
   await writeEmbeddedLock(dataDir, url);
   return {
     url,
@@ -42,4 +43,12 @@ export async function startEmbeddedServer(dataDir: string, port = 0): Promise<Em
       await pglite.close();
     },
   };
+}
+
+/**
+ * Names the embedded server's URL for this process and its children, so that clients know not
+ * to prepare named statements on it (see `openPostgres`).
+ */
+export function markEmbedded(url: string) {
+  process.env.CHORUS_EMBEDDED_DATABASE_URL = url;
 }

@@ -3,6 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import postgres from 'postgres';
 import { openDatabase, type Database } from './client';
+import { markEmbedded } from './embedded';
 import { migrateDatabase } from './migrate';
 
 /**
@@ -54,6 +55,7 @@ export async function createTestServerDatabase(): Promise<Database & { url: stri
   });
   await server.start();
   const url = `postgres://postgres@${server.getServerConn()}/postgres`;
+  markEmbedded(url);
   const database = await openDatabase({ url, max: 5 });
   await migrateDatabase(database);
   return {
