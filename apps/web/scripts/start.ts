@@ -121,6 +121,8 @@ async function useSessionSecret(dataDir: string | undefined, dev: boolean) {
  */
 function useAuthUrl() {
   const publicUrl = process.env.CHORUS_PUBLIC_URL?.trim();
+  // An empty value is no value: next-auth's client would fail to parse it on every page.
+  if (!process.env.NEXTAUTH_URL?.trim()) delete process.env.NEXTAUTH_URL;
   if (!process.env.NEXTAUTH_URL && publicUrl) process.env.NEXTAUTH_URL = new URL(publicUrl).origin;
   if (!process.env.NEXTAUTH_URL) process.env.AUTH_TRUST_HOST ??= 'true';
 }
