@@ -45,13 +45,19 @@ export async function openPglite(client: PGlite): Promise<Database> {
 }
 
 function openPostgres(url: string, max: number): Database {
-  const client = postgres(url, { max, onnotice: () => {}, connect_timeout: 10 });
+  const embedded = url === process.env.CHORUS_EMBEDDED_DATABASE_URL;
+  // The embedded server's connections share one PGlite session, where the extended-protocol
+  // messages of two connections interleave (one's Bind lands on the other's statement): one
+  // connection, whose queries PGlite sees in order.
+  const client = postgres(url, {
+    max: embedded ? 1 : max,
+    onnotice: () => {},
+    connect_timeout: 10,
+  });
   // Drizzle runs its queries through `unsafe`, which postgres.js sends unprepared: the server
   // would parse and plan every query again. Prepared, each distinct query text (parameters
   // apart) is planned once per connection.
-  // Not on the embedded server: its connections share one PGlite session, where named
-  // statements of different connections would collide.
-  if (url !== process.env.CHORUS_EMBEDDED_DATABASE_URL) {
+  if (!embedded) {
     const unsafe = client.unsafe.bind(client);
     client.unsafe = ((query, parameters, options) =>
       unsafe(query, parameters, { ...options, prepare: true })) as typeof client.unsafe;
