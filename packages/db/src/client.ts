@@ -57,6 +57,8 @@ function openPostgres(url: string, max: number): Database {
   // Drizzle runs its queries through `unsafe`, which postgres.js sends unprepared: the server
   // would parse and plan every query again. Prepared, each distinct query text (parameters
   // apart) is planned once per connection.
+  // Not on the embedded server: its connections share one PGlite session, where named
+  // statements of different connections would collide.
   if (!embedded) {
     const unsafe = client.unsafe.bind(client);
     client.unsafe = ((query, parameters, options) =>

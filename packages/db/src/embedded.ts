@@ -1,6 +1,7 @@
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { serializeExchanges } from './socket-queue';
 import { readEmbeddedServer, removeEmbeddedLock, writeEmbeddedLock } from './embedded-lock';
 
 export const pgliteDir = (dataDir: string) => `${dataDir}/pglite`;
@@ -31,6 +32,7 @@ export async function startEmbeddedServer(dataDir: string, port = 0): Promise<Em
     port,
     maxConnections: 32,
   });
+  serializeExchanges(server);
   await server.start();
   const url = `postgres://postgres@${server.getServerConn()}/postgres`;
   markEmbedded(url);

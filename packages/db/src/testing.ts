@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { serializeExchanges } from './socket-queue';
 import postgres from 'postgres';
 import { openDatabase, type Database } from './client';
 import { markEmbedded } from './embedded';
@@ -53,6 +54,7 @@ export async function createTestServerDatabase(): Promise<Database & { url: stri
     port: 0,
     maxConnections: 32,
   });
+  serializeExchanges(server);
   await server.start();
   const url = `postgres://postgres@${server.getServerConn()}/postgres`;
   markEmbedded(url);
