@@ -5,6 +5,7 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import { requireScopes } from './access';
 import type { Context } from './context';
 import { toApiError, toTrpcError } from './errors';
+import { nulRefusal } from './refuse-nul';
 
 /** Who may call a procedure: set by the tiers below, read by the OpenAPI document. */
 export type AccessMeta = {
@@ -43,8 +44,13 @@ const t = initTRPC
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-/** Domain errors carry their own status; give them the matching tRPC code. */
-export const publicProcedure = t.procedure.use(async ({ next }) => {
+/**
+ * Every procedure: input with a NUL character is refused before anything reads it, and domain
+ * errors carry their own status, so they get the matching tRPC code.
+ */
+export const publicProcedure = t.procedure.use(async ({ getRawInput, next }) => {
+  const refused = nulRefusal(await getRawInput());
+  if (refused) throw toTrpcError(refused);
   const result = await next();
   if (!result.ok && result.error.cause instanceof AppError) throw toTrpcError(result.error.cause);
   return result;

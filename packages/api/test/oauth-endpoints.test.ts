@@ -247,6 +247,39 @@ describe('POST /oauth/revoke and /oauth/introspect', () => {
   });
 });
 
+describe('NUL characters (PostgreSQL text cannot hold them)', () => {
+  it('are invalid_request in any parameter, form or JSON, on every endpoint', async () => {
+    for (const handler of [endpoints.token, endpoints.revoke, endpoints.introspect]) {
+      const form = await post(handler, '/oauth/x', { token: 'a\0', client_id: 'app_\0' });
+      expect(form.status).toBe(400);
+      expect(form.json.error).toBe('invalid_request');
+      const json = await post(
+        handler,
+        '/oauth/x',
+        { token: 'a', client_id: 'b\0' },
+        { json: true },
+      );
+      expect(json.status).toBe(400);
+      expect(json.json.error).toBe('invalid_request');
+    }
+  });
+
+  it('are invalid_client in HTTP Basic credentials', async () => {
+    for (const handler of [endpoints.token, endpoints.revoke, endpoints.introspect]) {
+      const { status, json } = await post(
+        handler,
+        '/oauth/x',
+        { token: 'a' },
+        {
+          authorization: basic('app_\0', 'secret'),
+        },
+      );
+      expect(status).toBe(401);
+      expect(json.error).toBe('invalid_client');
+    }
+  });
+});
+
 describe('GET /.well-known/oauth-authorization-server', () => {
   it('describes the server on the request origin, or CHORUS_PUBLIC_URL', async () => {
     const res = endpoints.metadata(

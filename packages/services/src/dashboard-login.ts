@@ -39,6 +39,10 @@ export async function verifyDashboardLogin(opts: {
   clientIp?: string;
 }) {
   const { db, password, code } = opts;
+  // PostgreSQL text cannot hold U+0000 (the throttle keys are stored): no real login has one.
+  if (`${opts.email}${password}${code ?? ''}`.includes('\0')) {
+    throw new LoginError('invalid_credentials');
+  }
   const email = opts.email.trim().toLowerCase();
   const ip = opts.clientIp ?? 'unknown';
   const pairKey = `pair:${email}|${ip}`;

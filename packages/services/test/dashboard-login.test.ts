@@ -62,6 +62,12 @@ describe('dashboard login', () => {
       'invalid_credentials',
     );
   });
+
+  it('refuses a NUL character in the email or password as invalid credentials, not a crash', async () => {
+    const { email } = await newUser();
+    expect(await reason(login(`${email}\0`, 'password-login'))).toBe('invalid_credentials');
+    expect(await reason(login(email, 'password-login\0'))).toBe('invalid_credentials');
+  });
 });
 
 describe('two-factor authentication', () => {

@@ -144,6 +144,12 @@ describe('the authorize request', () => {
     expectPage(await validate({ ...base(), client_id: 'app_01ARZ3NDEKTSV4RRFFQ69G5FAV' }));
   });
 
+  it('shows a page for a NUL character in any parameter (never a database error)', async () => {
+    expectPage(await validate({ ...base(), client_id: `${f.confidential.client.id}\0` }));
+    expectPage(await validate({ ...base(), state: 'st\0' }));
+    expectPage(await validate({ ...base(), code_challenge: 'a\0' }));
+  });
+
   it('shows a page for a redirect URI that does not match exactly', async () => {
     expectPage(await validate({ ...base(), redirect_uri: `${REDIRECT}/` }));
     expectPage(await validate({ ...base(), redirect_uri: `${REDIRECT}?x=1` }));

@@ -6,12 +6,9 @@ export const POST_STATUSES = ['draft', 'scheduled', 'published', 'archived'] as 
 export const ZPostStatus = z.enum(POST_STATUSES);
 export type PostStatus = z.infer<typeof ZPostStatus>;
 
-/** PostgreSQL text cannot hold NUL: refused here as a 400, never reaching the database. */
-const text = () => z.string().refine((s) => !s.includes('\0'), 'Must not contain NUL characters.');
-
-const ZTitle = text().trim().min(1).max(300);
-const ZContent = text().max(50_000);
-const ZTag = text().trim().min(1).max(50);
+const ZTitle = z.string().trim().min(1).max(300);
+const ZContent = z.string().max(50_000);
+const ZTag = z.string().trim().min(1).max(50);
 
 /** Up to 30 tags of 1–50 characters, trimmed, duplicates dropped (decisions §10). */
 const ZTags = z
@@ -20,7 +17,7 @@ const ZTags = z
   .transform((tags) => [...new Set(tags)]);
 
 const ZMediaIds = z
-  .array(text().min(1).max(64))
+  .array(z.string().min(1).max(64))
   .max(20)
   .refine((ids) => new Set(ids).size === ids.length, 'mediaIds must not repeat an id.')
   .meta({ description: 'Media of the same account, attached in this order.' });
@@ -74,7 +71,7 @@ export const ZPostIdParam = z.object({ id: z.string() });
 export const ZListPostsQuery = paginationQuery(25).extend({
   status: ZPostStatus.optional().meta({ description: 'Only posts in this status.' }),
   tag: ZTag.optional().meta({ description: 'Only posts carrying this tag (exact match).' }),
-  q: text()
+  q: z.string()
     .trim()
     .min(1)
     .max(200)

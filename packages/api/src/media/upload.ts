@@ -6,6 +6,7 @@ import {
   type StagedUpload,
 } from '@chorus/services';
 import { ZAltText } from '@chorus/validators';
+import { nulRefusal } from '../refuse-nul';
 import { withIdempotency } from '../rest/idempotency';
 import type { HandlerContext } from '../rest/routes';
 import { readUploadForm } from './multipart';
@@ -13,6 +14,8 @@ import { readUploadForm } from './multipart';
 function altTextOf(fields: Map<string, string>): string | null {
   const value = fields.get('altText');
   if (value === undefined) return null;
+  const refused = nulRefusal({ altText: value });
+  if (refused) throw refused;
   const parsed = ZAltText.safeParse(value);
   if (parsed.success) return parsed.data;
   const message = parsed.error.issues[0]?.message ?? 'Invalid.';

@@ -25,7 +25,7 @@ export async function readParams(req: Request): Promise<Record<string, string | 
       // RFC 6749 §3.1: a parameter sent without a value is treated as omitted.
       if (values[0]) out[name] = values[0];
     }
-    return out;
+    return withoutNul(out);
   }
   if (type === 'application/json') {
     let body: unknown;
@@ -46,12 +46,22 @@ export async function readParams(req: Request): Promise<Record<string, string | 
       }
       out[name] = value;
     }
-    return out;
+    return withoutNul(out);
   }
   throw new OAuthError(
     'invalid_request',
     'Send the parameters as application/x-www-form-urlencoded or application/json.',
   );
+}
+
+/** PostgreSQL text cannot hold U+0000: such a parameter is malformed, never a database error. */
+function withoutNul(params: Record<string, string>): Record<string, string> {
+  for (const [name, value] of Object.entries(params)) {
+    if (name.includes('\0') || value.includes('\0')) {
+      throw new OAuthError('invalid_request', 'Parameters must not contain NUL characters.');
+    }
+  }
+  return params;
 }
 
 const forbidden = (name: string) =>
@@ -86,13 +96,18 @@ export function clientCredentials(
   }
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
-  if (colon < 0) throw new OAuthError('invalid_client', 'Malformed HTTP Basic credentials.');
+  if (colon < 0 || decoded.includes('\0')) {
+    throw new OAuthError('invalid_client', 'Malformed HTTP Basic credentials.');
+  }
   let clientId: string;
   let clientSecret: string;
   try {
     clientId = decodeURIComponent(decoded.slice(0, colon).replace(/\+/g, ' '));
     clientSecret = decodeURIComponent(decoded.slice(colon + 1).replace(/\+/g, ' '));
   } catch {
+    throw new OAuthError('invalid_client', 'Malformed HTTP Basic credentials.');
+  }
+  if (clientId.includes('\0') || clientSecret.includes('\0')) {
     throw new OAuthError('invalid_client', 'Malformed HTTP Basic credentials.');
   }
   if (params.client_id !== undefined && params.client_id !== clientId) {

@@ -39,6 +39,10 @@ export async function validateAuthorizeRequest(
   params: URLSearchParams,
 ): Promise<AuthorizeOutcome> {
   const page = (message: string): AuthorizeOutcome => ({ kind: 'invalid_client', message });
+  // PostgreSQL text cannot hold U+0000; no real request carries one.
+  if ([...params].some(([name, value]) => `${name}${value}`.includes('\0'))) {
+    return page('The request is malformed: it contains a NUL character.');
+  }
   const clientIds = params.getAll('client_id');
   if (clientIds.length !== 1 || !clientIds[0]) {
     return page('The request names no application (client_id), or names more than one.');
