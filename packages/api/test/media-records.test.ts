@@ -110,6 +110,20 @@ describe('GET, PUT, DELETE /api/content/media/{id}', () => {
     expect((await fetchContent(h, m.id)).status).toBe(404);
     expect((await h.call('DELETE', `/api/content/media/${m.id}`)).status).toBe(404);
   });
+
+  it('detaches deleted media from its posts, each with a post.updated event', async () => {
+    const [kept, gone] = [await uploaded('pixel.png'), await uploaded('photo.jpg')];
+    const created = await h.call('POST', '/api/content/posts', {
+      body: { title: 'With media', content: 'c', mediaIds: [gone.id, kept.id] },
+    });
+    const post = created.json.data;
+    expect((await h.call('DELETE', `/api/content/media/${gone.id}`)).status).toBe(204);
+    const after = await h.call('GET', `/api/content/posts/${post.id}`);
+    expect(after.json.data.mediaIds).toEqual([kept.id]);
+    expect(after.json.data.updatedAt > post.updatedAt).toBe(true);
+    const updates = await h.db.select().from(events).where(eq(events.type, 'post.updated'));
+    expect(updates.map((e) => e.payload.data.object)).toEqual([after.json.data]);
+  });
 });
 
 describe('the bytes at url', () => {

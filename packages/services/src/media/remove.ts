@@ -1,15 +1,17 @@
 import type { Principal } from '@chorus/auth';
-import { and, eq, media, type Db } from '@chorus/db';
+import { and, eq, inArray, media, postMedia, posts, type Db } from '@chorus/db';
 import type { StorageDriver } from '@chorus/storage';
 import { notFound } from '../errors';
 import { recordEvent } from '../events/record';
+import { toPosts } from '../posts/records';
 import { findMedia, toMedia } from './records';
 
 /**
  * Deletes a media record with its `media.deleted` event in one transaction, then its bytes.
  * The bytes go after the commit: a failure there leaves an unreachable file, returned as
  * `orphan` for the caller to log, never a record whose bytes are gone. Posts lose the
- * attachment (cascade).
+ * attachment (cascade): each is touched and gets its `post.updated` event in the same
+ * transaction, so subscribers see every change of a post.
  */
 export async function deleteMedia(opts: {
   db: Db;
@@ -20,6 +22,16 @@ export async function deleteMedia(opts: {
 }) {
   const { db, principal, id, storage, origin } = opts;
   const row = await db.transaction(async (tx) => {
+    const attachedTo = tx
+      .select({ id: postMedia.postId })
+      .from(postMedia)
+      .where(eq(postMedia.mediaId, id));
+    // Before the delete: the cascade removes the links.
+    const touched = await tx
+      .update(posts)
+      .set({ updatedAt: new Date() })
+      .where(and(eq(posts.accountId, principal.accountId), inArray(posts.id, attachedTo)))
+      .returning();
     const [deleted] = await tx
       .delete(media)
       .where(and(eq(media.id, id), eq(media.accountId, principal.accountId)))
@@ -31,6 +43,9 @@ export async function deleteMedia(opts: {
       type: 'media.deleted',
       object: toMedia(deleted, origin),
     });
+    for (const post of await toPosts(tx, touched)) {
+      await recordEvent({ tx, accountId: principal.accountId, type: 'post.updated', object: post });
+    }
     return deleted;
   });
   try {
