@@ -6,7 +6,7 @@ import {
   findOAuthClient,
   issueAuthorizationCode,
 } from '@chorus/services';
-import { SCOPES, type Scope } from '@chorus/validators';
+import type { Scope } from '@chorus/validators';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRouter, createCallerFactory, toApiError } from '../src';
 import { startHarness, type Harness } from './harness';
@@ -27,17 +27,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-function session(overrides: Partial<Principal> = {}): Principal {
-  return {
-    accountId: h.main.accountId,
-    userId: h.main.adminId,
-    role: 'admin',
-    tier: 'free',
-    credential: { kind: 'session', id: 'sid' },
-    scopes: [...SCOPES],
-    ...overrides,
-  };
-}
+const session = (overrides: Partial<Principal> = {}) => h.session(overrides);
 
 const caller = (principal: Principal) =>
   createCaller({

@@ -3,7 +3,6 @@
  * client authentications are throttled per (client, address) like sign-ins.
  */
 import { createOAuthClient } from '@chorus/services';
-import { SCOPES } from '@chorus/validators';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOAuthEndpoints } from '../src/oauth';
 import { startHarness, type Harness } from './harness';
@@ -20,14 +19,7 @@ beforeAll(async () => {
   token = await serveOnLoopback(endpoints.token);
   const created = await createOAuthClient({
     db: h.db,
-    principal: {
-      accountId: h.main.accountId,
-      userId: h.main.adminId,
-      role: 'admin',
-      tier: 'free',
-      credential: { kind: 'session', id: 'test' },
-      scopes: [...SCOPES],
-    },
+    principal: h.session(),
     input: {
       name: 'App',
       redirectUris: ['https://client.example.test/cb'],

@@ -1,6 +1,5 @@
 import type { Principal } from '@chorus/auth';
 import { AppError } from '@chorus/services';
-import { SCOPES } from '@chorus/validators';
 import { TRPCError } from '@trpc/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRouter, createCallerFactory } from '../src';
@@ -14,15 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const principal = (overrides: Partial<Principal> = {}): Principal => ({
-  accountId: h.main.accountId,
-  userId: h.main.adminId,
-  role: 'admin',
-  tier: 'free',
-  credential: { kind: 'session', id: 'test' },
-  scopes: [...SCOPES],
-  ...overrides,
-});
+const principal = (overrides: Partial<Principal> = {}) => h.session(overrides);
 
 const caller = (p: Principal | null) =>
   createCaller({

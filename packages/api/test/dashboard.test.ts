@@ -1,6 +1,5 @@
 import type { Principal } from '@chorus/auth';
 import { createUser } from '@chorus/services';
-import { SCOPES } from '@chorus/validators';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRouter, createCallerFactory, toApiError } from '../src';
 import { startHarness, type Harness } from './harness';
@@ -20,17 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-function session(overrides: Partial<Principal> = {}): Principal {
-  return {
-    accountId: h.main.accountId,
-    userId: h.main.adminId,
-    role: 'admin',
-    tier: 'free',
-    credential: { kind: 'session', id: 'sid' },
-    scopes: [...SCOPES],
-    ...overrides,
-  };
-}
+const session = (overrides: Partial<Principal> = {}) => h.session(overrides);
 
 const caller = (principal: Principal | null) =>
   createCaller({

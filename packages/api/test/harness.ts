@@ -78,6 +78,17 @@ export async function startHarness(options: HarnessOptions = {}) {
 
   const main = await newAccount('Acme', 'admin@acme.test');
 
+  /** The main account's admin, signed in to the dashboard (all scopes), with any overrides. */
+  const session = (overrides: Partial<Principal> = {}): Principal => ({
+    accountId: main.accountId,
+    userId: main.adminId,
+    role: 'admin',
+    tier: 'free',
+    credential: { kind: 'session', id: 'sid_test' },
+    scopes: [...SCOPES],
+    ...overrides,
+  });
+
   async function call(method: string, path: string, options: CallOptions = {}) {
     const headers = new Headers(options.headers);
     const token = options.token === undefined ? main.token : options.token;
@@ -106,6 +117,7 @@ export async function startHarness(options: HarnessOptions = {}) {
     handlerWith,
     call,
     main,
+    session,
     newAccount,
     keyFor,
     close: async () => {

@@ -146,14 +146,7 @@ describe('authentication', () => {
 
 describe('through createCaller', () => {
   it('uses the origin of the context for icons', async () => {
-    const principal = {
-      accountId: h.main.accountId,
-      userId: h.main.adminId,
-      role: 'admin' as const,
-      tier: 'free' as const,
-      credential: { kind: 'session' as const, id: 'test' },
-      scopes: ['read' as const],
-    };
+    const principal = h.session({ scopes: ['read'] });
     const caller = createCallerFactory(appRouter)({
       db: h.db,
       principal,

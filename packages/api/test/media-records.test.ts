@@ -18,14 +18,7 @@ beforeAll(async () => {
       req.headers.get('cookie') === 'session=valid' ? sessionOf : null,
   });
   other = await h.newAccount('Globex', 'admin@globex.test');
-  sessionOf = {
-    accountId: h.main.accountId,
-    userId: h.main.adminId,
-    role: 'admin',
-    tier: 'free',
-    credential: { kind: 'session', id: 'sid_test' },
-    scopes: ['read', 'write', 'content:read', 'content:write', 'analytics:read', 'analytics:write'],
-  };
+  sessionOf = h.session();
 });
 afterAll(() => h.close());
 

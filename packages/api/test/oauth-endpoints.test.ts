@@ -19,19 +19,10 @@ let endpoints: ReturnType<typeof createOAuthEndpoints>;
 let confidential: { row: OAuthClientRow; secret: string };
 let publicClient: OAuthClientRow;
 
-const admin = () => ({
-  accountId: h.main.accountId,
-  userId: h.main.adminId,
-  role: 'admin' as const,
-  tier: 'free' as const,
-  credential: { kind: 'session' as const, id: 'test' },
-  scopes: [...SCOPES],
-});
-
 async function register(isConfidential: boolean) {
   const { client, clientSecret } = await createOAuthClient({
     db: h.db,
-    principal: admin(),
+    principal: h.session(),
     input: {
       name: 'App',
       redirectUris: [REDIRECT],
