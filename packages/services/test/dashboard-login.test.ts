@@ -5,13 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   beginTwoFactorEnrollment,
   confirmTwoFactorEnrollment,
-  createAccount,
   disableTwoFactor,
   getUser,
   updateUser,
   verifyDashboardLogin,
 } from '../src';
-import { adminOf } from './oauth-fixtures';
+import { newLoginUser } from './login-fixtures';
 
 let database: Database;
 beforeAll(async () => {
@@ -19,16 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => database.close());
 
-let n = 0;
-async function newUser() {
-  n += 1;
-  const email = `login-${n}@example.test`;
-  const { accountId, adminId } = await createAccount(database.db, {
-    name: `Login ${n}`,
-    admin: { email, password: 'password-login' },
-  });
-  return { email, principal: adminOf(accountId, adminId) };
-}
+const newUser = () => newLoginUser(database.db, 'password-login');
 
 const login = (email: string, password: string, code?: string) =>
   verifyDashboardLogin({ db: database.db, email, password, code });

@@ -6,13 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   beginTwoFactorEnrollment,
   confirmTwoFactorEnrollment,
-  createAccount,
   LoginError,
   recordFailure,
   SIGN_IN_RULES,
   verifyDashboardLogin,
 } from '../src';
-import { adminOf } from './oauth-fixtures';
+import { newLoginUser } from './login-fixtures';
 
 let database: Database;
 beforeAll(async () => {
@@ -20,16 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => database.close());
 
-let n = 0;
-async function newUser() {
-  n += 1;
-  const email = `throttle-${n}@example.test`;
-  const { accountId, adminId } = await createAccount(database.db, {
-    name: `Throttle ${n}`,
-    admin: { email, password: 'right-password' },
-  });
-  return { email, principal: adminOf(accountId, adminId) };
-}
+const newUser = () => newLoginUser(database.db, 'right-password');
 
 const login = (email: string, password: string, clientIp: string, code?: string) =>
   verifyDashboardLogin({ db: database.db, email, password, clientIp, code }).then(
