@@ -71,7 +71,8 @@ export const ZPostIdParam = z.object({ id: z.string() });
 export const ZListPostsQuery = paginationQuery(25).extend({
   status: ZPostStatus.optional().meta({ description: 'Only posts in this status.' }),
   tag: ZTag.optional().meta({ description: 'Only posts carrying this tag (exact match).' }),
-  q: z.string()
+  q: z
+    .string()
     .trim()
     .min(1)
     .max(200)
