@@ -7,6 +7,7 @@ import { twoFactorRouter } from './routers/dashboard/two-factor';
 import { integrationsRouter } from './routers/integrations';
 import { postsRouter } from './routers/posts';
 import { mediaRouter } from './routers/media';
+import { analyticsRouter } from './routers/analytics';
 import { usersRouter } from './routers/users';
 
 export const appRouter = router({
@@ -14,6 +15,7 @@ export const appRouter = router({
   integrations: integrationsRouter,
   posts: postsRouter,
   media: mediaRouter,
+  analytics: analyticsRouter,
   // The dashboard's procedures: tRPC only (no REST route), for signed-in users.
   apiKeys: apiKeysRouter,
   oauthClients: oauthClientsRouter,

@@ -7,7 +7,19 @@ const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
  * ids sort by creation time and cannot be guessed (decisions §4).
  */
 export function newId(
-  prefix: 'acc' | 'usr' | 'key' | 'post' | 'med' | 'whk' | 'evt' | 'app' | 'del' | 'grt' | 'tok',
+  prefix:
+    | 'acc'
+    | 'usr'
+    | 'key'
+    | 'post'
+    | 'med'
+    | 'whk'
+    | 'evt'
+    | 'aev'
+    | 'app'
+    | 'del'
+    | 'grt'
+    | 'tok',
 ): string {
   let time = Date.now();
   let timePart = '';

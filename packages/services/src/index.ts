@@ -15,3 +15,4 @@ export * from './pagination';
 export * from './sign-in-throttle';
 export * from './pagination';
 export * from './posts';
+export * from './analytics';

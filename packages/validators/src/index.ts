@@ -11,3 +11,4 @@ export * from './media';
 export * from './safe-keys';
 export * from './envelope';
 export * from './posts';
+export * from './analytics';

@@ -8,3 +8,4 @@ export * from './media';
 export * from './posts';
 export * from './events';
 export * from './sessions';
+export * from './analytics';

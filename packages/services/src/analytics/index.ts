@@ -1,0 +1,3 @@
+export { listTrackedEvents } from './list';
+export { recordTrackedEvents } from './record';
+export { accountStats, contentStats, statsRange } from './stats';
