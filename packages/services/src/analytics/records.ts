@@ -1,4 +1,4 @@
-import { trackedEvents } from '@chorus/db';
+import type { trackedEvents } from '@chorus/db';
 import type { TrackedEvent } from '@chorus/validators';
 
 export type TrackedEventRow = typeof trackedEvents.$inferSelect;
