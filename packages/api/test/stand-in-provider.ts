@@ -46,6 +46,12 @@ export async function startStandInProvider(options: StandInOptions) {
     revoked: [] as { token: string; via: 'bearer' | 'form' }[],
     /** Every access and refresh token handed out, so tests can look for them in storage. */
     issuedTokens: [] as string[],
+    /** What `GET /metrics` answers to a valid token: per post and day, running figures. */
+    metrics: [] as unknown[],
+    /** When set, `GET /metrics` answers this status. */
+    metricsFailWith: undefined as number | undefined,
+    /** The `from`/`to` of every metrics request. */
+    metricsRequests: [] as { from: string | null; to: string | null }[],
   };
 
   function clientOf(req: IncomingMessage, form: URLSearchParams) {
@@ -151,6 +157,17 @@ export async function startStandInProvider(options: StandInOptions) {
           ? send(res, 200, options.profile)
           : send(res, 401, { error: 'invalid_token' });
       }
+      if (route === 'GET /metrics') {
+        const token = bearer(req);
+        if (!token || !accessTokens.has(token)) return send(res, 401, { error: 'invalid_token' });
+        if (state.metricsFailWith)
+          return send(res, state.metricsFailWith, { error: 'unavailable' });
+        state.metricsRequests.push({
+          from: url.searchParams.get('from'),
+          to: url.searchParams.get('to'),
+        });
+        return send(res, 200, { data: state.metrics });
+      }
       if (url.pathname === '/revoke') return revoke(req, res);
       send(res, 404, { error: 'not_found' });
     };
@@ -171,6 +188,7 @@ export async function startStandInProvider(options: StandInOptions) {
       [`${prefix}TOKEN_URL`]: `${base}/token`,
       [`${prefix}PROFILE_URL`]: `${base}/me`,
       [`${prefix}REVOKE_URL`]: `${base}/revoke`,
+      [`${prefix}METRICS_URL`]: `${base}/metrics`,
     }),
     reset() {
       state.denyWith = undefined;
@@ -179,6 +197,9 @@ export async function startStandInProvider(options: StandInOptions) {
       state.clientAuth.length = 0;
       state.revoked.length = 0;
       state.issuedTokens.length = 0;
+      state.metrics.length = 0;
+      state.metricsFailWith = undefined;
+      state.metricsRequests.length = 0;
     },
     close: () =>
       new Promise<void>((resolve) => {

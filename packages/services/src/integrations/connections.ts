@@ -101,7 +101,7 @@ export async function disconnectIntegration(opts: {
 }
 
 /** The decrypted credentials, or null when they cannot be read (e.g. the key was changed). */
-function readCredentials(row: ConnectionRow): Credentials | null {
+export function readCredentials(row: ConnectionRow): Credentials | null {
   try {
     const context = credentialContext(row.accountId, row.integrationId);
     return JSON.parse(unseal(row.credentials, context)) as Credentials;

@@ -13,6 +13,8 @@ import { CATALOGUE, type CatalogueEntry, type OAuthEntry } from './catalogue';
  *   `redirectUrl` may name (decisions §13: no open redirect through the callback).
  * - CHORUS_INTEGRATION_<ID>_AUTHORIZE_URL / _TOKEN_URL / _PROFILE_URL / _REVOKE_URL: the
  *   third party's addresses, defaulting to the real provider's.
+ * - CHORUS_INTEGRATION_<ID>_METRICS_URL: where the analytics sync reads per-post daily figures
+ *   (docs/analytics.md); unset, the integration is not synced.
  */
 type Env = Record<string, string | undefined>;
 
@@ -29,6 +31,7 @@ export interface ProviderSettings {
   tokenUrl: string;
   profileUrl: string;
   revokeUrl: string | undefined;
+  metricsUrl: string | undefined;
 }
 
 export function providerSettings(entry: OAuthEntry, env: Env = process.env): ProviderSettings {
@@ -40,6 +43,7 @@ export function providerSettings(entry: OAuthEntry, env: Env = process.env): Pro
     tokenUrl: read(env, `${prefix}TOKEN_URL`) ?? entry.urls.token,
     profileUrl: read(env, `${prefix}PROFILE_URL`) ?? entry.urls.profile,
     revokeUrl: read(env, `${prefix}REVOKE_URL`) ?? entry.urls.revoke,
+    metricsUrl: read(env, `${prefix}METRICS_URL`),
   };
 }
 
@@ -143,7 +147,7 @@ const isHttpUrl = (value: string) => /^https?:\/\//.test(value) && URL.canParse(
 const urlProblems = (entry: CatalogueEntry, env: Env) => {
   if (entry.authMethod !== 'oauth2') return [];
   const settings = providerSettings(entry, env);
-  return (['authorizeUrl', 'tokenUrl', 'profileUrl', 'revokeUrl'] as const)
+  return (['authorizeUrl', 'tokenUrl', 'profileUrl', 'revokeUrl', 'metricsUrl'] as const)
     .filter((field) => {
       const value = settings[field];
       return value !== undefined && !isHttpUrl(value);

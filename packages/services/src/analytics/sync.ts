@@ -1,0 +1,228 @@
+import {
+  and,
+  eq,
+  inArray,
+  integrationConnections,
+  posts,
+  sql,
+  trackedEvents,
+  type Db,
+} from '@chorus/db';
+import { ZDay, ZTrackedEventType, type TrackedEventType } from '@chorus/validators';
+import { z } from 'zod';
+import { newId } from '../ids';
+import { CATALOGUE, findEntry } from '../integrations/catalogue';
+import { readCredentials } from '../integrations/connections';
+import { providerSettings } from '../integrations/settings';
+import { utcDay } from './records';
+import { addToRollups, type RollupChange } from './rollups';
+
+type Env = Record<string, string | undefined>;
+
+/** Days read back at every sync: platforms revise recent figures. */
+export const SYNC_WINDOW_DAYS = 30;
+const TIMEOUT_MS = 10_000;
+const MAX_ANSWER_BYTES = 5 * 1024 * 1024;
+/** Keys per `in (…)` list, well under PostgreSQL's 65,535 parameters. */
+const CHUNK = 5000;
+
+/**
+ * What a provider's metrics endpoint answers (docs/analytics.md): per post and UTC day, the
+ * platform's running figure for each type. Unknown types and malformed items are skipped.
+ */
+const ZMetricsAnswer = z.object({
+  data: z.array(z.unknown()),
+});
+const ZMetricsItem = z.object({
+  postId: z.string().min(1).max(64),
+  date: ZDay,
+  metrics: z.record(z.string(), z.unknown()),
+});
+
+interface Figure {
+  postId: string;
+  date: string;
+  type: TrackedEventType;
+  value: number;
+}
+
+function figuresOf(answer: unknown): Figure[] {
+  const parsed = ZMetricsAnswer.safeParse(answer);
+  if (!parsed.success) throw new Error('the metrics answer is not { data: [...] }');
+  const figures = new Map<string, Figure>();
+  for (const raw of parsed.data.data) {
+    const item = ZMetricsItem.safeParse(raw);
+    if (!item.success) continue;
+    for (const [name, value] of Object.entries(item.data.metrics)) {
+      const type = ZTrackedEventType.safeParse(name);
+      if (!type.success || !Number.isSafeInteger(value) || (value as number) < 0) continue;
+      const figure = { postId: item.data.postId, date: item.data.date, type: type.data };
+      // A repeated figure: the last one stands, as a re-run would make it.
+      figures.set(JSON.stringify(figure), { ...figure, value: value as number });
+    }
+  }
+  return [...figures.values()];
+}
+
+async function fetchFigures(url: string, accessToken: string, today: string): Promise<Figure[]> {
+  const target = new URL(url);
+  const from = utcDay(new Date(Date.parse(`${today}T00:00:00Z`) - (SYNC_WINDOW_DAYS - 1) * 864e5));
+  target.searchParams.set('from', from);
+  target.searchParams.set('to', today);
+  const res = await fetch(target, {
+    headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
+    redirect: 'manual',
+    signal: AbortSignal.timeout(TIMEOUT_MS),
+  });
+  if (res.status !== 200) throw new Error(`the metrics endpoint answered ${res.status}`);
+  const declared = Number(res.headers.get('content-length') ?? 0);
+  if (declared > MAX_ANSWER_BYTES) throw new Error('the metrics answer is too large');
+  const text = await res.text();
+  if (Buffer.byteLength(text) > MAX_ANSWER_BYTES)
+    throw new Error('the metrics answer is too large');
+  return figuresOf(JSON.parse(text));
+}
+
+const chunks = <T>(items: T[]) =>
+  Array.from({ length: Math.ceil(items.length / CHUNK) }, (_, i) =>
+    items.slice(i * CHUNK, (i + 1) * CHUNK),
+  );
+
+/**
+ * Records a platform's figures as tracked events of its integration: one row per (post, day,
+ * type) under a sync key, set to the platform's figure, with the daily counts moved by the
+ * difference. A re-run with the same figures changes nothing; a revised figure moves the
+ * counts by the revision. One sync per connection at a time (an advisory lock).
+ */
+async function applyFigures(db: Db, accountId: string, integrationId: string, figures: Figure[]) {
+  return db.transaction(async (tx) => {
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(hashtext(${`analytics-sync:${accountId}:${integrationId}`}))`,
+    );
+    const postIds = [...new Set(figures.map((f) => f.postId))];
+    const known = new Set<string>();
+    for (const ids of chunks(postIds)) {
+      const rows = await tx
+        .select({ id: posts.id })
+        .from(posts)
+        .where(and(eq(posts.accountId, accountId), inArray(posts.id, ids)));
+      for (const row of rows) known.add(row.id);
+    }
+    const mine = figures.filter((f) => known.has(f.postId));
+    const keyOf = (f: Figure) => `${integrationId}:${f.postId}:${f.date}:${f.type}`;
+    const existing = new Map<string, { id: string; count: number }>();
+    for (const keys of chunks(mine.map(keyOf))) {
+      const rows = await tx
+        .select({
+          id: trackedEvents.id,
+          syncKey: trackedEvents.syncKey,
+          count: trackedEvents.count,
+        })
+        .from(trackedEvents)
+        .where(and(eq(trackedEvents.accountId, accountId), inArray(trackedEvents.syncKey, keys)));
+      for (const row of rows) existing.set(row.syncKey ?? '', row);
+    }
+    const now = new Date();
+    const inserts: (typeof trackedEvents.$inferInsert)[] = [];
+    const changes: RollupChange[] = [];
+    let updated = 0;
+    for (const figure of mine) {
+      const key = keyOf(figure);
+      const before = existing.get(key);
+      const delta = figure.value - (before?.count ?? 0);
+      if (delta === 0) continue;
+      const occurredAt = new Date(`${figure.date}T00:00:00.000Z`);
+      changes.push({
+        occurredAt,
+        type: figure.type,
+        contentId: figure.postId,
+        integrationId,
+        count: delta,
+      });
+      if (before) {
+        updated += 1;
+        await tx
+          .update(trackedEvents)
+          .set({ count: figure.value })
+          .where(eq(trackedEvents.id, before.id));
+      } else {
+        inserts.push({
+          id: newId('aev'),
+          accountId,
+          type: figure.type,
+          contentId: figure.postId,
+          integrationId,
+          occurredAt,
+          count: figure.value,
+          properties: { source: 'sync' },
+          syncKey: key,
+          createdAt: now,
+        });
+      }
+    }
+    for (let i = 0; i < inserts.length; i += 1000) {
+      await tx.insert(trackedEvents).values(inserts.slice(i, i + 1000));
+    }
+    await addToRollups(tx, accountId, changes);
+    await tx
+      .update(integrationConnections)
+      .set({ lastSyncAt: now })
+      .where(
+        and(
+          eq(integrationConnections.accountId, accountId),
+          eq(integrationConnections.integrationId, integrationId),
+        ),
+      );
+    return { recorded: inserts.length, updated, skipped: figures.length - mine.length };
+  });
+}
+
+/** The connections a sync reads: OAuth integrations whose metrics endpoint is configured. */
+export async function connectionsToSync(db: Db, env: Env = process.env) {
+  const synced = CATALOGUE.filter(
+    (entry) => entry.authMethod === 'oauth2' && providerSettings(entry, env).metricsUrl,
+  ).map((entry) => entry.id);
+  if (synced.length === 0) return [];
+  return db
+    .select({
+      accountId: integrationConnections.accountId,
+      integrationId: integrationConnections.integrationId,
+    })
+    .from(integrationConnections)
+    .where(inArray(integrationConnections.integrationId, synced));
+}
+
+/**
+ * Reads one connection's per-post figures from its provider and records them (see
+ * `applyFigures`). Throws when the provider cannot be read, for the job to retry.
+ */
+export async function syncConnectionAnalytics(opts: {
+  db: Db;
+  accountId: string;
+  integrationId: string;
+  env?: Env;
+  today?: string;
+}) {
+  const { db, accountId, integrationId } = opts;
+  const entry = findEntry(integrationId);
+  const metricsUrl = entry?.authMethod === 'oauth2' && providerSettings(entry, opts.env).metricsUrl;
+  if (!metricsUrl) return { skipped: 'not_configured' as const };
+  const [row] = await db
+    .select()
+    .from(integrationConnections)
+    .where(
+      and(
+        eq(integrationConnections.accountId, accountId),
+        eq(integrationConnections.integrationId, integrationId),
+      ),
+    );
+  if (!row) return { skipped: 'not_connected' as const };
+  const credentials = readCredentials(row);
+  if (credentials?.kind !== 'oauth2') return { skipped: 'no_credentials' as const };
+  const figures = await fetchFigures(
+    metricsUrl,
+    credentials.accessToken,
+    opts.today ?? utcDay(new Date()),
+  );
+  return applyFigures(db, accountId, integrationId, figures);
+}
