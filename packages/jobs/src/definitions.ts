@@ -1,8 +1,13 @@
 import type { JobDefinition } from './definition';
 import { publishDuePostsJob } from './publish-due-posts';
+import { syncAnalyticsJob, syncConnectionAnalyticsJob } from './sync-analytics';
 
 /**
  * Every kind of background work the worker runs. Each area adds its definitions here (one
  * file per job, beside this one).
  */
-export const JOB_DEFINITIONS: JobDefinition[] = [publishDuePostsJob()];
+export const JOB_DEFINITIONS: JobDefinition[] = [
+  publishDuePostsJob(),
+  syncAnalyticsJob(),
+  syncConnectionAnalyticsJob(),
+];

@@ -3,3 +3,4 @@ export { JOB_DEFINITIONS } from './definitions';
 export * from './worker';
 export { runWorker } from './run';
 export * from './publish-due-posts';
+export * from './sync-analytics';

@@ -1,0 +1,57 @@
+import { connectionsToSync, syncConnectionAnalytics } from '@chorus/services';
+import { defineJob } from './definition';
+
+export const SYNC_ANALYTICS = 'analytics.sync';
+export const SYNC_CONNECTION_ANALYTICS = 'analytics.sync-connection';
+
+/** From `CHORUS_ANALYTICS_SYNC_CRON` (default hourly, on the hour; 5 fields, UTC). */
+export function analyticsSyncCron(env = process.env): string {
+  const cron = env.CHORUS_ANALYTICS_SYNC_CRON?.trim() || '0 * * * *';
+  if (cron.split(/\s+/).length !== 5) {
+    throw new Error('CHORUS_ANALYTICS_SYNC_CRON must be a cron expression of 5 fields.');
+  }
+  return cron;
+}
+
+interface ConnectionRef {
+  accountId: string;
+  integrationId: string;
+}
+
+/**
+ * The analytics sync (docs/analytics.md), on a schedule: one job per connection, so that
+ * workers share the connections and one slow provider holds up no other. The per-connection
+ * queue is `stately` with the connection as singleton key: at most one sync of a connection
+ * waits and one runs.
+ */
+export const syncAnalyticsJob = (cron = analyticsSyncCron()) =>
+  defineJob<object>({
+    name: SYNC_ANALYTICS,
+    queue: { policy: 'stately', retryLimit: 2, expireInSeconds: 300 },
+    handle: async (_jobs, { db, boss }) => {
+      for (const connection of await connectionsToSync(db)) {
+        await boss.send(SYNC_CONNECTION_ANALYTICS, connection, {
+          singletonKey: `${connection.accountId}:${connection.integrationId}`,
+        });
+      }
+    },
+    onStart: async ({ boss }) => {
+      await boss.schedule(SYNC_ANALYTICS, cron);
+    },
+  });
+
+/** One connection's sync; a provider that cannot be read fails the job, retried with backoff. */
+export const syncConnectionAnalyticsJob = () =>
+  defineJob<ConnectionRef>({
+    name: SYNC_CONNECTION_ANALYTICS,
+    queue: {
+      policy: 'stately',
+      retryLimit: 3,
+      retryDelay: 60,
+      retryBackoff: true,
+      expireInSeconds: 300,
+    },
+    handle: async (jobs, { db }) => {
+      for (const job of jobs) await syncConnectionAnalytics({ db, ...job.data });
+    },
+  });
