@@ -71,6 +71,23 @@ describe('POST /api/analytics/events', () => {
     });
   });
 
+  it('keeps properties exactly as sent: quotes, backslashes, braces, commas, NULL-like text, unicode', async () => {
+    const properties = {
+      quote: 'say "hi"',
+      slash: 'C:\\dir\\',
+      braces: '{a,b}',
+      null: 'NULL',
+      nested: { list: [1, 'two', null, { deep: true }] },
+      unicode: 'été 😀',
+    };
+    const { status, json } = await record([{ type: 'view', properties }, { type: 'view' }]);
+    expect(status).toBe(201);
+    expect(json.data[0].properties).toEqual(properties);
+    const listed = await h.call('GET', '/api/analytics/events?limit=2');
+    const stored = listed.json.data.find((e: { id: string }) => e.id === json.data[0].id);
+    expect(stored.properties).toEqual(properties);
+  });
+
   it('writes nothing when one item is bad, naming every bad index', async () => {
     const mine = await createPost(h, { title: 'Mine' });
     const theirs = await createPost(h, { title: 'Theirs' }, other.token);

@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { date, index, integer, jsonb, pgEnum, pgTable, text, unique } from 'drizzle-orm/pg-core';
+import {
+  date,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  text,
+  unique,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { accountRef } from './accounts';
 import { timestamptz } from './columns';
 
@@ -36,35 +46,74 @@ export const trackedEvents = pgTable(
   },
   (t) => [
     index('tracked_events_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
-    index('tracked_events_account_occurred_idx').on(t.accountId, t.occurredAt),
     index('tracked_events_content_idx')
       .on(t.accountId, t.contentId, t.createdAt.desc())
       .where(sql`${t.contentId} is not null`),
-    unique('tracked_events_sync_key').on(t.accountId, t.syncKey),
+    uniqueIndex('tracked_events_sync_key')
+      .on(t.accountId, t.syncKey)
+      .where(sql`${t.syncKey} is not null`),
   ],
 );
 
+/** One count column per type: a day's figures are one row, whatever the mix of types. */
+const typeCounts = () => ({
+  impression: integer().notNull().default(0),
+  view: integer().notNull().default(0),
+  click: integer().notNull().default(0),
+  like: integer().notNull().default(0),
+  share: integer().notNull().default(0),
+  comment: integer().notNull().default(0),
+  follow: integer().notNull().default(0),
+});
+
 /**
- * Daily counts per (account, UTC day, type, post, platform), kept in the same transaction as
- * every insert, so that stats read days, never raw events. A missing post or platform is
- * null, and nulls are not distinct in the key.
+ * Daily counts, kept in the same transaction as every insert so that stats read days, never
+ * raw events (decisions §12). Three grains, each as small as its readers allow:
+ *
+ * - per (day, post, platform): the figures of one post (`content_id` filtered);
+ * - per (day, platform): the account's totals, daily series and platform breakdown;
+ * - per (day, post): the ranking of posts.
+ *
+ * A missing post or platform is null, and nulls are not distinct in the keys.
  */
 export const analyticsDaily = pgTable(
   'analytics_daily',
   {
     accountId: accountRef(),
     day: date({ mode: 'string' }).notNull(),
-    type: trackedEventType().notNull(),
     contentId: text(),
     integrationId: text(),
-    count: integer().notNull(),
+    ...typeCounts(),
   },
   (t) => [
     unique('analytics_daily_key')
-      .on(t.accountId, t.day, t.type, t.contentId, t.integrationId)
+      .on(t.accountId, t.contentId, t.day, t.integrationId)
       .nullsNotDistinct(),
-    index('analytics_daily_content_idx')
-      .on(t.accountId, t.contentId, t.day)
-      .where(sql`${t.contentId} is not null`),
   ],
+);
+
+export const analyticsDailyByPlatform = pgTable(
+  'analytics_daily_by_platform',
+  {
+    accountId: accountRef(),
+    day: date({ mode: 'string' }).notNull(),
+    integrationId: text(),
+    ...typeCounts(),
+  },
+  (t) => [
+    unique('analytics_daily_by_platform_key')
+      .on(t.accountId, t.day, t.integrationId)
+      .nullsNotDistinct(),
+  ],
+);
+
+export const analyticsDailyByContent = pgTable(
+  'analytics_daily_by_content',
+  {
+    accountId: accountRef(),
+    day: date({ mode: 'string' }).notNull(),
+    contentId: text().notNull(),
+    ...typeCounts(),
+  },
+  (t) => [unique('analytics_daily_by_content_key').on(t.accountId, t.day, t.contentId)],
 );

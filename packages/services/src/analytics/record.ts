@@ -1,9 +1,10 @@
 import type { Principal } from '@chorus/auth';
-import { and, eq, inArray, posts, trackedEvents, type Db } from '@chorus/db';
+import { and, eq, inArray, posts, type Db } from '@chorus/db';
 import type { TrackedEvent, TrackedEventInput } from '@chorus/validators';
 import { AppError } from '../errors';
 import { newId } from '../ids';
 import { findEntry } from '../integrations/catalogue';
+import { unnestInsert } from './bulk';
 import { toTrackedEvent } from './records';
 import { addToRollups } from './rollups';
 
@@ -41,6 +42,29 @@ async function referenceIssues(db: Db, accountId: string, events: TrackedEventIn
   return issues;
 }
 
+const COLUMNS = [
+  'id',
+  'account_id',
+  'type',
+  'content_id',
+  'integration_id',
+  'occurred_at',
+  'properties',
+  'count',
+  'created_at',
+] as const;
+const TYPES = [
+  'text',
+  'text',
+  'tracked_event_type',
+  'text',
+  'text',
+  'timestamptz',
+  'jsonb',
+  'int',
+  'timestamptz',
+];
+
 /**
  * Records a batch of tracked events (decisions §12) with their daily counts in one
  * transaction: every event or none (a bad item is a 400 naming its index).
@@ -68,7 +92,24 @@ export async function recordTrackedEvents(opts: {
     createdAt: now,
   }));
   await db.transaction(async (tx) => {
-    await tx.insert(trackedEvents).values(rows);
+    await tx.execute(
+      unnestInsert(
+        'tracked_events',
+        COLUMNS,
+        TYPES,
+        rows.map((r) => [
+          r.id,
+          r.accountId,
+          r.type,
+          r.contentId,
+          r.integrationId,
+          r.occurredAt.toISOString(),
+          JSON.stringify(r.properties),
+          r.count,
+          r.createdAt.toISOString(),
+        ]),
+      ),
+    );
     await addToRollups(tx, principal.accountId, rows);
   });
   return rows.map((row) => toTrackedEvent({ ...row, syncKey: null }));

@@ -1,6 +1,8 @@
 import type { Principal } from '@chorus/auth';
 import {
   analyticsDaily,
+  analyticsDailyByContent,
+  analyticsDailyByPlatform,
   and,
   asc,
   between,
@@ -18,6 +20,7 @@ import {
   type AnalyticsTotals,
   type Stats,
   type StatsQuery,
+  type TrackedEventType,
 } from '@chorus/validators';
 import { AppError, notFound } from '../errors';
 import { utcDay } from './records';
@@ -52,67 +55,30 @@ export const engagementRate = (totals: AnalyticsTotals) =>
     ? 0
     : ENGAGEMENT_TYPES.reduce((sum, type) => sum + totals[type], 0) / totals.impression;
 
-/** One summed column per type: `sum(count) filter (where type = …)`. */
-const perType = Object.fromEntries(
-  TRACKED_EVENT_TYPES.map((type) => [
-    type,
-    sql<number>`coalesce(sum(${analyticsDaily.count}) filter (where ${analyticsDaily.type} = ${type}), 0)`.mapWith(
-      Number,
-    ),
-  ]),
-) as Record<keyof AnalyticsTotals, SQL.Aliased<number> | SQL<number>>;
+type RollupTable =
+  typeof analyticsDaily | typeof analyticsDailyByPlatform | typeof analyticsDailyByContent;
 
-const totalsOf = (row: Record<string, unknown>): AnalyticsTotals =>
-  Object.fromEntries(TRACKED_EVENT_TYPES.map((t) => [t, Number(row[t] ?? 0)])) as AnalyticsTotals;
+/** `sum(<type>)` for every type column of a rollup table. */
+const sums = (table: RollupTable) =>
+  Object.fromEntries(
+    TRACKED_EVENT_TYPES.map((type) => [type, sql<number>`sum(${table[type]})`.mapWith(Number)]),
+  ) as Record<TrackedEventType, SQL<number>>;
 
-const engagement = sql`(${sql.join(
-  ENGAGEMENT_TYPES.map(
-    (type) =>
-      sql`coalesce(sum(${analyticsDaily.count}) filter (where ${analyticsDaily.type} = ${type}), 0)`,
-  ),
-  sql` + `,
-)})`;
+const totalsOf = (row: Record<TrackedEventType, number>): AnalyticsTotals =>
+  Object.fromEntries(TRACKED_EVENT_TYPES.map((t) => [t, row[t] ?? 0])) as AnalyticsTotals;
 
-/**
- * The figures of decisions §12 from the daily counts only: their cost grows with the days
- * (and the posts and platforms active in them), never with the number of events.
- */
-async function statsOver(
-  db: Db,
-  accountId: string,
-  range: { from: string; to: string },
-  contentId?: string,
-): Promise<Stats> {
-  const where = and(
-    eq(analyticsDaily.accountId, accountId),
-    between(analyticsDaily.day, range.from, range.to),
-    contentId ? eq(analyticsDaily.contentId, contentId) : undefined,
+const engagementOf = (table: RollupTable) =>
+  sql.join(
+    ENGAGEMENT_TYPES.map((type) => sql`sum(${table[type]})`),
+    sql` + `,
   );
-  const byDay = await db
-    .select({ day: analyticsDaily.day, ...perType })
-    .from(analyticsDaily)
-    .where(where)
-    .groupBy(analyticsDaily.day);
-  const byPlatform = await db
-    .select({ integrationId: analyticsDaily.integrationId, ...perType })
-    .from(analyticsDaily)
-    .where(and(where, isNotNull(analyticsDaily.integrationId)))
-    .groupBy(analyticsDaily.integrationId)
-    .orderBy(asc(analyticsDaily.integrationId));
-  const top = await db
-    .select({ contentId: analyticsDaily.contentId, title: posts.title, ...perType })
-    .from(analyticsDaily)
-    // Deleted posts keep their events but leave the ranking.
-    .innerJoin(
-      posts,
-      and(eq(posts.id, analyticsDaily.contentId), eq(posts.accountId, analyticsDaily.accountId)),
-    )
-    .where(and(where, isNotNull(analyticsDaily.contentId)))
-    .groupBy(analyticsDaily.contentId, posts.title)
-    .orderBy(desc(engagement), asc(analyticsDaily.contentId))
-    .limit(10);
 
-  const days = new Map(byDay.map((row) => [row.day, totalsOf(row)]));
+/** Every day of the range in order, zeros included, and the sum over them. */
+function series(
+  range: { from: string; to: string },
+  rows: { day: string; totals: AnalyticsTotals }[],
+) {
+  const days = new Map(rows.map((row) => [row.day, row.totals]));
   const totals = zeros();
   const daily: Stats['daily'] = [];
   for (let day = range.from; day <= range.to; day = addDays(day, 1)) {
@@ -120,6 +86,36 @@ async function statsOver(
     for (const type of TRACKED_EVENT_TYPES) totals[type] += figures[type];
     daily.push({ date: day, totals: figures });
   }
+  return { totals, daily };
+}
+
+/**
+ * The figures of decisions §12 read from daily counts only (schema/analytics.ts): a handful of
+ * rows per day, so the cost grows with the days (and the posts and platforms active in them),
+ * never with the number of events. `table` is the grain with days and platforms: the
+ * account's, or one post's.
+ */
+async function figures(
+  db: Db,
+  table: typeof analyticsDaily | typeof analyticsDailyByPlatform,
+  where: SQL | undefined,
+  range: { from: string; to: string },
+) {
+  const byDay = await db
+    .select({ day: table.day, ...sums(table) })
+    .from(table)
+    .where(where)
+    .groupBy(table.day);
+  const byPlatform = await db
+    .select({ integrationId: table.integrationId, ...sums(table) })
+    .from(table)
+    .where(and(where, isNotNull(table.integrationId)))
+    .groupBy(table.integrationId)
+    .orderBy(asc(table.integrationId));
+  const { totals, daily } = series(
+    range,
+    byDay.map((row) => ({ day: row.day, totals: totalsOf(row) })),
+  );
   return {
     ...range,
     totals,
@@ -129,23 +125,41 @@ async function statsOver(
       integrationId: row.integrationId ?? '',
       totals: totalsOf(row),
     })),
-    topContent: top.map((row) => {
-      const figures = totalsOf(row);
-      return {
-        contentId: row.contentId ?? '',
-        title: row.title,
-        totals: figures,
-        engagementRate: engagementRate(figures),
-      };
-    }),
   };
 }
 
-export async function accountStats(opts: { db: Db; principal: Principal; query: StatsQuery }) {
-  return statsOver(opts.db, opts.principal.accountId, statsRange(opts.query));
+/** The 10 posts with the most engagement in the range; deleted posts leave the ranking. */
+async function topContent(db: Db, accountId: string, range: { from: string; to: string }) {
+  const t = analyticsDailyByContent;
+  const rows = await db
+    .select({ contentId: t.contentId, title: posts.title, ...sums(t) })
+    .from(t)
+    .innerJoin(posts, and(eq(posts.id, t.contentId), eq(posts.accountId, t.accountId)))
+    .where(and(eq(t.accountId, accountId), between(t.day, range.from, range.to)))
+    .groupBy(t.contentId, posts.title)
+    .orderBy(desc(engagementOf(t)), asc(t.contentId))
+    .limit(10);
+  return rows.map((row) => {
+    const totals = totalsOf(row);
+    return {
+      contentId: row.contentId,
+      title: row.title,
+      totals,
+      engagementRate: engagementRate(totals),
+    };
+  });
 }
 
-/** The same figures for one post of the account (404 otherwise). */
+export async function accountStats(opts: { db: Db; principal: Principal; query: StatsQuery }) {
+  const { db, principal } = opts;
+  const range = statsRange(opts.query);
+  const t = analyticsDailyByPlatform;
+  const where = and(eq(t.accountId, principal.accountId), between(t.day, range.from, range.to));
+  const stats = await figures(db, t, where, range);
+  return { ...stats, topContent: await topContent(db, principal.accountId, range) };
+}
+
+/** The same figures for one post of the account (404 otherwise); its ranking is itself. */
 export async function contentStats(opts: {
   db: Db;
   principal: Principal;
@@ -159,14 +173,16 @@ export async function contentStats(opts: {
     .from(posts)
     .where(and(eq(posts.id, id), eq(posts.accountId, principal.accountId)));
   if (!post) throw notFound('Post');
-  const stats = await statsOver(db, principal.accountId, range, post.id);
-  const topContent = [
-    {
-      contentId: post.id,
-      title: post.title,
-      totals: stats.totals,
-      engagementRate: stats.engagementRate,
-    },
-  ];
-  return { ...stats, topContent };
+  const t = analyticsDaily;
+  const where = and(
+    eq(t.accountId, principal.accountId),
+    eq(t.contentId, post.id),
+    between(t.day, range.from, range.to),
+  );
+  const stats = await figures(db, t, where, range);
+  const { totals, engagementRate: rate } = stats;
+  return {
+    ...stats,
+    topContent: [{ contentId: post.id, title: post.title, totals, engagementRate: rate }],
+  };
 }
