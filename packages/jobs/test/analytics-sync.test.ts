@@ -71,7 +71,7 @@ describe('the analytics sync on the queue', () => {
 
   const impressions = async () => {
     const [row] = await database.db
-      .select({ n: sum(analyticsDaily.count).mapWith(Number) })
+      .select({ n: sum(analyticsDaily.impression).mapWith(Number) })
       .from(analyticsDaily)
       .where(eq(analyticsDaily.accountId, accountId));
     return row?.n ?? 0;
