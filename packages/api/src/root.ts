@@ -8,6 +8,7 @@ import { integrationsRouter } from './routers/integrations';
 import { postsRouter } from './routers/posts';
 import { mediaRouter } from './routers/media';
 import { analyticsRouter } from './routers/analytics';
+import { webhooksRouter } from './routers/webhooks';
 import { usersRouter } from './routers/users';
 
 export const appRouter = router({
@@ -16,6 +17,7 @@ export const appRouter = router({
   posts: postsRouter,
   media: mediaRouter,
   analytics: analyticsRouter,
+  webhooks: webhooksRouter,
   // The dashboard's procedures: tRPC only (no REST route), for signed-in users.
   apiKeys: apiKeysRouter,
   oauthClients: oauthClientsRouter,

@@ -1,4 +1,5 @@
 import type { JobDefinition } from './definition';
+import { deliverWebhooksJob, seedWebhookLanesJob } from './deliver-webhooks';
 import { publishDuePostsJob } from './publish-due-posts';
 import { syncAnalyticsJob, syncConnectionAnalyticsJob } from './sync-analytics';
 
@@ -8,6 +9,8 @@ import { syncAnalyticsJob, syncConnectionAnalyticsJob } from './sync-analytics';
  */
 export const JOB_DEFINITIONS: JobDefinition[] = [
   publishDuePostsJob(),
+  deliverWebhooksJob(),
+  seedWebhookLanesJob(),
   syncAnalyticsJob(),
   syncConnectionAnalyticsJob(),
 ];

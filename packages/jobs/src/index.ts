@@ -4,3 +4,4 @@ export * from './worker';
 export { runWorker } from './run';
 export * from './publish-due-posts';
 export * from './sync-analytics';
+export * from './deliver-webhooks';

@@ -29,6 +29,7 @@ export function newId(
     | 'whk'
     | 'evt'
     | 'aev'
+    | 'att'
     | 'app'
     | 'del'
     | 'grt'

@@ -16,3 +16,4 @@ export * from './sign-in-throttle';
 export * from './pagination';
 export * from './posts';
 export * from './analytics';
+export * from './webhooks';

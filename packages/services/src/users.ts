@@ -15,6 +15,7 @@ import {
 } from '@chorus/db';
 import type { CreateUserInput, Role, UpdateUserInput, User, UserSummary } from '@chorus/validators';
 import { AppError, notFound } from './errors';
+import { recordEvent } from './events/record';
 import { newId } from './ids';
 import { pageCount, pageOffset, type PageRequest } from './pagination';
 
@@ -159,20 +160,29 @@ export async function getUser(opts: { db: Db; principal: Principal; userId: stri
 export async function createUser(opts: { db: Db; principal: Principal; input: CreateUserInput }) {
   const { db, principal, input } = opts;
   const passwordHash = await hashPassword(input.password);
-  const [row] = await guardEmail(() =>
-    db
-      .insert(users)
-      .values({
-        id: newId('usr'),
+  const row = await guardEmail(() =>
+    db.transaction(async (tx) => {
+      const [created] = await tx
+        .insert(users)
+        .values({
+          id: newId('usr'),
+          accountId: principal.accountId,
+          name: input.name,
+          email: input.email,
+          passwordHash,
+          role: input.role,
+        })
+        .returning();
+      if (!created) throw new Error('insert returned no row');
+      await recordEvent({
+        tx,
         accountId: principal.accountId,
-        name: input.name,
-        email: input.email,
-        passwordHash,
-        role: input.role,
-      })
-      .returning(),
+        type: 'user.created',
+        object: toUser(created),
+      });
+      return created;
+    }),
   );
-  if (!row) throw new Error('insert returned no row');
   return toUserSummary(row);
 }
 
@@ -282,7 +292,9 @@ export async function updateUser(opts: {
         .returning(),
     );
     if (!row) throw notFound('User');
-    return toUser(row);
+    const user = toUser(row);
+    await recordEvent({ tx, accountId: principal.accountId, type: 'user.updated', object: user });
+    return user;
   });
 }
 
@@ -293,5 +305,11 @@ export async function deleteUser(opts: { db: Db; principal: Principal; userId: s
     const target = await findUser(tx, principal, userId);
     if (target.role === 'admin') await assertAnotherAdmin(tx, principal.accountId);
     await tx.delete(users).where(eq(users.id, target.id));
+    await recordEvent({
+      tx,
+      accountId: principal.accountId,
+      type: 'user.deleted',
+      object: toUser(target),
+    });
   });
 }

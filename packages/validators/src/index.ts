@@ -12,3 +12,4 @@ export * from './safe-keys';
 export * from './envelope';
 export * from './posts';
 export * from './analytics';
+export * from './webhooks';

@@ -9,3 +9,4 @@ export * from './posts';
 export * from './events';
 export * from './sessions';
 export * from './analytics';
+export * from './webhooks';

@@ -1,20 +1,24 @@
 import { events, type Db, type EventPayload } from '@chorus/db';
 import type { EventType } from '@chorus/validators';
 import { newId } from '../ids';
+import { fanOut } from '../webhooks/fan-out';
 
 /** A transaction (or the database itself) that the event is written with. */
-type Writer = Pick<Db, 'insert'>;
+type Writer = Pick<Db, 'insert' | 'select'>;
 
 /**
- * Records an event in the outbox (decisions §14). Call it with the transaction of the change
- * that causes the event, so that the change and its event commit, or roll back, together.
- * `object` is the resource exactly as the REST API returns it.
+ * Records an event in the outbox (decisions §14), with a delivery for every active webhook of
+ * the account subscribed to its type. Call it with the transaction of the change that causes
+ * the event, so that the change, its event and its deliveries commit, or roll back, together.
+ * `object` is the resource exactly as the REST API returns it. `onlyTo` limits the deliveries
+ * to one webhook (its test event).
  */
 export async function recordEvent(opts: {
   tx: Writer;
   accountId: string;
   type: EventType;
   object: unknown;
+  onlyTo?: string;
 }): Promise<EventPayload> {
   const { tx, accountId, type, object } = opts;
   const now = new Date();
@@ -25,5 +29,6 @@ export async function recordEvent(opts: {
     data: { object },
   };
   await tx.insert(events).values({ id: payload.id, accountId, type, payload, createdAt: now });
+  await fanOut({ tx, accountId, eventId: payload.id, type, now, onlyTo: opts.onlyTo });
   return payload;
 }

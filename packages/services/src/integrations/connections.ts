@@ -2,6 +2,7 @@ import type { Principal } from '@chorus/auth';
 import { and, desc, eq, integrationConnections, type Db } from '@chorus/db';
 import type { ConnectedIntegration, ConnectionMeta, DisconnectResult } from '@chorus/validators';
 import { notFound } from '../errors';
+import { recordEvent } from '../events/record';
 import type { TokenSet } from './oauth-client';
 import { revokeTokens } from './oauth-client';
 import { findEntry } from './catalogue';
@@ -51,16 +52,20 @@ export async function storeConnection(opts: {
     connectedAt: now,
     lastSyncAt: now,
   };
-  const [row] = await db
-    .insert(integrationConnections)
-    .values({ accountId, integrationId, ...values })
-    .onConflictDoUpdate({
-      target: [integrationConnections.accountId, integrationConnections.integrationId],
-      set: values,
-    })
-    .returning();
-  if (!row) throw new Error('upsert returned no row');
-  return toConnectedIntegration(row);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(integrationConnections)
+      .values({ accountId, integrationId, ...values })
+      .onConflictDoUpdate({
+        target: [integrationConnections.accountId, integrationConnections.integrationId],
+        set: values,
+      })
+      .returning();
+    if (!row) throw new Error('upsert returned no row');
+    const connected = toConnectedIntegration(row);
+    await recordEvent({ tx, accountId, type: 'integration.connected', object: connected });
+    return connected;
+  });
 }
 
 export async function listConnectedIntegrations(opts: { db: Db; principal: Principal }) {
@@ -96,7 +101,17 @@ export async function disconnectIntegration(opts: {
       await revokeTokens(entry, providerSettings(entry), credentials);
     }
   }
-  await db.delete(integrationConnections).where(where);
+  await db.transaction(async (tx) => {
+    const [deleted] = await tx.delete(integrationConnections).where(where).returning();
+    // Disconnected meanwhile by someone else: theirs was the change, and the event.
+    if (!deleted) return;
+    await recordEvent({
+      tx,
+      accountId: principal.accountId,
+      type: 'integration.disconnected',
+      object: { ...toConnectedIntegration(deleted), status: 'disconnected' },
+    });
+  });
   return { status: 'disconnected', provider: integrationId };
 }
 

@@ -1,0 +1,78 @@
+import { deliverDueWebhooks } from '@chorus/services';
+import type PgBoss from 'pg-boss';
+import { defineJob } from './definition';
+
+export const DELIVER_WEBHOOKS = 'webhooks.deliver';
+export const SEED_WEBHOOK_LANES = 'webhooks.seed-lanes';
+
+export interface WebhookSweepTiming {
+  /** Pause after a sweep that found nothing more to do. */
+  intervalMs: number;
+  /** Sweeps that may run at once, across all workers. */
+  lanes: number;
+}
+
+/** From `CHORUS_WEBHOOK_SWEEP_INTERVAL_MS` (default 200) and `CHORUS_WEBHOOK_LANES` (4). */
+export function webhookSweepTiming(env = process.env): WebhookSweepTiming {
+  const intervalMs = Number(env.CHORUS_WEBHOOK_SWEEP_INTERVAL_MS ?? 200);
+  if (!Number.isInteger(intervalMs) || intervalMs < 50 || intervalMs > 60_000) {
+    throw new Error('CHORUS_WEBHOOK_SWEEP_INTERVAL_MS must be an integer from 50 to 60000.');
+  }
+  const lanes = Number(env.CHORUS_WEBHOOK_LANES ?? 4);
+  if (!Number.isInteger(lanes) || lanes < 1 || lanes > 64) {
+    throw new Error('CHORUS_WEBHOOK_LANES must be an integer from 1 to 64.');
+  }
+  return { intervalMs, lanes };
+}
+
+const laneKey = (lane: number) => `lane-${lane}`;
+
+/**
+ * Webhook delivery (docs/webhooks.md): `lanes` chains of sweeps, each delivering what is due
+ * then queueing its own next sweep. The queue is `stately` keyed by lane, so each lane has at
+ * most one sweep waiting and one running whatever the number of workers; any worker may run
+ * any lane. Which delivery goes out, and that it goes out once per attempt, rests on the
+ * database (SKIP LOCKED claims with a lease), not on this chain. Lanes are seeded by
+ * `seedWebhookLanesJob`.
+ */
+export const deliverWebhooksJob = (timing: WebhookSweepTiming = webhookSweepTiming()) =>
+  defineJob<{ lane?: number }>({
+    name: DELIVER_WEBHOOKS,
+    queue: { policy: 'stately', retryLimit: 3, retryDelay: 1, expireInSeconds: 60 },
+    work: { pollingIntervalSeconds: 0.5 },
+    handle: async (jobs, { db, boss }) => {
+      for (const job of jobs) {
+        const lane = job.data.lane ?? 0;
+        try {
+          await deliverDueWebhooks({ db });
+        } finally {
+          await boss.send(
+            DELIVER_WEBHOOKS,
+            { lane },
+            { singletonKey: laneKey(lane), startAfter: new Date(Date.now() + timing.intervalMs) },
+          );
+        }
+      }
+    },
+  });
+
+/**
+ * Starts every lane that is not running (a lane already queued refuses the send): when a
+ * worker starts, and every minute should a chain ever break (a crashed worker).
+ */
+export const seedWebhookLanesJob = (timing: WebhookSweepTiming = webhookSweepTiming()) => {
+  const seed = async (boss: PgBoss) => {
+    for (let lane = 0; lane < timing.lanes; lane++) {
+      await boss.send(DELIVER_WEBHOOKS, { lane }, { singletonKey: laneKey(lane) });
+    }
+  };
+  return defineJob<object>({
+    name: SEED_WEBHOOK_LANES,
+    queue: { policy: 'stately', expireInSeconds: 60 },
+    handle: (_jobs, { boss }) => seed(boss),
+    onStart: async ({ boss }) => {
+      await seed(boss);
+      await boss.schedule(SEED_WEBHOOK_LANES, '* * * * *');
+    },
+  });
+};

@@ -1,0 +1,194 @@
+import {
+  and,
+  asc,
+  eq,
+  events,
+  inArray,
+  lte,
+  sql,
+  webhookAttempts,
+  webhookDeliveries,
+  webhooks,
+  type Db,
+} from '@chorus/db';
+import { newId } from '../ids';
+import { signingSecrets, type WebhookRow } from './records';
+import { sendAttempt, type AttemptResult } from './send';
+import { webhookSettings, type WebhookSettings } from './settings';
+import { signatureHeader } from './signing';
+
+/** An endpoint failing (every delivery) for this long is turned off (decisions §14). */
+export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 60 * 60 * 1000;
+
+type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+type Claimed = { delivery: DeliveryRow; webhook: WebhookRow; body: string };
+
+/**
+ * Takes up to `limit` due deliveries for this worker: their next attempt moves a lease ahead,
+ * in one statement over rows no other worker holds (SKIP LOCKED), so two workers never take
+ * the same delivery, and one that dies leaves its deliveries due again when the lease ends.
+ */
+async function claimDue(db: Db, limit: number, leaseSeconds: number, now: Date) {
+  const due = db
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.status, 'pending'), lte(webhookDeliveries.nextAttemptAt, now)))
+    .orderBy(asc(webhookDeliveries.nextAttemptAt))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  const claimed = await db
+    .update(webhookDeliveries)
+    .set({ nextAttemptAt: new Date(now.getTime() + leaseSeconds * 1000) })
+    .where(inArray(webhookDeliveries.id, due))
+    .returning();
+  if (claimed.length === 0) return [];
+  const rows = await db
+    .select({ webhook: webhooks, payload: events.payload, deliveryId: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
+    .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
+    .where(
+      inArray(
+        webhookDeliveries.id,
+        claimed.map((d) => d.id),
+      ),
+    );
+  const byId = new Map(rows.map((row) => [row.deliveryId, row]));
+  return claimed.flatMap((delivery): Claimed[] => {
+    const row = byId.get(delivery.id);
+    return row ? [{ delivery, webhook: row.webhook, body: JSON.stringify(row.payload) }] : [];
+  });
+}
+
+/** One attempt: signed per Standard Webhooks with every secret that signs now. */
+async function attempt({ delivery, webhook, body }: Claimed, settings: WebhookSettings) {
+  if (!webhook.active) {
+    return { statusCode: null, durationMs: 0, responseExcerpt: null, error: 'endpoint disabled' };
+  }
+  const timestamp = Math.floor(Date.now() / 1000);
+  const headers = {
+    'content-type': 'application/json',
+    'user-agent': 'Chorus-Webhooks/1',
+    'webhook-id': delivery.eventId,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': signatureHeader({
+      secrets: signingSecrets(webhook),
+      id: delivery.eventId,
+      timestamp,
+      body,
+    }),
+  };
+  return sendAttempt({
+    url: webhook.url,
+    headers,
+    body,
+    allowPrivateTargets: settings.allowPrivateTargets,
+  });
+}
+
+const succeeded = (result: AttemptResult) =>
+  result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
+
+/**
+ * Logs the attempt and moves the delivery and its endpoint on, in one transaction: success
+ * ends the delivery and the endpoint's failing streak; 410 fails it and turns the endpoint
+ * off at once; any other failure waits for the next step of the schedule, or fails the
+ * delivery after the last one; 5 days of failures turn the endpoint off.
+ */
+async function recordOutcome(
+  db: Db,
+  { delivery, webhook }: Claimed,
+  result: AttemptResult,
+  startedAt: Date,
+  settings: WebhookSettings,
+) {
+  const now = new Date();
+  const ok = succeeded(result);
+  const gone = result.statusCode === 410;
+  const runAttempts = delivery.runAttempts + 1;
+  const wait = settings.retrySchedule[runAttempts - 1];
+  const retry = !ok && !gone && webhook.active && wait !== undefined;
+  await db.transaction(async (tx) => {
+    await tx.insert(webhookAttempts).values({
+      id: newId('att'),
+      deliveryId: delivery.id,
+      attempt: delivery.attempts + 1,
+      startedAt,
+      ...result,
+    });
+    await tx
+      .update(webhookDeliveries)
+      .set({
+        attempts: delivery.attempts + 1,
+        runAttempts,
+        status: ok ? 'succeeded' : retry ? 'pending' : 'failed',
+        nextAttemptAt: retry ? new Date(now.getTime() + wait * 1000) : null,
+        updatedAt: now,
+      })
+      .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.status, 'pending')));
+    if (!webhook.active) return;
+    if (ok) {
+      await tx.update(webhooks).set({ failingSince: null }).where(eq(webhooks.id, webhook.id));
+    } else if (gone) {
+      await tx
+        .update(webhooks)
+        .set({ active: false, disabledReason: 'gone', updatedAt: now })
+        .where(eq(webhooks.id, webhook.id));
+    } else {
+      const disableBefore = new Date(now.getTime() - DISABLE_AFTER_FAILING_MS);
+      await tx
+        .update(webhooks)
+        .set({
+          failingSince: sql`coalesce(${webhooks.failingSince}, ${now})`,
+          active: sql`not (${webhooks.failingSince} is not null and ${webhooks.failingSince} <= ${disableBefore})`,
+          disabledReason: sql`case when ${webhooks.failingSince} <= ${disableBefore} then 'failing'::webhook_disabled_reason else null end`,
+        })
+        .where(eq(webhooks.id, webhook.id));
+    }
+  });
+}
+
+/** Runs `work` over `items` with at most `limit` at once. */
+async function pooled<T>(items: T[], limit: number, work: (item: T) => Promise<void>) {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await work(item);
+    }
+  });
+  await Promise.all(lanes);
+}
+
+/**
+ * Delivers what is due, `concurrency` attempts at a time, until nothing is due or
+ * `budgetMs` has passed. Answers how many attempts were made.
+ */
+export async function deliverDueWebhooks(opts: {
+  db: Db;
+  settings?: WebhookSettings;
+  batch?: number;
+  concurrency?: number;
+  budgetMs?: number;
+}): Promise<number> {
+  const { db, batch = 50, concurrency = 20, budgetMs = 10_000 } = opts;
+  const settings = opts.settings ?? webhookSettings();
+  const until = Date.now() + budgetMs;
+  let attempts = 0;
+  while (Date.now() < until) {
+    const claimed = await claimDue(db, batch, settings.leaseSeconds, new Date());
+    await pooled(claimed, concurrency, async (item) => {
+      const startedAt = new Date();
+      const result = await attempt(item, settings).catch((error: Error): AttemptResult => ({
+        statusCode: null,
+        durationMs: 0,
+        responseExcerpt: null,
+        error: error.message.replaceAll('\0', '').slice(0, 200),
+      }));
+      await recordOutcome(db, item, result, startedAt, settings);
+    });
+    attempts += claimed.length;
+    if (claimed.length < batch) break;
+  }
+  return attempts;
+}

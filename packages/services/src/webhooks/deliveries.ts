@@ -1,0 +1,142 @@
+import type { Principal } from '@chorus/auth';
+import {
+  and,
+  asc,
+  count,
+  desc,
+  eq,
+  events,
+  inArray,
+  webhookAttempts,
+  webhookDeliveries,
+  type Db,
+} from '@chorus/db';
+import type { WebhookDelivery } from '@chorus/validators';
+import { notFound } from '../errors';
+import { recordEvent } from '../events/record';
+import { pageOf, pageOffset, type PageRequest } from '../pagination';
+import { findWebhookRow } from './endpoints';
+import { toWebhook } from './records';
+
+type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+type AttemptRow = typeof webhookAttempts.$inferSelect;
+
+const toDelivery = (
+  row: DeliveryRow,
+  eventType: string,
+  attempts: AttemptRow[],
+): WebhookDelivery => ({
+  id: row.id,
+  eventId: row.eventId,
+  eventType,
+  status: row.status,
+  nextAttemptAt: row.status === 'pending' ? (row.nextAttemptAt?.toISOString() ?? null) : null,
+  attempts: attempts.map((a) => ({
+    attempt: a.attempt,
+    at: a.startedAt.toISOString(),
+    statusCode: a.statusCode,
+    durationMs: a.durationMs,
+    responseExcerpt: a.responseExcerpt,
+    error: a.error,
+  })),
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
+});
+
+/** Deliveries with their event types and attempts, in the order given. */
+async function withAttempts(db: Db, rows: { delivery: DeliveryRow; eventType: string }[]) {
+  const ids = rows.map((row) => row.delivery.id);
+  const attempts =
+    ids.length === 0
+      ? []
+      : await db
+          .select()
+          .from(webhookAttempts)
+          .where(inArray(webhookAttempts.deliveryId, ids))
+          .orderBy(asc(webhookAttempts.deliveryId), asc(webhookAttempts.attempt));
+  const byDelivery = new Map<string, AttemptRow[]>();
+  for (const a of attempts)
+    byDelivery.set(a.deliveryId, [...(byDelivery.get(a.deliveryId) ?? []), a]);
+  return rows.map(({ delivery, eventType }) =>
+    toDelivery(delivery, eventType, byDelivery.get(delivery.id) ?? []),
+  );
+}
+
+/** The delivery log of an endpoint of the account, newest first. */
+export async function listDeliveries(opts: {
+  db: Db;
+  principal: Principal;
+  webhookId: string;
+  page: PageRequest;
+}) {
+  const { db, principal, webhookId, page } = opts;
+  await findWebhookRow(db, principal, webhookId);
+  const where = eq(webhookDeliveries.webhookId, webhookId);
+  const rows = await db
+    .select({ delivery: webhookDeliveries, eventType: events.type })
+    .from(webhookDeliveries)
+    .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
+    .where(where)
+    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+    .limit(page.limit)
+    .offset(pageOffset(page));
+  const [totals] = await db.select({ total: count() }).from(webhookDeliveries).where(where);
+  return pageOf(await withAttempts(db, rows), totals?.total ?? 0, page);
+}
+
+async function oneDelivery(db: Db, webhookId: string, deliveryId: string) {
+  const [row] = await db
+    .select({ delivery: webhookDeliveries, eventType: events.type })
+    .from(webhookDeliveries)
+    .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
+    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.webhookId, webhookId)));
+  if (!row) throw notFound('Delivery');
+  const [delivery] = await withAttempts(db, [row]);
+  if (!delivery) throw notFound('Delivery');
+  return delivery;
+}
+
+/**
+ * Sends a delivery again through the same path as any other: it is due now, with the retry
+ * schedule started afresh. A delivery already pending is only made due now.
+ */
+export async function retryDelivery(opts: {
+  db: Db;
+  principal: Principal;
+  webhookId: string;
+  deliveryId: string;
+}) {
+  const { db, principal, webhookId, deliveryId } = opts;
+  await findWebhookRow(db, principal, webhookId);
+  const now = new Date();
+  const [row] = await db
+    .update(webhookDeliveries)
+    .set({ status: 'pending', runAttempts: 0, nextAttemptAt: now, updatedAt: now })
+    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.webhookId, webhookId)))
+    .returning({ id: webhookDeliveries.id });
+  if (!row) throw notFound('Delivery');
+  return oneDelivery(db, webhookId, deliveryId);
+}
+
+/** A `webhook.test` event delivered to this endpoint only, through the usual path. */
+export async function sendTestEvent(opts: { db: Db; principal: Principal; webhookId: string }) {
+  const { db, principal, webhookId } = opts;
+  const webhook = await findWebhookRow(db, principal, webhookId);
+  const event = await db.transaction((tx) =>
+    recordEvent({
+      tx,
+      accountId: principal.accountId,
+      type: 'webhook.test',
+      object: toWebhook(webhook),
+      onlyTo: webhook.id,
+    }),
+  );
+  const [delivery] = await db
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(
+      and(eq(webhookDeliveries.webhookId, webhookId), eq(webhookDeliveries.eventId, event.id)),
+    );
+  if (!delivery) throw new Error('the test event has no delivery');
+  return oneDelivery(db, webhookId, delivery.id);
+}

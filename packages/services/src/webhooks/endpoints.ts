@@ -1,0 +1,129 @@
+import type { Principal } from '@chorus/auth';
+import { and, count, desc, eq, webhooks, type Db } from '@chorus/db';
+import type { CreateWebhookInput, UpdateWebhookInput } from '@chorus/validators';
+import { notFound } from '../errors';
+import { newId } from '../ids';
+import { pageOf, pageOffset, type PageRequest } from '../pagination';
+import { sealSecret, toWebhook } from './records';
+import { webhookSettings } from './settings';
+import { newWebhookSecret } from './signing';
+import { assertTargetAllowed } from './targets';
+
+/** How long the previous secret still signs after a rotation. */
+export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
+
+const mine = (principal: Principal, id: string) =>
+  and(eq(webhooks.id, id), eq(webhooks.accountId, principal.accountId));
+
+export async function findWebhookRow(db: Db, principal: Principal, id: string) {
+  const [row] = await db.select().from(webhooks).where(mine(principal, id));
+  if (!row) throw notFound('Webhook');
+  return row;
+}
+
+export async function listWebhooks(opts: { db: Db; principal: Principal; page: PageRequest }) {
+  const { db, principal, page } = opts;
+  const where = eq(webhooks.accountId, principal.accountId);
+  const rows = await db
+    .select()
+    .from(webhooks)
+    .where(where)
+    .orderBy(desc(webhooks.createdAt), desc(webhooks.id))
+    .limit(page.limit)
+    .offset(pageOffset(page));
+  const [totals] = await db.select({ total: count() }).from(webhooks).where(where);
+  return pageOf(rows.map(toWebhook), totals?.total ?? 0, page);
+}
+
+export async function getWebhook(opts: { db: Db; principal: Principal; id: string }) {
+  return toWebhook(await findWebhookRow(opts.db, opts.principal, opts.id));
+}
+
+/** Creates an endpoint; its secret is in this answer only. */
+export async function createWebhook(opts: {
+  db: Db;
+  principal: Principal;
+  input: CreateWebhookInput;
+}) {
+  const { db, principal, input } = opts;
+  await assertTargetAllowed(input.url, webhookSettings().allowPrivateTargets);
+  const id = newId('whk');
+  const secret = newWebhookSecret();
+  const [row] = await db
+    .insert(webhooks)
+    .values({
+      id,
+      accountId: principal.accountId,
+      url: input.url,
+      events: input.events,
+      description: input.description,
+      active: input.active,
+      secret: sealSecret({ accountId: principal.accountId, id }, secret),
+    })
+    .returning();
+  if (!row) throw new Error('insert returned no row');
+  return { ...toWebhook(row), secret };
+}
+
+/** A partial update; `active: true` re-enables an endpoint the service disabled. */
+export async function updateWebhook(opts: {
+  db: Db;
+  principal: Principal;
+  id: string;
+  input: UpdateWebhookInput;
+}) {
+  const { db, principal, id, input } = opts;
+  if (input.url !== undefined) {
+    await assertTargetAllowed(input.url, webhookSettings().allowPrivateTargets);
+  }
+  const reEnable = input.active === true && { disabledReason: null, failingSince: null };
+  const [row] = await db
+    .update(webhooks)
+    .set({
+      ...(input.url !== undefined && { url: input.url }),
+      ...(input.events !== undefined && { events: input.events }),
+      ...(input.description !== undefined && { description: input.description }),
+      ...(input.active !== undefined && { active: input.active, disabledReason: null }),
+      ...reEnable,
+      updatedAt: new Date(),
+    })
+    .where(mine(principal, id))
+    .returning();
+  if (!row) throw notFound('Webhook');
+  return toWebhook(row);
+}
+
+/** Deletes an endpoint with its deliveries; nothing more is sent to it. */
+export async function deleteWebhook(opts: { db: Db; principal: Principal; id: string }) {
+  const [row] = await opts.db
+    .delete(webhooks)
+    .where(mine(opts.principal, opts.id))
+    .returning({ id: webhooks.id });
+  if (!row) throw notFound('Webhook');
+}
+
+/**
+ * A new secret, answered once; the previous one keeps signing (beside it) for 24 hours, so a
+ * receiver can switch without missing a delivery.
+ */
+export async function rotateWebhookSecret(opts: { db: Db; principal: Principal; id: string }) {
+  const { db, principal, id } = opts;
+  return db.transaction(async (tx) => {
+    const [current] = await tx.select().from(webhooks).where(mine(principal, id)).for('update');
+    if (!current) throw notFound('Webhook');
+    const secret = newWebhookSecret();
+    const now = new Date();
+    const [row] = await tx
+      .update(webhooks)
+      .set({
+        secret: sealSecret(current, secret),
+        previousSecret: current.secret,
+        previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS),
+        updatedAt: now,
+      })
+      .where(eq(webhooks.id, id))
+      .returning();
+    if (!row) throw notFound('Webhook');
+    return { ...toWebhook(row), secret };
+  });
+}

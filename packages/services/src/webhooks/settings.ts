@@ -1,0 +1,42 @@
+type Env = Record<string, string | undefined>;
+
+/** Decisions §14: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h after each failure. */
+export const DEFAULT_RETRY_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18000, 36000, 36000];
+
+export interface WebhookSettings {
+  /** Seconds to wait after the 1st, 2nd, … failed attempt; after the last, the delivery fails. */
+  retrySchedule: number[];
+  /** Private, loopback and link-local targets (and http to loopback) allowed: tests, dev. */
+  allowPrivateTargets: boolean;
+  /**
+   * How long a claimed delivery stays with its worker: one that dies mid-attempt leaves it due
+   * again after this. Longer than an attempt can take (10 s).
+   */
+  leaseSeconds: number;
+}
+
+/**
+ * From the environment: `CHORUS_WEBHOOK_RETRY_SCHEDULE` (seconds, comma-separated),
+ * `CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS` (`true`) and `CHORUS_WEBHOOK_LEASE_SECONDS`. A bad
+ * value throws, naming the setting.
+ */
+export function webhookSettings(env: Env = process.env): WebhookSettings {
+  const raw = env.CHORUS_WEBHOOK_RETRY_SCHEDULE?.trim();
+  const retrySchedule = raw
+    ? raw.split(',').map((s) => Number(s.trim()))
+    : DEFAULT_RETRY_SCHEDULE_SECONDS;
+  if (retrySchedule.some((s) => !Number.isFinite(s) || s < 0 || s > 7 * 86_400)) {
+    throw new Error(
+      'CHORUS_WEBHOOK_RETRY_SCHEDULE must be seconds (0 to 604800), comma-separated.',
+    );
+  }
+  const allow = env.CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS?.trim() ?? '';
+  if (!['', 'true', 'false'].includes(allow)) {
+    throw new Error('CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false.');
+  }
+  const leaseSeconds = Number(env.CHORUS_WEBHOOK_LEASE_SECONDS ?? 30);
+  if (!Number.isInteger(leaseSeconds) || leaseSeconds < 1 || leaseSeconds > 3600) {
+    throw new Error('CHORUS_WEBHOOK_LEASE_SECONDS must be an integer from 1 to 3600.');
+  }
+  return { retrySchedule, allowPrivateTargets: allow === 'true', leaseSeconds };
+}
