@@ -135,11 +135,13 @@ async function recordOutcome(
         .set({ active: false, disabledReason: 'gone', updatedAt: now })
         .where(eq(webhooks.id, webhook.id));
     } else {
-      const disableBefore = new Date(now.getTime() - DISABLE_AFTER_FAILING_MS);
+      // As text with a cast: a Date inside raw SQL is not serialised by every driver.
+      const at = sql`${now.toISOString()}::timestamptz`;
+      const disableBefore = sql`${new Date(now.getTime() - DISABLE_AFTER_FAILING_MS).toISOString()}::timestamptz`;
       await tx
         .update(webhooks)
         .set({
-          failingSince: sql`coalesce(${webhooks.failingSince}, ${now})`,
+          failingSince: sql`coalesce(${webhooks.failingSince}, ${at})`,
           active: sql`not (${webhooks.failingSince} is not null and ${webhooks.failingSince} <= ${disableBefore})`,
           disabledReason: sql`case when ${webhooks.failingSince} <= ${disableBefore} then 'failing'::webhook_disabled_reason else null end`,
         })
