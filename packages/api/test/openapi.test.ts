@@ -184,4 +184,74 @@ describe('real responses match the document', () => {
     const { secret } = await h.keyFor(h.main.adminId, ['content:read']);
     expect(await conforms('post', list, list, { token: secret, body })).toBe(403);
   });
+
+  it('for every analytics operation, in success and in error', async () => {
+    const events = '/api/analytics/events';
+    const post = (await h.call('POST', '/api/content/posts', { body: { title: 'Measured' } })).json
+      .data;
+    const body = {
+      events: [{ type: 'impression', contentId: post.id, count: 10 }, { type: 'like' }],
+    };
+    expect(await conforms('post', events, events, { body })).toBe(201);
+    expect(await conforms('post', events, events, { body: { events: [] } })).toBe(400);
+    expect(await conforms('get', `${events}?type=like`, events)).toBe(200);
+    expect(await conforms('get', '/api/analytics/stats', '/api/analytics/stats')).toBe(200);
+    expect(await conforms('get', '/api/analytics/stats?from=x', '/api/analytics/stats')).toBe(400);
+    const one = '/api/analytics/content/{id}';
+    expect(await conforms('get', `/api/analytics/content/${post.id}`, one)).toBe(200);
+    expect(await conforms('get', '/api/analytics/content/post_none', one)).toBe(404);
+  });
+
+  it('for every webhooks operation, in success and in error', async () => {
+    process.env.CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
+    const list = '/api/webhooks';
+    const one = '/api/webhooks/{id}';
+    const body = { url: 'http://127.0.0.1:9/hook', events: ['post.published'] };
+    expect(await conforms('post', list, list, { body })).toBe(201);
+    expect(await conforms('post', list, list, { body: { url: 'x', events: [] } })).toBe(400);
+    expect(await conforms('get', list, list)).toBe(200);
+    const id = (await h.call('GET', list)).json.data[0].id;
+    expect(await conforms('get', `${list}/${id}`, one)).toBe(200);
+    expect(await conforms('put', `${list}/${id}`, one, { body: { description: 'd' } })).toBe(200);
+    expect(await conforms('post', `${list}/${id}/rotate-secret`, `${one}/rotate-secret`)).toBe(200);
+    expect(await conforms('post', `${list}/${id}/test`, `${one}/test`)).toBe(201);
+    expect(await conforms('get', `${list}/${id}/deliveries`, `${one}/deliveries`)).toBe(200);
+    const delivery = (await h.call('GET', `${list}/${id}/deliveries`)).json.data[0].id;
+    const retry = '/api/webhooks/{id}/deliveries/{deliveryId}/retry';
+    expect(await conforms('post', `${list}/${id}/deliveries/${delivery}/retry`, retry)).toBe(200);
+    expect(await conforms('post', `${list}/${id}/deliveries/del_none/retry`, retry)).toBe(404);
+    expect(await conforms('delete', `${list}/${id}`, one)).toBe(204);
+    expect(await conforms('get', `${list}/${id}`, one)).toBe(404);
+  });
+});
+
+describe('the webhooks section', () => {
+  it('describes every event type Chorus sends, with a payload schema naming the object', async () => {
+    const { EVENT_TYPES } = await import('@chorus/validators');
+    expect(Object.keys(doc.webhooks).sort()).toEqual([...EVENT_TYPES].sort());
+    const published = doc.webhooks['post.published'].post;
+    expect(published.parameters.map((p: { name: string }) => p.name)).toEqual([
+      'webhook-id',
+      'webhook-timestamp',
+      'webhook-signature',
+    ]);
+    const ref = published.requestBody.content['application/json'].schema.$ref;
+    const schema = doc.components.schemas[ref.split('/').pop()];
+    expect(schema.properties.type.const).toBe('post.published');
+    expect(schema.properties.data.properties.object.$ref).toBe('#/components/schemas/Post');
+    // A real payload fits it.
+    const validate = ajv.compile({ $ref: `doc${ref}` });
+    const post = (
+      await h.call('POST', '/api/content/posts', {
+        body: { title: 'Evented', status: 'published' },
+      })
+    ).json.data;
+    const payload = {
+      id: 'evt_01ARZ3NDEKTSV4RRFFQ69G5FAV',
+      type: 'post.published',
+      timestamp: new Date().toISOString(),
+      data: { object: post },
+    };
+    expect(validate(payload), JSON.stringify(validate.errors)).toBe(true);
+  });
 });
