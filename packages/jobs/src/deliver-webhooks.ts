@@ -39,20 +39,23 @@ export const deliverWebhooksJob = (timing: WebhookSweepTiming = webhookSweepTimi
   defineJob<{ lane?: number }>({
     name: DELIVER_WEBHOOKS,
     queue: { policy: 'stately', retryLimit: 3, retryDelay: 1, expireInSeconds: 60 },
-    work: { pollingIntervalSeconds: 0.5 },
+    // A worker takes up to every lane at once and sweeps them side by side.
+    work: { pollingIntervalSeconds: 0.5, batchSize: timing.lanes },
     handle: async (jobs, { db, boss }) => {
-      for (const job of jobs) {
-        const lane = job.data.lane ?? 0;
-        try {
-          await deliverDueWebhooks({ db });
-        } finally {
-          await boss.send(
-            DELIVER_WEBHOOKS,
-            { lane },
-            { singletonKey: laneKey(lane), startAfter: new Date(Date.now() + timing.intervalMs) },
-          );
-        }
-      }
+      await Promise.all(
+        jobs.map(async (job) => {
+          const lane = job.data.lane ?? 0;
+          try {
+            await deliverDueWebhooks({ db });
+          } finally {
+            await boss.send(
+              DELIVER_WEBHOOKS,
+              { lane },
+              { singletonKey: laneKey(lane), startAfter: new Date(Date.now() + timing.intervalMs) },
+            );
+          }
+        }),
+      );
     },
   });
 

@@ -4,7 +4,7 @@ import type { TrackedEvent, TrackedEventInput } from '@chorus/validators';
 import { AppError } from '../errors';
 import { newId } from '../ids';
 import { findEntry } from '../integrations/catalogue';
-import { unnestInsert } from './bulk';
+import { unnestInsert } from '../bulk';
 import { toTrackedEvent } from './records';
 import { addToRollups } from './rollups';
 

@@ -5,7 +5,7 @@ import {
   type TrackedEventType,
 } from '@chorus/validators';
 import type { Tx } from '../posts/tx';
-import { unnestInsert } from './bulk';
+import { unnestInsert } from '../bulk';
 import { utcDay } from './records';
 
 /** What moves the daily counts: a row recorded (count > 0) or a sync's figure revised (±). */

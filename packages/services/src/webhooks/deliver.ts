@@ -6,11 +6,11 @@ import {
   inArray,
   lte,
   sql,
-  webhookAttempts,
   webhookDeliveries,
   webhooks,
   type Db,
 } from '@chorus/db';
+import { unnestInsert, unnestRows } from '../bulk';
 import { newId } from '../ids';
 import { signingSecrets, type WebhookRow } from './records';
 import { sendAttempt, type AttemptResult } from './send';
@@ -89,63 +89,115 @@ async function attempt({ delivery, webhook, body }: Claimed, settings: WebhookSe
 const succeeded = (result: AttemptResult) =>
   result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
 
+interface Outcome {
+  claimed: Claimed;
+  result: AttemptResult;
+  startedAt: Date;
+}
+
 /**
- * Logs the attempt and moves the delivery and its endpoint on, in one transaction: success
- * ends the delivery and the endpoint's failing streak; 410 fails it and turns the endpoint
- * off at once; any other failure waits for the next step of the schedule, or fails the
- * delivery after the last one; 5 days of failures turn the endpoint off.
+ * Logs a batch of attempts and moves their deliveries and endpoints on, in one transaction
+ * (one commit for the batch): success ends a delivery and its endpoint's failing streak; 410
+ * fails it and turns the endpoint off at once; any other failure waits for the next step of
+ * the schedule, or fails the delivery after the last one; 5 days of failures turn the
+ * endpoint off. A worker dying before this commit leaves the batch due again: at least once.
  */
-async function recordOutcome(
-  db: Db,
-  { delivery, webhook }: Claimed,
-  result: AttemptResult,
-  startedAt: Date,
-  settings: WebhookSettings,
-) {
+async function recordOutcomes(db: Db, outcomes: Outcome[], settings: WebhookSettings) {
+  if (outcomes.length === 0) return;
   const now = new Date();
-  const ok = succeeded(result);
-  const gone = result.statusCode === 410;
-  const runAttempts = delivery.runAttempts + 1;
-  const wait = settings.retrySchedule[runAttempts - 1];
-  const retry = !ok && !gone && webhook.active && wait !== undefined;
+  const endpoints = new Map<
+    string,
+    { webhook: WebhookRow; ok: boolean; gone: boolean; failed: boolean }
+  >();
   await db.transaction(async (tx) => {
-    await tx.insert(webhookAttempts).values({
-      id: newId('att'),
-      deliveryId: delivery.id,
-      attempt: delivery.attempts + 1,
-      startedAt,
-      ...result,
-    });
-    await tx
-      .update(webhookDeliveries)
-      .set({
-        attempts: delivery.attempts + 1,
+    const attempts: (string | number | null)[][] = [];
+    const moves: (string | number | null)[][] = [];
+    for (const { claimed, result, startedAt } of outcomes) {
+      const { delivery, webhook } = claimed;
+      const ok = succeeded(result);
+      const gone = result.statusCode === 410;
+      const runAttempts = delivery.runAttempts + 1;
+      const wait = settings.retrySchedule[runAttempts - 1];
+      const retry = !ok && !gone && webhook.active && wait !== undefined;
+      attempts.push([
+        newId('att'),
+        delivery.id,
+        delivery.attempts + 1,
+        startedAt.toISOString(),
+        result.durationMs,
+        result.statusCode,
+        result.responseExcerpt,
+        result.error,
+      ]);
+      moves.push([
+        delivery.id,
+        delivery.attempts + 1,
         runAttempts,
-        status: ok ? 'succeeded' : retry ? 'pending' : 'failed',
-        nextAttemptAt: retry ? new Date(now.getTime() + wait * 1000) : null,
-        updatedAt: now,
-      })
-      .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.status, 'pending')));
-    if (!webhook.active) return;
-    if (ok) {
-      await tx.update(webhooks).set({ failingSince: null }).where(eq(webhooks.id, webhook.id));
-    } else if (gone) {
-      await tx
-        .update(webhooks)
-        .set({ active: false, disabledReason: 'gone', updatedAt: now })
-        .where(eq(webhooks.id, webhook.id));
-    } else {
-      // As text with a cast: a Date inside raw SQL is not serialised by every driver.
-      const at = sql`${now.toISOString()}::timestamptz`;
-      const disableBefore = sql`${new Date(now.getTime() - DISABLE_AFTER_FAILING_MS).toISOString()}::timestamptz`;
-      await tx
-        .update(webhooks)
-        .set({
-          failingSince: sql`coalesce(${webhooks.failingSince}, ${at})`,
-          active: sql`not (${webhooks.failingSince} is not null and ${webhooks.failingSince} <= ${disableBefore})`,
-          disabledReason: sql`case when ${webhooks.failingSince} <= ${disableBefore} then 'failing'::webhook_disabled_reason else null end`,
-        })
-        .where(eq(webhooks.id, webhook.id));
+        ok ? 'succeeded' : retry ? 'pending' : 'failed',
+        retry ? new Date(now.getTime() + wait * 1000).toISOString() : null,
+      ]);
+      if (!webhook.active) continue;
+      const endpoint = endpoints.get(webhook.id) ?? {
+        webhook,
+        ok: false,
+        gone: false,
+        failed: false,
+      };
+      endpoints.set(webhook.id, {
+        webhook,
+        ok: endpoint.ok || ok,
+        gone: endpoint.gone || gone,
+        failed: endpoint.failed || !ok,
+      });
+    }
+    // Set-based: one statement each for the batch's attempts and deliveries.
+    await tx.execute(
+      unnestInsert(
+        'webhook_attempts',
+        [
+          'id',
+          'delivery_id',
+          'attempt',
+          'started_at',
+          'duration_ms',
+          'status_code',
+          'response_excerpt',
+          'error',
+        ],
+        ['text', 'text', 'int', 'timestamptz', 'int', 'int', 'text', 'text'],
+        attempts,
+      ),
+    );
+    await tx.execute(sql`
+      update webhook_deliveries as d
+      set attempts = v.attempts, run_attempts = v.run_attempts, status = v.status,
+          next_attempt_at = v.next_attempt_at, updated_at = ${now.toISOString()}::timestamptz
+      from ${unnestRows(['text', 'int', 'int', 'webhook_delivery_status', 'timestamptz'], moves)}
+        as v(id, attempts, run_attempts, status, next_attempt_at)
+      where d.id = v.id and d.status = 'pending'`);
+    for (const { webhook, ok, gone, failed } of endpoints.values()) {
+      if (gone) {
+        await tx
+          .update(webhooks)
+          .set({ active: false, disabledReason: 'gone', updatedAt: now })
+          .where(eq(webhooks.id, webhook.id));
+      } else if (ok) {
+        if (webhook.failingSince) {
+          await tx.update(webhooks).set({ failingSince: null }).where(eq(webhooks.id, webhook.id));
+        }
+      } else if (failed) {
+        // As text with a cast: a Date inside raw SQL is not serialised by every driver.
+        const at = sql`${now.toISOString()}::timestamptz`;
+        const disableBefore = sql`${new Date(now.getTime() - DISABLE_AFTER_FAILING_MS).toISOString()}::timestamptz`;
+        await tx
+          .update(webhooks)
+          .set({
+            failingSince: sql`coalesce(${webhooks.failingSince}, ${at})`,
+            active: sql`not (${webhooks.failingSince} is not null and ${webhooks.failingSince} <= ${disableBefore})`,
+            disabledReason: sql`case when ${webhooks.failingSince} <= ${disableBefore} then 'failing'::webhook_disabled_reason else null end`,
+          })
+          .where(eq(webhooks.id, webhook.id));
+      }
     }
   });
 }
@@ -179,6 +231,7 @@ export async function deliverDueWebhooks(opts: {
   let attempts = 0;
   while (Date.now() < until) {
     const claimed = await claimDue(db, batch, settings.leaseSeconds, new Date());
+    const outcomes: Outcome[] = [];
     await pooled(claimed, concurrency, async (item) => {
       const startedAt = new Date();
       const result = await attempt(item, settings).catch((error: Error): AttemptResult => ({
@@ -187,8 +240,9 @@ export async function deliverDueWebhooks(opts: {
         responseExcerpt: null,
         error: error.message.replaceAll('\0', '').slice(0, 200),
       }));
-      await recordOutcome(db, item, result, startedAt, settings);
+      outcomes.push({ claimed: item, result, startedAt });
     });
+    await recordOutcomes(db, outcomes, settings);
     attempts += claimed.length;
     if (claimed.length < batch) break;
   }

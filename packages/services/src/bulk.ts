@@ -1,8 +1,23 @@
 import { sql, type SQL } from '@chorus/db';
 
 /** A PostgreSQL array literal of text (`{"a",NULL}`): one parameter whatever the driver. */
-const textArray = (values: (string | null)[]) =>
+export const textArray = (values: (string | null)[]) =>
   `{${values.map((v) => (v === null ? 'NULL' : `"${v.replace(/[\\"]/g, '\\$&')}"`)).join(',')}}`;
+
+/** `unnest(<one text array per column cast to its type>)`: a set of rows as a few parameters. */
+export function unnestRows(
+  types: readonly string[],
+  rows: readonly (readonly (string | number | null)[])[],
+): SQL {
+  const arrays = types.map((type, i) => {
+    const values = rows.map((row) => {
+      const value = row[i];
+      return value === null || value === undefined ? null : String(value);
+    });
+    return sql`${textArray(values)}::text[]::${sql.raw(type)}[]`;
+  });
+  return sql`unnest(${sql.join(arrays, sql`, `)})`;
+}
 
 /**
  * `insert into <table> (<columns>) select * from unnest(<one text array per column>)`: a
@@ -17,19 +32,9 @@ export function unnestInsert(
   rows: readonly (readonly (string | number | null)[])[],
   alias?: string,
 ): SQL {
-  const arrays = columns.map((_, i) =>
-    rows.map((row) => {
-      const value = row[i];
-      return value === null || value === undefined ? null : String(value);
-    }),
-  );
-  const unnested = sql.join(
-    arrays.map((values, i) => sql`${textArray(values)}::text[]::${sql.raw(types[i] ?? 'text')}[]`),
-    sql`, `,
-  );
   const names = sql.raw(columns.map((c) => `"${c}"`).join(', '));
   const target = alias
     ? sql`${sql.identifier(table)} as ${sql.identifier(alias)}`
     : sql.identifier(table);
-  return sql`insert into ${target} (${names}) select * from unnest(${unnested})`;
+  return sql`insert into ${target} (${names}) select * from ${unnestRows(types, rows)}`;
 }
