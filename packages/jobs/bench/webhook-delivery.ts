@@ -25,8 +25,8 @@ process.env.LOG_LEVEL ??= 'silent';
 const EVENTS = Number(process.env.EVENTS ?? 2000);
 const RATE = Number(process.env.RATE ?? 20);
 const SECONDS = Number(process.env.SECONDS ?? 10);
-/** What the worker has in flight at most: lanes × 20 attempts per sweep. */
-const IN_FLIGHT = webhookSweepTiming().lanes * 20;
+/** What the worker has in flight at most: lanes × 25 attempts per sweep. */
+const IN_FLIGHT = webhookSweepTiming().lanes * 25;
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
@@ -149,6 +149,15 @@ async function main() {
     definitions: [deliverWebhooksJob(), seedWebhookLanesJob()],
   });
   try {
+    // Warm-up (not reported): both sides' code paths and connections, once.
+    {
+      const { accountId, principal } = await account('Warm-up');
+      await subscribe(principal, 1);
+      const before = receiver.count();
+      const payloads = await recordMany(accountId, 200);
+      await receiver.until(before + 200);
+      await bareSend(receiver.url, payloads.map((payload) => JSON.stringify(payload)));
+    }
     for (const endpoints of [1, 20]) {
       const { accountId, principal } = await account(`Throughput ${endpoints}`);
       await subscribe(principal, endpoints);

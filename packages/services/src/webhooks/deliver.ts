@@ -225,7 +225,7 @@ export async function deliverDueWebhooks(opts: {
   concurrency?: number;
   budgetMs?: number;
 }): Promise<number> {
-  const { db, batch = 50, concurrency = 20, budgetMs = 10_000 } = opts;
+  const { db, batch = 100, concurrency = 25, budgetMs = 10_000 } = opts;
   const settings = opts.settings ?? webhookSettings();
   const until = Date.now() + budgetMs;
   let attempts = 0;
