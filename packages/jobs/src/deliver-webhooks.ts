@@ -1,4 +1,4 @@
-import { deliverDueWebhooks } from '@chorus/services';
+import { deliverDueWebhooks, webhookSettings } from '@chorus/services';
 import type PgBoss from 'pg-boss';
 import { defineJob } from './definition';
 
@@ -35,7 +35,11 @@ const laneKey = (lane: number) => `lane-${lane}`;
  * database (SKIP LOCKED claims with a lease), not on this chain. Lanes are seeded by
  * `seedWebhookLanesJob`.
  */
-export const deliverWebhooksJob = (timing: WebhookSweepTiming = webhookSweepTiming()) =>
+export const deliverWebhooksJob = (
+  timing: WebhookSweepTiming = webhookSweepTiming(),
+  // Read when the worker starts: a bad setting stops it with a message naming the setting.
+  settings = webhookSettings(),
+) =>
   defineJob<{ lane?: number }>({
     name: DELIVER_WEBHOOKS,
     queue: { policy: 'stately', retryLimit: 3, retryDelay: 1, expireInSeconds: 60 },
@@ -46,7 +50,7 @@ export const deliverWebhooksJob = (timing: WebhookSweepTiming = webhookSweepTimi
         jobs.map(async (job) => {
           const lane = job.data.lane ?? 0;
           try {
-            await deliverDueWebhooks({ db });
+            await deliverDueWebhooks({ db, settings });
           } finally {
             await boss.send(
               DELIVER_WEBHOOKS,
