@@ -29,9 +29,10 @@ const laneKey = (lane: number) => `lane-${lane}`;
 
 /**
  * Webhook delivery (docs/webhooks.md): `lanes` chains of sweeps, each delivering what is due
- * then queueing its own next sweep. The queue is `stately` keyed by lane, so each lane has at
- * most one sweep waiting and one running whatever the number of workers; any worker may run
- * any lane. Which delivery goes out, and that it goes out once per attempt, rests on the
+ * then queueing its own next sweep. The queue is `short` keyed by lane: each lane has at most
+ * one sweep waiting whatever the number of workers, and any worker may run any lane. (Not
+ * `stately`: there, the active job of a worker that was killed would hold its lane until
+ * pg-boss expires it, minutes later.) Which delivery goes out, and that it goes out once per attempt, rests on the
  * database (SKIP LOCKED claims with a lease), not on this chain. Lanes are seeded by
  * `seedWebhookLanesJob`.
  */
@@ -42,7 +43,7 @@ export const deliverWebhooksJob = (
 ) =>
   defineJob<{ lane?: number }>({
     name: DELIVER_WEBHOOKS,
-    queue: { policy: 'stately', retryLimit: 3, retryDelay: 1, expireInSeconds: 60 },
+    queue: { policy: 'short', retryLimit: 3, retryDelay: 1, expireInSeconds: 60 },
     // A worker takes up to every lane at once and sweeps them side by side.
     work: { pollingIntervalSeconds: 0.5, batchSize: timing.lanes },
     handle: async (jobs, { db, boss }) => {
