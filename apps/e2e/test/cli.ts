@@ -20,7 +20,7 @@ export async function cliApiKey(email: string, name: string, scopes: string) {
       '--scopes',
       scopes,
     ],
-    { cwd: inject('root'), env: inject('env') },
+    { cwd: inject('root'), env: inject('env') as unknown as NodeJS.ProcessEnv },
   );
   return stdout.trim();
 }

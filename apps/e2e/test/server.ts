@@ -74,12 +74,15 @@ export default async function setup(project: TestProject) {
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     LOG_LEVEL: 'warn',
+    // The tests' webhook receivers listen on loopback.
+    CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
   };
   let output = '';
   // Its own process group, so that stopping it reaches npm, the start script and Next alike.
   const server: ChildProcess = spawn('npm', ['start'], {
     cwd: root,
-    env,
+    // Next's types (reached through @chorus/client's types) make NODE_ENV required.
+    env: env as unknown as NodeJS.ProcessEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
