@@ -1,6 +1,6 @@
 /**
- * An internal app: `CHORUS_URL=http://localhost:3000 CHORUS_TOKEN=chorus_… npm start`
- * (the key needs the `read` and `content:write` scopes, and an admin owner to list users).
+ * An internal app: `CHORUS_URL=http://localhost:3000 CHORUS_TOKEN=csk_live_… npm start`
+ * (a key with the `read`, `content:read` and `content:write` scopes, of an admin to list users).
  * Prints one JSON line per step, so scripts (and the e2e test) can read what happened.
  */
 import { ChorusApiError, createChorusClient } from '@chorus/client';
@@ -34,7 +34,7 @@ console.log(JSON.stringify({ step: 'post', id: post.id, status: post.status }));
 
 // A failure carries the spec's code, status and details.
 try {
-  await chorus.posts.get.query({ id: '00000000-0000-4000-8000-000000000000' });
+  await chorus.posts.get.query({ id: 'post_00000000000000000000000000' });
 } catch (error) {
   if (!(error instanceof ChorusApiError)) throw error;
   console.log(JSON.stringify({ step: 'missing', code: error.code, status: error.status }));
