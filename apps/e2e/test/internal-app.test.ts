@@ -38,7 +38,7 @@ describe('the example internal app', () => {
     expect(res.status).toBe(200);
     expect((await res.json()).data).toMatchObject({ title: 'Written by the internal app' });
 
-    expect(missing).toEqual({ step: 'missing', code: 'not_found', status: 404 });
+    expect(missing).toEqual({ step: 'missing', code: 'resource_not_found', status: 404 });
   });
 
   it('fails with the spec code when the key lacks a scope', async () => {

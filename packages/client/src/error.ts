@@ -27,6 +27,8 @@ export class ChorusApiError extends TRPCClientError<AppRouter> {
 
   constructor(body: ChorusErrorBody, cause?: unknown) {
     super(body.message, { cause: cause instanceof Error ? cause : undefined });
+    // TRPCClientError's constructor pins its own prototype; restore ours so `instanceof` works.
+    Object.setPrototypeOf(this, new.target.prototype);
     this.name = 'ChorusApiError';
     this.code = body.code;
     this.status = body.status;

@@ -362,7 +362,7 @@ const signatureHeaders = [
  * trpc-to-openapi adds its own `error.*` schemas (tRPC's error shape); every response here
  * answers the spec's `Error` envelope instead, so they describe nothing and would only mislead.
  */
-function withoutGeneratorErrors(schemas: Record<string, unknown> = {}) {
+function withoutGeneratorErrors<T>(schemas: Record<string, T> = {}) {
   return Object.fromEntries(Object.entries(schemas).filter(([id]) => !id.startsWith('error.')));
 }
 
