@@ -43,6 +43,8 @@ describe('the example internal app', () => {
 
   it('fails with the spec code when the key lacks a scope', async () => {
     const key = await cliApiKey(ADMIN.email, 'e2e-internal-app-ro', 'content:read');
-    await expect(runExample(key)).rejects.toThrow(/ChorusApiError[\s\S]*code: 'insufficient_scope'/);
+    await expect(runExample(key)).rejects.toThrow(
+      /ChorusApiError[\s\S]*code: 'insufficient_scope'/,
+    );
   });
 });

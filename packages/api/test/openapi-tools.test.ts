@@ -12,7 +12,8 @@ import { startHarness, type Harness } from './harness';
 
 const run = promisify(execFile);
 const api = fileURLToPath(new URL('..', import.meta.url));
-const bin = (name: string) => fileURLToPath(new URL(`../../../node_modules/.bin/${name}`, import.meta.url));
+const bin = (name: string) =>
+  fileURLToPath(new URL(`../../../node_modules/.bin/${name}`, import.meta.url));
 const cache = `${api}.cache/`;
 // No telemetry or update check: CI runs offline from the registry install.
 const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };

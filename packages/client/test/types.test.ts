@@ -27,6 +27,8 @@ describe('typed client', () => {
   it('refuses to compile a call with a wrong input', async () => {
     const { ok, output } = await compile('wrong');
     expect(ok).toBe(false);
-    expect(output).toMatch(/wrong\.ts\(5,\d+\): error TS2322: Type '"superuser"' is not assignable/);
+    expect(output).toMatch(
+      /wrong\.ts\(5,\d+\): error TS2322: Type '"superuser"' is not assignable/,
+    );
   }, 120_000);
 });

@@ -325,7 +325,10 @@ function eventSchemas(): Record<string, SchemaObject> {
         description: `The \`${type}\` event, as delivered to webhooks.`,
         required: ['id', 'type', 'timestamp', 'data'],
         properties: {
-          id: { type: 'string' as const, description: 'The event id (`evt_…`), also sent as `webhook-id`.' },
+          id: {
+            type: 'string' as const,
+            description: 'The event id (`evt_…`), also sent as `webhook-id`.',
+          },
           type: { type: 'string' as const, const: type },
           timestamp: { type: 'string' as const, format: 'date-time' },
           data: {
