@@ -287,7 +287,7 @@ function build(): OpenAPIObject {
       },
     },
   };
-  doc.components.schemas = { ...doc.components.schemas, ...eventSchemas() };
+  doc.components.schemas = { ...withoutGeneratorErrors(doc.components.schemas), ...eventSchemas() };
   return { ...doc, webhooks: webhookOperations() } as OpenAPIObject;
 }
 
@@ -325,7 +325,10 @@ function eventSchemas(): Record<string, SchemaObject> {
         description: `The \`${type}\` event, as delivered to webhooks.`,
         required: ['id', 'type', 'timestamp', 'data'],
         properties: {
-          id: { type: 'string' as const, description: 'The event id (`evt_…`), also sent as `webhook-id`.' },
+          id: {
+            type: 'string' as const,
+            description: 'The event id (`evt_…`), also sent as `webhook-id`.',
+          },
           type: { type: 'string' as const, const: type },
           timestamp: { type: 'string' as const, format: 'date-time' },
           data: {
@@ -358,6 +361,14 @@ const signatureHeaders = [
   schema: { type: 'string' },
 }));
 
+/**
+ * trpc-to-openapi adds its own `error.*` schemas (tRPC's error shape); every response here
+ * answers the spec's `Error` envelope instead, so they describe nothing and would only mislead.
+ */
+function withoutGeneratorErrors<T>(schemas: Record<string, T> = {}) {
+  return Object.fromEntries(Object.entries(schemas).filter(([id]) => !id.startsWith('error.')));
+}
+
 /** The OpenAPI 3.1 `webhooks` section: what Chorus POSTs to a subscribed endpoint. */
 function webhookOperations() {
   return Object.fromEntries(
@@ -370,6 +381,8 @@ function webhookOperations() {
           description: SIGNING,
           tags: ['Webhooks'],
           parameters: signatureHeaders,
+          // The receiver checks the signature headers above, not a credential of its own API.
+          security: [],
           requestBody: {
             required: true,
             content: {

@@ -66,7 +66,7 @@ export const usersRouter = router({
     .meta({
       openapi: {
         method: 'PUT',
-        path: '/api/users/{id}',
+        path: '/api/users/{userId}',
         operationId: 'updateUser',
         tags,
         summary: 'Update a user',
@@ -75,10 +75,10 @@ export const usersRouter = router({
       },
     })
     .meta({ errors: ['email_already_exists', 'forbidden', 'last_admin'] })
-    .input(ZUpdateUser.extend({ id: z.string() }))
+    .input(ZUpdateUser.extend(ZUserIdParam.shape))
     .output(ZUser)
-    .mutation(({ ctx, input: { id, ...input } }) =>
-      updateUser({ db: ctx.db, principal: ctx.principal, userId: id, input }),
+    .mutation(({ ctx, input: { userId, ...input } }) =>
+      updateUser({ db: ctx.db, principal: ctx.principal, userId, input }),
     ),
 
   delete: adminScoped('write')

@@ -11,7 +11,7 @@ export async function saveProfile(_: ActionResult, form: FormData): Promise<Acti
   const caller = await dashboardCaller(PATH);
   const { userId } = await requirePrincipal(PATH);
   try {
-    await caller.users.update({ id: userId, name: text(form, 'name'), email: text(form, 'email') });
+    await caller.users.update({ userId, name: text(form, 'name'), email: text(form, 'email') });
     revalidatePath('/dashboard', 'layout');
     return succeeded('Profile saved.');
   } catch (error) {
@@ -30,7 +30,7 @@ export async function changePassword(_: ActionResult, form: FormData): Promise<A
     };
   }
   try {
-    await caller.users.update({ id: userId, password: text(form, 'password') });
+    await caller.users.update({ userId, password: text(form, 'password') });
     return succeeded('Password changed.');
   } catch (error) {
     return failed(error);

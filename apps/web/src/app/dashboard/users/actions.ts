@@ -27,7 +27,7 @@ export async function updateUser(_: ActionResult, form: FormData): Promise<Actio
   const caller = await dashboardCaller(PATH);
   try {
     const user = await caller.users.update({
-      id: text(form, 'id'),
+      userId: text(form, 'id'),
       name: text(form, 'name'),
       email: text(form, 'email'),
       role: role(form),
