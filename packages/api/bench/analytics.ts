@@ -42,7 +42,10 @@ async function timed(work: () => Promise<unknown>) {
 async function seededAccount(database: Database, sql: postgres.Sql, events: number) {
   const { accountId, adminId } = await createAccount(database.db, {
     name: `Bench ${events}`,
-    admin: { email: `bench-${randomBytes(4).toString('hex')}@example.test`, password: 'bench pw 1' },
+    admin: {
+      email: `bench-${randomBytes(4).toString('hex')}@example.test`,
+      password: 'bench pw 1',
+    },
   });
   const postIds = Array.from({ length: POSTS }, () => newId('post'));
   await sql`insert into posts ${sql(postIds.map((id, i) => ({ id, account_id: accountId, author_id: adminId, title: `Post ${i}` })))}`;
@@ -82,7 +85,9 @@ async function seededAccount(database: Database, sql: postgres.Sql, events: numb
     scopes: ['analytics:read', 'analytics:write'],
     environment: 'test',
   });
-  console.log(`  ${events.toLocaleString('en')} events seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  console.log(
+    `  ${events.toLocaleString('en')} events seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
   return { accountId, token: secret, postIds };
 }
 
@@ -121,9 +126,15 @@ async function main() {
     const s = summary(smallTimes);
     const l = summary(largeTimes);
     console.log('\nGET /api/analytics/stats over 366 days (ms)');
-    console.log(`  ${SMALL.toLocaleString('en').padStart(11)} events: p50 ${s.p50.toFixed(2)}  p99 ${s.p99.toFixed(2)}`);
-    console.log(`  ${LARGE.toLocaleString('en').padStart(11)} events: p50 ${l.p50.toFixed(2)}  p99 ${l.p99.toFixed(2)}`);
-    console.log(`  ratio of p50s (large / small): ${(l.p50 / s.p50).toFixed(2)}× (target ≤ 2, each < 50 ms)`);
+    console.log(
+      `  ${SMALL.toLocaleString('en').padStart(11)} events: p50 ${s.p50.toFixed(2)}  p99 ${s.p99.toFixed(2)}`,
+    );
+    console.log(
+      `  ${LARGE.toLocaleString('en').padStart(11)} events: p50 ${l.p50.toFixed(2)}  p99 ${l.p99.toFixed(2)}`,
+    );
+    console.log(
+      `  ratio of p50s (large / small): ${(l.p50 / s.p50).toFixed(2)}× (target ≤ 2, each < 50 ms)`,
+    );
 
     const batch = (i: number) =>
       Array.from({ length: 1000 }, (_, j) => ({
@@ -165,8 +176,12 @@ async function main() {
     }
     const rate = (total: number) => Math.round((BATCHES * 1000) / (total / 1000));
     console.log('\nIngest, 1,000-event batches, one client');
-    console.log(`  REST door (events + daily counts, one transaction): ${rate(doorMs).toLocaleString('en')} events/s (target ≥ 20,000)`);
-    console.log(`  bare INSERT of the same rows (no counts):           ${rate(bareMs).toLocaleString('en')} events/s`);
+    console.log(
+      `  REST door (events + daily counts, one transaction): ${rate(doorMs).toLocaleString('en')} events/s (target ≥ 20,000)`,
+    );
+    console.log(
+      `  bare INSERT of the same rows (no counts):           ${rate(bareMs).toLocaleString('en')} events/s`,
+    );
     console.log(`  ratio: ${(rate(doorMs) / rate(bareMs)).toFixed(2)}×`);
   } finally {
     await rateLimiter.close();

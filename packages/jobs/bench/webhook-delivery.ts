@@ -156,7 +156,10 @@ async function main() {
       const before = receiver.count();
       const payloads = await recordMany(accountId, 200);
       await receiver.until(before + 200);
-      await bareSend(receiver.url, payloads.map((payload) => JSON.stringify(payload)));
+      await bareSend(
+        receiver.url,
+        payloads.map((payload) => JSON.stringify(payload)),
+      );
     }
     for (const endpoints of [1, 20]) {
       const { accountId, principal } = await account(`Throughput ${endpoints}`);

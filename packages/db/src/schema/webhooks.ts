@@ -1,13 +1,5 @@
 import { sql } from 'drizzle-orm';
-import {
-  boolean,
-  index,
-  integer,
-  pgEnum,
-  pgTable,
-  text,
-  unique,
-} from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgEnum, pgTable, text, unique } from 'drizzle-orm/pg-core';
 import { accountRef } from './accounts';
 import { timestamptz } from './columns';
 import { events } from './events';
@@ -74,7 +66,11 @@ export const webhookDeliveries = pgTable(
   },
   (t) => [
     unique('webhook_deliveries_event_key').on(t.webhookId, t.eventId),
-    index('webhook_deliveries_webhook_created_idx').on(t.webhookId, t.createdAt.desc(), t.id.desc()),
+    index('webhook_deliveries_webhook_created_idx').on(
+      t.webhookId,
+      t.createdAt.desc(),
+      t.id.desc(),
+    ),
     // The workers' look-up of what is due: only pending deliveries are in this index.
     index('webhook_deliveries_due_idx')
       .on(t.nextAttemptAt)

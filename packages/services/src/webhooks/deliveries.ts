@@ -62,6 +62,13 @@ async function withAttempts(db: Db, rows: { delivery: DeliveryRow; eventType: st
   );
 }
 
+/** Deliveries with the type of their event, for a `where` to narrow. */
+const deliveriesWithType = (db: Db) =>
+  db
+    .select({ delivery: webhookDeliveries, eventType: events.type })
+    .from(webhookDeliveries)
+    .innerJoin(events, eq(events.id, webhookDeliveries.eventId));
+
 /** The delivery log of an endpoint of the account, newest first. */
 export async function listDeliveries(opts: {
   db: Db;
@@ -72,10 +79,7 @@ export async function listDeliveries(opts: {
   const { db, principal, webhookId, page } = opts;
   await findWebhookRow(db, principal, webhookId);
   const where = eq(webhookDeliveries.webhookId, webhookId);
-  const rows = await db
-    .select({ delivery: webhookDeliveries, eventType: events.type })
-    .from(webhookDeliveries)
-    .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
+  const rows = await deliveriesWithType(db)
     .where(where)
     .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
     .limit(page.limit)
@@ -85,11 +89,9 @@ export async function listDeliveries(opts: {
 }
 
 async function oneDelivery(db: Db, webhookId: string, deliveryId: string) {
-  const [row] = await db
-    .select({ delivery: webhookDeliveries, eventType: events.type })
-    .from(webhookDeliveries)
-    .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
-    .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.webhookId, webhookId)));
+  const [row] = await deliveriesWithType(db).where(
+    and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.webhookId, webhookId)),
+  );
   if (!row) throw notFound('Delivery');
   const [delivery] = await withAttempts(db, [row]);
   if (!delivery) throw notFound('Delivery');
