@@ -202,46 +202,35 @@ async function recordOutcomes(db: Db, outcomes: Outcome[], settings: WebhookSett
   });
 }
 
-/** Runs `work` over `items` with at most `limit` at once. */
-async function pooled<T>(items: T[], limit: number, work: (item: T) => Promise<void>) {
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const item = items[next++] as T;
-      await work(item);
-    }
-  });
-  await Promise.all(lanes);
-}
-
 /**
- * Delivers what is due, `concurrency` attempts at a time, until nothing is due or
+ * Delivers what is due, a batch at a time, all of a batch's attempts at once (so a batch
+ * takes one attempt's 10 s at most, well within the lease), until nothing is due or
  * `budgetMs` has passed. Answers how many attempts were made.
  */
 export async function deliverDueWebhooks(opts: {
   db: Db;
   settings?: WebhookSettings;
   batch?: number;
-  concurrency?: number;
   budgetMs?: number;
 }): Promise<number> {
-  const { db, batch = 100, concurrency = 25, budgetMs = 10_000 } = opts;
+  const { db, batch = 25, budgetMs = 10_000 } = opts;
   const settings = opts.settings ?? webhookSettings();
   const until = Date.now() + budgetMs;
   let attempts = 0;
   while (Date.now() < until) {
     const claimed = await claimDue(db, batch, settings.leaseSeconds, new Date());
-    const outcomes: Outcome[] = [];
-    await pooled(claimed, concurrency, async (item) => {
-      const startedAt = new Date();
-      const result = await attempt(item, settings).catch((error: Error): AttemptResult => ({
-        statusCode: null,
-        durationMs: 0,
-        responseExcerpt: null,
-        error: error.message.replaceAll('\0', '').slice(0, 200),
-      }));
-      outcomes.push({ claimed: item, result, startedAt });
-    });
+    const outcomes = await Promise.all(
+      claimed.map(async (item): Promise<Outcome> => {
+        const startedAt = new Date();
+        const result = await attempt(item, settings).catch((error: Error): AttemptResult => ({
+          statusCode: null,
+          durationMs: 0,
+          responseExcerpt: null,
+          error: error.message.replaceAll('\0', '').slice(0, 200),
+        }));
+        return { claimed: item, result, startedAt };
+      }),
+    );
     await recordOutcomes(db, outcomes, settings);
     attempts += claimed.length;
     if (claimed.length < batch) break;
