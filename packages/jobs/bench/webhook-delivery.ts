@@ -15,7 +15,7 @@
 import { createServer, request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTestServerDatabase } from '@chorus/db/testing';
-import { createAccount, createWebhook, recordEvent } from '@chorus/services';
+import { createAccount, createWebhook, DELIVERY_BATCH, recordEvent } from '@chorus/services';
 import { SCOPES } from '@chorus/validators';
 import { deliverWebhooksJob, seedWebhookLanesJob, startWorker, webhookSweepTiming } from '../src';
 
@@ -25,8 +25,8 @@ process.env.LOG_LEVEL ??= 'silent';
 const EVENTS = Number(process.env.EVENTS ?? 2000);
 const RATE = Number(process.env.RATE ?? 20);
 const SECONDS = Number(process.env.SECONDS ?? 10);
-/** What the worker has in flight at most: lanes × 25 attempts per sweep. */
-const IN_FLIGHT = webhookSweepTiming().lanes * 25;
+/** What the worker has in flight at most: a batch per lane. */
+const IN_FLIGHT = webhookSweepTiming().lanes * DELIVERY_BATCH;
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;

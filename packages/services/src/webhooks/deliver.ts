@@ -202,6 +202,9 @@ async function recordOutcomes(db: Db, outcomes: Outcome[], settings: WebhookSett
   });
 }
 
+/** Deliveries a sweep claims and sends at once. */
+export const DELIVERY_BATCH = 50;
+
 /**
  * Delivers what is due, a batch at a time, all of a batch's attempts at once (so a batch
  * takes one attempt's 10 s at most, well within the lease), until nothing is due or
@@ -213,7 +216,7 @@ export async function deliverDueWebhooks(opts: {
   batch?: number;
   budgetMs?: number;
 }): Promise<number> {
-  const { db, batch = 25, budgetMs = 10_000 } = opts;
+  const { db, batch = DELIVERY_BATCH, budgetMs = 10_000 } = opts;
   const settings = opts.settings ?? webhookSettings();
   const until = Date.now() + budgetMs;
   let attempts = 0;

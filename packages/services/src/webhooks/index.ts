@@ -1,4 +1,4 @@
-export { deliverDueWebhooks } from './deliver';
+export { DELIVERY_BATCH, deliverDueWebhooks } from './deliver';
 export { listDeliveries, retryDelivery, sendTestEvent } from './deliveries';
 export {
   createWebhook,
