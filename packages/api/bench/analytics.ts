@@ -3,10 +3,11 @@
  * an account with 100,000 events and one with 10,000,000 (made with generate_series, with
  * their daily counts), p50 and p99 of each through the REST door and their ratio; then the
  * ingest rate of 1,000-event batches through the door against a bare multi-row INSERT of the
- * same rows (postgres.js). Run from the root: `npm run bench:analytics`.
+ * same rows (postgres.js), from one sender and from several at once. Run from the root: `npm run bench:analytics`.
  * DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres: a fresh database is
  * made on that server and dropped after), BENCH_LARGE (default 10000000), BENCH_SMALL
- * (default 100000), BENCH_REQUESTS (default 60 per account), BENCH_BATCHES (default 40).
+ * (default 100000), BENCH_REQUESTS (default 60 per account), BENCH_BATCHES (default 40 per
+ * measure), BENCH_CLIENTS (default 4: the concurrent senders of the second ingest measure).
  */
 import { randomBytes } from 'node:crypto';
 import type { Database } from '@chorus/db';
@@ -22,6 +23,7 @@ const LARGE = Number(process.env.BENCH_LARGE ?? 10_000_000);
 const SMALL = Number(process.env.BENCH_SMALL ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 60);
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 40);
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 4);
 const POSTS = 20;
 const PLATFORMS = ['facebook', 'instagram', 'linkedin'];
 
@@ -168,21 +170,26 @@ async function main() {
     };
     await record(-1);
     await bare(-1);
-    let doorMs = 0;
-    let bareMs = 0;
-    for (let i = 0; i < BATCHES; i++) {
-      doorMs += await timed(() => record(i));
-      bareMs += await timed(() => bare(i));
+    // `clients` senders, each posting its batches one after another, for door and bare in turn.
+    const rate = async (send: (i: number) => Promise<void>, clients: number) => {
+      let next = 0;
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: clients }, async () => {
+          while (next < BATCHES) await send(next++);
+        }),
+      );
+      return Math.round((BATCHES * 1000) / ((performance.now() - started) / 1000));
+    };
+    console.log('\nIngest, 1,000-event batches (events/s; target ≥ 20,000)');
+    console.log('  clients  REST door (events + daily counts)  bare INSERT (no counts)  ratio');
+    for (const clients of [1, CLIENTS]) {
+      const door = await rate(record, clients);
+      const plain = await rate(bare, clients);
+      console.log(
+        `  ${String(clients).padStart(7)}  ${door.toLocaleString('en').padStart(33)}  ${plain.toLocaleString('en').padStart(23)}  ${(door / plain).toFixed(2)}×`,
+      );
     }
-    const rate = (total: number) => Math.round((BATCHES * 1000) / (total / 1000));
-    console.log('\nIngest, 1,000-event batches, one client');
-    console.log(
-      `  REST door (events + daily counts, one transaction): ${rate(doorMs).toLocaleString('en')} events/s (target ≥ 20,000)`,
-    );
-    console.log(
-      `  bare INSERT of the same rows (no counts):           ${rate(bareMs).toLocaleString('en')} events/s`,
-    );
-    console.log(`  ratio: ${(rate(doorMs) / rate(bareMs)).toFixed(2)}×`);
   } finally {
     await rateLimiter.close();
     await sql.end();

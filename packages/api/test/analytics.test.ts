@@ -144,6 +144,12 @@ describe('POST /api/analytics/events', () => {
     expect(full.json.data).toHaveLength(1000);
     const fits = { blob: 'x'.repeat(8 * 1024 - 20) };
     expect((await record([{ type: 'view', properties: fits }])).status).toBe(201);
+    // Bytes of UTF-8, not characters: 'é' is two.
+    const wide = { blob: 'é'.repeat(4090) };
+    expect((await record([{ type: 'view', properties: wide }])).status).toBe(201);
+    const tooWide = await record([{ type: 'view', properties: { blob: 'é'.repeat(4100) } }]);
+    expect(tooWide.status).toBe(400);
+    expect(issuePaths(tooWide.json)).toEqual(['events.0.properties']);
     const noEvents = await h.call('POST', '/api/analytics/events', { body: {} });
     expect(noEvents.status).toBe(400);
   });

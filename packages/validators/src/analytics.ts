@@ -37,10 +37,14 @@ export const ZDay = z
 
 const ZProperties = z
   .record(z.string(), z.unknown())
-  .refine(
-    (p) => new TextEncoder().encode(JSON.stringify(p)).length <= MAX_PROPERTIES_BYTES,
-    `Must be at most ${MAX_PROPERTIES_BYTES} bytes as JSON.`,
-  )
+  .refine((p) => {
+    const json = JSON.stringify(p);
+    // A UTF-16 unit is at most 3 bytes of UTF-8: most objects need no encoding to be sure.
+    return (
+      json.length * 3 <= MAX_PROPERTIES_BYTES ||
+      new TextEncoder().encode(json).length <= MAX_PROPERTIES_BYTES
+    );
+  }, `Must be at most ${MAX_PROPERTIES_BYTES} bytes as JSON.`)
   .meta({ description: 'Free-form details (an object, up to 8 KiB as JSON).' });
 
 export const ZTrackedEventInput = z.object({

@@ -1,12 +1,11 @@
 import type { Principal } from '@chorus/auth';
-import { and, eq, inArray, posts, type Db } from '@chorus/db';
+import { and, eq, inArray, posts, sql, type Db } from '@chorus/db';
 import type { TrackedEvent, TrackedEventInput } from '@chorus/validators';
 import { AppError } from '../errors';
 import { newId } from '../ids';
 import { findEntry } from '../integrations/catalogue';
-import { unnestInsert } from '../bulk';
-import { toTrackedEvent } from './records';
-import { addToRollups } from './rollups';
+import { jsonRecords } from '../bulk';
+import { rollupUpserts } from './rollups';
 
 interface Issue {
   path: string;
@@ -42,28 +41,17 @@ async function referenceIssues(db: Db, accountId: string, events: TrackedEventIn
   return issues;
 }
 
-const COLUMNS = [
-  'id',
-  'account_id',
-  'type',
-  'content_id',
-  'integration_id',
-  'occurred_at',
-  'properties',
-  'count',
-  'created_at',
-] as const;
-const TYPES = [
-  'text',
-  'text',
-  'tracked_event_type',
-  'text',
-  'text',
-  'timestamptz',
-  'jsonb',
-  'int',
-  'timestamptz',
-];
+/** A tracked event as the API returns it, read back as columns (the JSON keys name them). */
+const EVENT_COLUMNS = {
+  id: 'text',
+  type: 'tracked_event_type',
+  contentId: 'text',
+  integrationId: 'text',
+  occurredAt: 'timestamptz',
+  properties: 'jsonb',
+  count: 'int',
+  createdAt: 'timestamptz',
+} as const;
 
 /**
  * Records a batch of tracked events (decisions §12) with their daily counts in one
@@ -79,38 +67,32 @@ export async function recordTrackedEvents(opts: {
   if (issues.length > 0) {
     throw new AppError('validation_error', 'The request is not valid.', { issues });
   }
-  const now = new Date();
-  const rows = events.map((event) => ({
+  const now = new Date().toISOString();
+  const recorded: TrackedEvent[] = events.map((event) => ({
     id: newId('aev'),
-    accountId: principal.accountId,
     type: event.type,
     contentId: event.contentId ?? null,
     integrationId: event.integrationId ?? null,
-    occurredAt: event.occurredAt ? new Date(event.occurredAt) : now,
+    occurredAt: event.occurredAt ? new Date(event.occurredAt).toISOString() : now,
     count: event.count,
     properties: event.properties,
     createdAt: now,
   }));
-  await db.transaction(async (tx) => {
-    await tx.execute(
-      unnestInsert(
-        'tracked_events',
-        COLUMNS,
-        TYPES,
-        rows.map((r) => [
-          r.id,
-          r.accountId,
-          r.type,
-          r.contentId,
-          r.integrationId,
-          r.occurredAt.toISOString(),
-          JSON.stringify(r.properties),
-          r.count,
-          r.createdAt.toISOString(),
-        ]),
-      ),
-    );
-    await addToRollups(tx, principal.accountId, rows);
-  });
-  return rows.map((row) => toTrackedEvent({ ...row, syncKey: null }));
+  // The answer itself travels as the rows: one statement, so one transaction, writes the
+  // events and their daily counts, or nothing.
+  await db.execute(sql`
+    with batch as (select * from ${jsonRecords('b', EVENT_COLUMNS, recorded)}),
+    inserted as (
+      insert into tracked_events
+        (id, account_id, type, content_id, integration_id, occurred_at, properties, count, created_at)
+      select id, ${principal.accountId}, type, "contentId", "integrationId", "occurredAt",
+             properties, count, "createdAt"
+      from batch),
+    changes as (
+      select "occurredAt" as occurred_at, type, "contentId" as content_id,
+             "integrationId" as integration_id, count
+      from batch),
+    ${rollupUpserts(principal.accountId)}
+    select 1`);
+  return recorded;
 }

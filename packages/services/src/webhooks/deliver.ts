@@ -10,7 +10,7 @@ import {
   webhooks,
   type Db,
 } from '@chorus/db';
-import { unnestInsert, unnestRows } from '../bulk';
+import { bulkInsert, jsonRecords } from '../bulk';
 import { newId } from '../ids';
 import { signingSecrets, type WebhookRow } from './records';
 import { sendAttempt, type AttemptResult } from './send';
@@ -110,8 +110,8 @@ async function recordOutcomes(db: Db, outcomes: Outcome[], settings: WebhookSett
     { webhook: WebhookRow; ok: boolean; gone: boolean; failed: boolean }
   >();
   await db.transaction(async (tx) => {
-    const attempts: (string | number | null)[][] = [];
-    const moves: (string | number | null)[][] = [];
+    const attempts: object[] = [];
+    const moves: object[] = [];
     for (const { claimed, result, startedAt } of outcomes) {
       const { delivery, webhook } = claimed;
       const ok = succeeded(result);
@@ -119,23 +119,23 @@ async function recordOutcomes(db: Db, outcomes: Outcome[], settings: WebhookSett
       const runAttempts = delivery.runAttempts + 1;
       const wait = settings.retrySchedule[runAttempts - 1];
       const retry = !ok && !gone && webhook.active && wait !== undefined;
-      attempts.push([
-        newId('att'),
-        delivery.id,
-        delivery.attempts + 1,
-        startedAt.toISOString(),
-        result.durationMs,
-        result.statusCode,
-        result.responseExcerpt,
-        result.error,
-      ]);
-      moves.push([
-        delivery.id,
-        delivery.attempts + 1,
-        runAttempts,
-        ok ? 'succeeded' : retry ? 'pending' : 'failed',
-        retry ? new Date(now.getTime() + wait * 1000).toISOString() : null,
-      ]);
+      attempts.push({
+        id: newId('att'),
+        delivery_id: delivery.id,
+        attempt: delivery.attempts + 1,
+        started_at: startedAt,
+        duration_ms: result.durationMs,
+        status_code: result.statusCode,
+        response_excerpt: result.responseExcerpt,
+        error: result.error,
+      });
+      moves.push({
+        id: delivery.id,
+        attempts: delivery.attempts + 1,
+        run_attempts: runAttempts,
+        status: ok ? 'succeeded' : retry ? 'pending' : 'failed',
+        next_attempt_at: retry ? new Date(now.getTime() + wait * 1000) : null,
+      });
       if (!webhook.active) continue;
       const endpoint = endpoints.get(webhook.id) ?? {
         webhook,
@@ -152,19 +152,18 @@ async function recordOutcomes(db: Db, outcomes: Outcome[], settings: WebhookSett
     }
     // Set-based: one statement each for the batch's attempts and deliveries.
     await tx.execute(
-      unnestInsert(
+      bulkInsert(
         'webhook_attempts',
-        [
-          'id',
-          'delivery_id',
-          'attempt',
-          'started_at',
-          'duration_ms',
-          'status_code',
-          'response_excerpt',
-          'error',
-        ],
-        ['text', 'text', 'int', 'timestamptz', 'int', 'int', 'text', 'text'],
+        {
+          id: 'text',
+          delivery_id: 'text',
+          attempt: 'int',
+          started_at: 'timestamptz',
+          duration_ms: 'int',
+          status_code: 'int',
+          response_excerpt: 'text',
+          error: 'text',
+        },
         attempts,
       ),
     );
@@ -172,8 +171,17 @@ async function recordOutcomes(db: Db, outcomes: Outcome[], settings: WebhookSett
       update webhook_deliveries as d
       set attempts = v.attempts, run_attempts = v.run_attempts, status = v.status,
           next_attempt_at = v.next_attempt_at, updated_at = ${now.toISOString()}::timestamptz
-      from ${unnestRows(['text', 'int', 'int', 'webhook_delivery_status', 'timestamptz'], moves)}
-        as v(id, attempts, run_attempts, status, next_attempt_at)
+      from ${jsonRecords(
+        'v',
+        {
+          id: 'text',
+          attempts: 'int',
+          run_attempts: 'int',
+          status: 'webhook_delivery_status',
+          next_attempt_at: 'timestamptz',
+        },
+        moves,
+      )}
       where d.id = v.id and d.status = 'pending'`);
     for (const { webhook, ok, gone, failed } of endpoints.values()) {
       if (gone) {
@@ -208,7 +216,9 @@ export const DELIVERY_BATCH = 50;
 /**
  * Delivers what is due, a batch at a time, all of a batch's attempts at once (so a batch
  * takes one attempt's 10 s at most, well within the lease), until nothing is due or
- * `budgetMs` has passed. Answers how many attempts were made.
+ * `budgetMs` has passed. A batch's outcomes are written while the next batch goes out (one
+ * write in flight at most): the lease keeps those deliveries from being claimed again
+ * meanwhile. Answers how many attempts were made.
  */
 export async function deliverDueWebhooks(opts: {
   db: Db;
@@ -220,23 +230,32 @@ export async function deliverDueWebhooks(opts: {
   const settings = opts.settings ?? webhookSettings();
   const until = Date.now() + budgetMs;
   let attempts = 0;
-  while (Date.now() < until) {
-    const claimed = await claimDue(db, batch, settings.leaseSeconds, new Date());
-    const outcomes = await Promise.all(
-      claimed.map(async (item): Promise<Outcome> => {
-        const startedAt = new Date();
-        const result = await attempt(item, settings).catch((error: Error): AttemptResult => ({
-          statusCode: null,
-          durationMs: 0,
-          responseExcerpt: null,
-          error: error.message.replaceAll('\0', '').slice(0, 200),
-        }));
-        return { claimed: item, result, startedAt };
-      }),
-    );
-    await recordOutcomes(db, outcomes, settings);
-    attempts += claimed.length;
-    if (claimed.length < batch) break;
+  let recording: Promise<void> = Promise.resolve();
+  try {
+    while (Date.now() < until) {
+      const claimed = await claimDue(db, batch, settings.leaseSeconds, new Date());
+      const outcomes = await Promise.all(
+        claimed.map(async (item): Promise<Outcome> => {
+          const startedAt = new Date();
+          const result = await attempt(item, settings).catch((error: Error): AttemptResult => ({
+            statusCode: null,
+            durationMs: 0,
+            responseExcerpt: null,
+            error: error.message.replaceAll('\0', '').slice(0, 200),
+          }));
+          return { claimed: item, result, startedAt };
+        }),
+      );
+      await recording;
+      recording = recordOutcomes(db, outcomes, settings);
+      // Awaited before the next write or on the way out, which rethrow a failure; until
+      // then, a rejection must not count as unhandled.
+      recording.catch(() => {});
+      attempts += claimed.length;
+      if (claimed.length < batch) break;
+    }
+  } finally {
+    await recording;
   }
   return attempts;
 }
