@@ -2,8 +2,16 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { inject } from 'vitest';
 
-/** An API key for `email`, made as an operator would: `npm run -s cli -- api-key create …`. */
-export async function cliApiKey(email: string, name: string, scopes: string) {
+/**
+ * An API key for `email`, made as an operator would: `npm run -s cli -- api-key create …`,
+ * with the settings of the suite's server unless `env` names another deployment.
+ */
+export async function cliApiKey(
+  email: string,
+  name: string,
+  scopes: string,
+  env: Record<string, string> = inject('env'),
+) {
   const { stdout } = await promisify(execFile)(
     'npm',
     [
@@ -20,7 +28,7 @@ export async function cliApiKey(email: string, name: string, scopes: string) {
       '--scopes',
       scopes,
     ],
-    { cwd: inject('root'), env: inject('env') as unknown as NodeJS.ProcessEnv },
+    { cwd: inject('root'), env: env as unknown as NodeJS.ProcessEnv },
   );
   return stdout.trim();
 }

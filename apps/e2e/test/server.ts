@@ -3,16 +3,15 @@
  * first admin, production server) on a free port with its own data directory, or on a fresh
  * PostgreSQL database when DATABASE_URL is set (the CI's second run).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createTestDatabase } from '@chorus/db/testing';
 import type { TestProject } from 'vitest/node';
+import { freePort, startChorus } from './processes';
 
 export const ADMIN = { email: 'e2e-oauth-admin@example.test', password: 'e2e-admin-password' };
 
@@ -28,24 +27,6 @@ declare module 'vitest' {
 }
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
-const groupAlive = (pid: number) => {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 export default async function setup(project: TestProject) {
   const dataDir = await mkdtemp(join(tmpdir(), 'chorus-e2e-'));
@@ -77,40 +58,15 @@ export default async function setup(project: TestProject) {
     // The tests' webhook receivers listen on loopback.
     CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
   };
-  let output = '';
-  // Its own process group, so that stopping it reaches npm, the start script and Next alike.
-  const server: ChildProcess = spawn('npm', ['start'], {
-    cwd: root,
-    // Next's types (reached through @chorus/client's types) make NODE_ENV required.
-    env: env as unknown as NodeJS.ProcessEnv,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  const exited = new Promise((resolve) => server.once('exit', resolve));
-  server.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  server.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  for (;;) {
-    if (server.exitCode !== null || server.signalCode !== null) {
-      throw new Error(`the server stopped:\n${output}`);
-    }
-    const ok = await fetch(`${base}/api/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) break;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
+  const server = await startChorus(root, env);
   project.provide('base', base);
   project.provide('env', env);
   project.provide('root', root);
   project.provide('dataDir', dataDir);
-  project.provide('startOutput', output);
+  project.provide('startOutput', server.output());
 
   return async () => {
-    const pid = server.pid;
-    if (pid && groupAlive(pid)) process.kill(-pid, 'SIGTERM');
-    await exited;
-    while (pid && groupAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 200));
+    await server.stop();
     // Stopping withdraws the embedded database's announcement, or the CLI would look for it.
     const lockLeft = existsSync(join(dataDir, 'embedded-server.json'));
     await closeDatabase();

@@ -1,5 +1,6 @@
 import { openDatabase, sql } from '@chorus/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRateLimiter, memoryStore } from '../src/rate-limit';
 import { createRestHandler } from '../src/rest';
 import { startHarness, type Harness } from './harness';
 
@@ -188,6 +189,22 @@ describe('failures never leak internals', () => {
       status: 'down',
       checks: { database: { status: 'down' } },
     });
+    await unreachable.close();
+  });
+
+  it('spends no per-address budget on credentials it could not check (503, never 429)', async () => {
+    const unreachable = await openDatabase({ url: 'postgres://postgres@127.0.0.1:1/none', max: 1 });
+    const rateLimiter = createRateLimiter({ store: memoryStore(), limits: { anonymous: 1 } });
+    const handle = createRestHandler({ getDatabase: async () => unreachable, rateLimiter });
+    for (let i = 0; i < 3; i++) {
+      const res = await handle(
+        new Request('http://localhost/api/users', {
+          headers: { authorization: `Bearer ${h.main.token}` },
+        }),
+      );
+      expect(res.status).toBe(503);
+    }
+    await rateLimiter.close();
     await unreachable.close();
   });
 });

@@ -26,7 +26,11 @@ const UNAVAILABLE = new Set([
   'CONNECTION_CLOSED',
   'CONNECTION_ENDED',
   'CONNECTION_DESTROYED',
-  '57P01', // admin_shutdown
+  '08000', // connection_exception
+  '08003', // connection_does_not_exist
+  '08006', // connection_failure
+  '57P01', // admin_shutdown (a fast or immediate stop)
+  '57P02', // crash_shutdown (another backend crashed)
   '57P03', // cannot_connect_now
   '53300', // too_many_connections
 ]);

@@ -1,5 +1,5 @@
 import { authenticateBearer, bearerToken, type Principal } from '@chorus/auth';
-import type { Database } from '@chorus/db';
+import { isUnavailable, type Database } from '@chorus/db';
 import { AppError } from '@chorus/services';
 import type { StorageDriver } from '@chorus/storage';
 import type { Context } from '../context';
@@ -158,8 +158,9 @@ export function createRestHandler({
           ? () => sessionPrincipal(req)
           : undefined;
       principal = await authenticate(req, database, session).catch(async (error: unknown) => {
-        // Refused credentials are counted per client address, like missing ones.
-        await enforceRateLimit(rateLimiter, anonymous(req), headers);
+        // Refused credentials are counted per client address, like missing ones; credentials
+        // that could not be checked (no database) were not refused, and spend nothing.
+        if (!isUnavailable(error)) await enforceRateLimit(rateLimiter, anonymous(req), headers);
         throw error;
       });
       await enforceRateLimit(
