@@ -74,7 +74,12 @@ async function main() {
   say('starting npm start (builds if needed) and the baseline');
   const servers: ChildProcess[] = [];
   try {
-    const product = runScript('scripts/start.ts', { ...env, PORT: String(productPort) }, appDir);
+    const product = runScript(
+      'scripts/start.ts',
+      // With DATABASE_URL, a deployment: its public origin is required.
+      { ...env, PORT: String(productPort), CHORUS_PUBLIC_URL: `http://127.0.0.1:${productPort}` },
+      appDir,
+    );
     servers.push(product);
     const baseline = runScript(
       'bench/baseline-server.ts',
@@ -82,8 +87,8 @@ async function main() {
       appDir,
     );
     servers.push(baseline);
-    await waitFor(`http://127.0.0.1:${baselinePort}/`, 30_000);
-    await waitFor(`http://127.0.0.1:${productPort}/api/health`, 600_000);
+    await waitFor(`http://127.0.0.1:${baselinePort}/`, 30_000, baseline);
+    await waitFor(`http://127.0.0.1:${productPort}/api/health`, 600_000, product);
     const bases = {
       product: `http://127.0.0.1:${productPort}`,
       baseline: `http://127.0.0.1:${baselinePort}`,

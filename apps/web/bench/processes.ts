@@ -38,10 +38,14 @@ export function runScript(file: string, env: NodeJS.ProcessEnv, cwd: string): Ch
   return child;
 }
 
-/** Resolves once `url` answers at all (any status), polling; rejects after `ms`. */
-export async function waitFor(url: string, ms: number) {
+/**
+ * Resolves once `url` answers at all (any status), polling; rejects after `ms`, or as soon as
+ * the `server` that should answer has exited.
+ */
+export async function waitFor(url: string, ms: number, server?: ChildProcess) {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
+    if (server && server.exitCode !== null) throw new Error(`the server of ${url} exited`);
     const ok = await fetch(url).then(
       () => true,
       () => false,

@@ -50,6 +50,19 @@ export function requestUrl(req: IncomingMessage): URL | null {
   }
 }
 
+/** The text of the JSON answers made by `jsonResponse`, by answer. */
+const jsonTexts = new WeakMap<Response, string>();
+
+/**
+ * A JSON answer whose text `send` writes as it is: reading a Response's body back goes through
+ * web streams, which cost as much as the rest of a small request.
+ */
+export function jsonResponse(status: number, text: string, headers: Headers): Response {
+  const response = new Response(text, { status, headers });
+  jsonTexts.set(response, text);
+  return response;
+}
+
 /**
  * Writes a fetch Response to the Node response: a JSON body (every API answer) whole, with its
  * length; any other body streamed.
@@ -61,6 +74,12 @@ export async function send(res: ServerResponse, response: Response): Promise<voi
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers['set-cookie'] = cookies;
+  const text = jsonTexts.get(response);
+  if (text !== undefined) {
+    headers['content-length'] = String(Buffer.byteLength(text));
+    res.writeHead(response.status, headers);
+    return void res.end(text);
+  }
   if (response.body && response.headers.get('content-type')?.includes('json')) {
     const body = Buffer.from(await response.arrayBuffer());
     headers['content-length'] = String(body.byteLength);

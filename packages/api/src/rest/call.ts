@@ -5,6 +5,7 @@ import { createCallerFactory } from '../trpc';
 import { appRouter } from '../root';
 import { formToJson } from './body';
 import type { Route } from './routes';
+import { json } from './respond';
 
 export interface Call {
   route: Route;
@@ -37,8 +38,7 @@ export async function callProcedure({ route, params, query, input, context, head
   if (route.meta.redirect) return redirect(output, headers);
   const status = context.response.status ?? route.meta.successStatus ?? 200;
   if (status === 204) return new Response(null, { status, headers });
-  headers.set('Content-Type', 'application/json; charset=utf-8');
-  return new Response(JSON.stringify(output), { status, headers });
+  return json(status, output, headers);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ApiError } from '../errors';
+import { jsonResponse } from '../http/node-fetch';
 import { apiSecurityHeaders } from '../security-headers';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -21,7 +22,7 @@ export const responseHeaders = (requestId: string) =>
 
 export function json(status: number, body: unknown, headers: Headers): Response {
   headers.set('Content-Type', 'application/json; charset=utf-8');
-  return new Response(JSON.stringify(body), { status, headers });
+  return jsonResponse(status, JSON.stringify(body), headers);
 }
 
 /** The spec's error envelope. */
