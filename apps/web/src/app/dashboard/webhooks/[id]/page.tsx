@@ -75,7 +75,7 @@ export default async function WebhookPage(props: { params: Params; searchParams:
             <WebhookDialog webhook={webhook} />
             <ConfirmAction
               button="Rotate secret"
-              label="Rotate the signing secret"
+              label="Rotate secret"
               title="Rotate the signing secret?"
               description="For 24 hours deliveries carry two signatures, with the new secret and the current one, so the receiver can switch without missing any."
               confirm="Rotate secret"
