@@ -1,6 +1,7 @@
 import type { WebhookDelivery } from '@chorus/validators';
 import { ActionButton } from '~/components/action-button';
 import { EmptyState } from '~/components/empty-state';
+import { TableScroll } from '~/components/table-scroll';
 import { retryDelivery } from '../actions';
 
 const when = (iso: string) => `${iso.slice(0, 19).replace('T', ' ')} UTC`;
@@ -23,7 +24,7 @@ export function DeliveryLog({ webhookId, deliveries, admin }: Props) {
     );
   }
   return (
-    <div className="table-scroll">
+    <TableScroll label="Deliveries">
       <table>
         <thead>
           <tr>
@@ -80,6 +81,6 @@ export function DeliveryLog({ webhookId, deliveries, admin }: Props) {
           })}
         </tbody>
       </table>
-    </div>
+    </TableScroll>
   );
 }
