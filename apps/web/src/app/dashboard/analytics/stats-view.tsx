@@ -6,6 +6,7 @@ import {
 } from '@chorus/validators';
 import Link from 'next/link';
 import { EmptyState } from '~/components/empty-state';
+import { count, percent } from '~/components/format';
 import { TableScroll } from '~/components/table-scroll';
 import { DailyChart, type ChartDay } from './daily-chart';
 
@@ -19,8 +20,6 @@ const LABELS: Record<keyof AnalyticsTotals, string> = {
   follow: 'Follows',
 };
 
-const number = new Intl.NumberFormat('en');
-const percent = new Intl.NumberFormat('en', { style: 'percent', maximumFractionDigits: 2 });
 /** What the engagement rate counts (decisions §12), per day for the chart. */
 const engagements = (totals: AnalyticsTotals) =>
   ENGAGEMENT_TYPES.reduce((sum, type) => sum + totals[type], 0);
@@ -47,9 +46,9 @@ export function StatsView({ stats, names, topContent }: Props) {
   );
   const summary =
     `Daily impressions, views and engagements from ${stats.from} to ${stats.to}: ` +
-    `${number.format(stats.totals.impression)} impressions in all` +
+    `${count(stats.totals.impression)} impressions in all` +
     (busiest && busiest.impressions > 0
-      ? `, the most (${number.format(busiest.impressions)}) on ${busiest.date}.`
+      ? `, the most (${count(busiest.impressions)}) on ${busiest.date}.`
       : '.');
   const query = `from=${stats.from}&to=${stats.to}`;
   const empty = TRACKED_EVENT_TYPES.every((type) => stats.totals[type] === 0);
@@ -58,13 +57,13 @@ export function StatsView({ stats, names, topContent }: Props) {
       <ul className="stats" aria-label="Totals">
         <li className="card stat">
           <span className="muted">Engagement rate</span>
-          <strong>{percent.format(stats.engagementRate)}</strong>
+          <strong>{percent(stats.engagementRate)}</strong>
           <span className="muted small">likes, shares, comments and clicks per impression</span>
         </li>
         {TRACKED_EVENT_TYPES.map((type) => (
           <li key={type} className="card stat">
             <span className="muted">{LABELS[type]}</span>
-            <strong>{number.format(stats.totals[type])}</strong>
+            <strong>{count(stats.totals[type])}</strong>
           </li>
         ))}
       </ul>
@@ -97,7 +96,7 @@ export function StatsView({ stats, names, topContent }: Props) {
                       <tr key={d.date}>
                         <th scope="row">{d.date}</th>
                         {TRACKED_EVENT_TYPES.map((type) => (
-                          <td key={type}>{number.format(d.totals[type])}</td>
+                          <td key={type}>{count(d.totals[type])}</td>
                         ))}
                       </tr>
                     ))}
@@ -130,7 +129,7 @@ export function StatsView({ stats, names, topContent }: Props) {
                   <tr key={p.integrationId}>
                     <th scope="row">{names.get(p.integrationId) ?? p.integrationId}</th>
                     {TRACKED_EVENT_TYPES.map((type) => (
-                      <td key={type}>{number.format(p.totals[type])}</td>
+                      <td key={type}>{count(p.totals[type])}</td>
                     ))}
                   </tr>
                 ))}
@@ -163,9 +162,9 @@ export function StatsView({ stats, names, topContent }: Props) {
                           {post.title}
                         </Link>
                       </th>
-                      <td>{number.format(post.totals.impression)}</td>
-                      <td>{number.format(engagements(post.totals))}</td>
-                      <td>{percent.format(post.engagementRate)}</td>
+                      <td>{count(post.totals.impression)}</td>
+                      <td>{count(engagements(post.totals))}</td>
+                      <td>{percent(post.engagementRate)}</td>
                     </tr>
                   ))}
                 </tbody>

@@ -1,10 +1,9 @@
 import type { WebhookDelivery } from '@chorus/validators';
 import { ActionButton } from '~/components/action-button';
 import { EmptyState } from '~/components/empty-state';
+import { utc } from '~/components/format';
 import { TableScroll } from '~/components/table-scroll';
 import { retryDelivery } from '../actions';
-
-const when = (iso: string) => `${iso.slice(0, 19).replace('T', ' ')} UTC`;
 
 const STATUS_BADGE: Record<WebhookDelivery['status'], string> = {
   succeeded: 'badge on',
@@ -50,7 +49,7 @@ export function DeliveryLog({ webhookId, deliveries, admin }: Props) {
                 <td>
                   <code>{delivery.eventType}</code>
                   <div className="muted small">
-                    <time dateTime={delivery.createdAt}>{when(delivery.createdAt)}</time>
+                    <time dateTime={delivery.createdAt}>{utc(delivery.createdAt)}</time>
                   </div>
                 </td>
                 <td>
@@ -64,13 +63,13 @@ export function DeliveryLog({ webhookId, deliveries, admin }: Props) {
                 <td className="excerpt">
                   {last?.responseExcerpt ? <code>{last.responseExcerpt}</code> : '—'}
                 </td>
-                <td>{delivery.nextAttemptAt ? when(delivery.nextAttemptAt) : '—'}</td>
+                <td>{delivery.nextAttemptAt ? utc(delivery.nextAttemptAt) : '—'}</td>
                 {admin && (
                   <td className="actions">
                     <ActionButton
                       action={retryDelivery}
                       values={{ id: webhookId, deliveryId: delivery.id }}
-                      label={`Retry the ${delivery.eventType} delivery of ${when(delivery.createdAt)}`}
+                      label={`Retry the ${delivery.eventType} delivery of ${utc(delivery.createdAt)}`}
                     >
                       Retry
                     </ActionButton>

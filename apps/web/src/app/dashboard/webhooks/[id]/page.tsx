@@ -3,6 +3,7 @@ import { notFound } from 'next/navigation';
 import { ActionButton } from '~/components/action-button';
 import { AutoRefresh } from '~/components/auto-refresh';
 import { ConfirmAction } from '~/components/confirm-action';
+import { utc } from '~/components/format';
 import { Pagination } from '~/components/pagination';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
 import { deleteWebhook, enableWebhook, rotateSecret, sendTestEvent } from '../actions';
@@ -15,7 +16,6 @@ export const dynamic = 'force-dynamic';
 const PER_PAGE = 20;
 type Params = Promise<{ id: string }>;
 type Search = Promise<Record<string, string | string[] | undefined>>;
-const when = (iso: string) => `${iso.slice(0, 19).replace('T', ' ')} UTC`;
 
 export default async function WebhookPage(props: { params: Params; searchParams: Search }) {
   const { id } = await props.params;
@@ -60,7 +60,7 @@ export default async function WebhookPage(props: { params: Params; searchParams:
           <dt>Description</dt>
           <dd>{webhook.description || '—'}</dd>
           <dt>Created</dt>
-          <dd>{when(webhook.createdAt)}</dd>
+          <dd>{utc(webhook.createdAt)}</dd>
         </dl>
         {admin && (
           <div className="actions">
