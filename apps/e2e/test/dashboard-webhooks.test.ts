@@ -34,7 +34,7 @@ const api = async (method: string, path: string, body?: unknown) => {
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, json: await res.json() };
+  return { status: res.status, json: res.status === 204 ? null : await res.json() };
 };
 
 beforeAll(async () => {
@@ -47,6 +47,13 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await browser?.close();
+  // The next files' events must not queue up for a receiver that is gone.
+  for (const hook of (await api('GET', '/api/webhooks?limit=100')).json.data as {
+    id: string;
+    url: string;
+  }[]) {
+    if (hook.url === hookUrl) await api('DELETE', `/api/webhooks/${hook.id}`);
+  }
   await new Promise((resolve) => receiver.close(resolve));
 });
 
