@@ -13,7 +13,15 @@ const base = process.env.CHORUS_URL ?? 'http://localhost:3000';
 const email = process.env.ADMIN_EMAIL ?? 'admin@example.com';
 const password = process.env.ADMIN_PASSWORD ?? '';
 const out = fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url));
-const PAGES = ['home', 'users', 'integrations', 'authorized-apps', 'profile'];
+const PAGES = [
+  'home',
+  'users',
+  'integrations',
+  'analytics',
+  'webhooks',
+  'authorized-apps',
+  'profile',
+];
 
 const browser = await launchChromium();
 await mkdir(out, { recursive: true });

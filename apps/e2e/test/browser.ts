@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
 
 /** Debian's Chromium (never a downloaded build), headless. */
@@ -23,6 +24,29 @@ export async function signIn(page: Page, email: string, password: string) {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** A new browser context at `width` px, signed in and on the dashboard's home. */
+export async function signedIn(
+  browser: Browser,
+  base: string,
+  user: { email: string; password: string },
+  width = 1280,
+): Promise<Page> {
+  const context = await browser.newContext({ baseURL: base, viewport: { width, height: 900 } });
+  const page = await context.newPage();
+  await page.goto('/sign-in');
+  await signIn(page, user.email, user.password);
+  await page.waitForURL((url) => url.pathname === '/dashboard');
+  return page;
+}
+
+/** What axe-core finds serious or critical on the page as it is now, one line each. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 /**

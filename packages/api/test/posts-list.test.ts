@@ -73,6 +73,29 @@ describe('GET /api/content/posts', () => {
     expect((await list('?q=a%00b')).status).toBe(400);
   });
 
+  it('sorts by scheduledAt on request: what goes out next first', async () => {
+    const at = (minutes: number) => new Date(Date.now() + minutes * 60_000).toISOString();
+    // Created first, sent first: newest-first and soonest-first disagree.
+    const sooner = await createPost(h, {
+      title: 'Sooner',
+      status: 'scheduled',
+      scheduledAt: at(30),
+    });
+    const later = await createPost(h, { title: 'Later', status: 'scheduled', scheduledAt: at(90) });
+    const next = await list('?status=scheduled&sort=scheduledAt');
+    expect(next.json.data.map((p: { id: string }) => p.id)).toEqual([sooner.id, later.id]);
+    const newest = await list('?status=scheduled');
+    expect(newest.json.data.map((p: { id: string }) => p.id)).toEqual([later.id, sooner.id]);
+    const unscheduledLast = await list('?sort=scheduledAt&limit=100');
+    expect(unscheduledLast.json.data.slice(0, 2).map((p: { id: string }) => p.id)).toEqual([
+      sooner.id,
+      later.id,
+    ]);
+    expect((await list('?sort=createdAt')).status).toBe(400);
+    await h.call('DELETE', `/api/content/posts/${later.id}`);
+    await h.call('DELETE', `/api/content/posts/${sooner.id}`);
+  });
+
   it('filters createdAt by from and to, both inclusive', async () => {
     const post = await createPost(h, { title: 'Dated' });
     await h.db

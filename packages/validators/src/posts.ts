@@ -80,6 +80,10 @@ export const ZListPostsQuery = paginationQuery(25).extend({
     .meta({ description: 'Plain text searched in title and content, case-insensitively.' }),
   from: ZScheduleTime.optional().meta({ description: 'Created at or after this time.' }),
   to: ZScheduleTime.optional().meta({ description: 'Created at or before this time.' }),
+  sort: z.enum(['-createdAt', 'scheduledAt']).default('-createdAt').meta({
+    description:
+      '`-createdAt`: newest first (the default). `scheduledAt`: soonest `scheduledAt` first, posts without one last; with `status=scheduled`, what goes out next.',
+  }),
 });
 
 export const ZPostResponse = ZEnvelope(ZPost, 'PostResponse');

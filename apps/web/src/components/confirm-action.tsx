@@ -1,7 +1,9 @@
 'use client';
 
+import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import type { ActionResult } from '~/server/action-result';
+import { OneTimeSecret } from './copy-button';
 import { Dialog, DialogClose } from './dialog';
 import { useToastAction } from './toast';
 
@@ -15,16 +17,36 @@ type ConfirmActionProps = {
   action: (state: ActionResult, form: FormData) => Promise<ActionResult>;
   /** Hidden inputs that say what to act on. */
   values: Record<string, string>;
+  /** Where to go once done, when the action removes the page it was on. */
+  after?: string;
+  /** How to name a secret the answer carries (shown once, in the dialog). */
+  secretLabel?: string;
 };
 
-/** A destructive action behind a confirmation that names its object; a refusal shows inside. */
+/**
+ * A destructive action behind a confirmation that names its object; a refusal shows inside. An
+ * answer with a secret (a rotated key) keeps the dialog open to show it this once.
+ */
 export function ConfirmAction(props: ConfirmActionProps) {
+  const router = useRouter();
   const [open, setOpen] = useState(false);
-  const [result, run, pending] = useToastAction(props.action, () => setOpen(false));
+  const [secret, setSecret] = useState<string>();
+  const [result, run, pending] = useToastAction(props.action, (answer) => {
+    if (answer.secret) {
+      setSecret(answer.secret);
+    } else {
+      setOpen(false);
+      if (props.after) router.push(props.after);
+    }
+  });
+  const onOpenChange = (next: boolean) => {
+    setOpen(next);
+    if (!next) setSecret(undefined);
+  };
   return (
     <Dialog
       open={open}
-      onOpenChange={setOpen}
+      onOpenChange={onOpenChange}
       title={props.title}
       description={props.description}
       trigger={
@@ -33,24 +55,37 @@ export function ConfirmAction(props: ConfirmActionProps) {
         </button>
       }
     >
-      <form action={run} className="form">
-        {Object.entries(props.values).map(([name, value]) => (
-          <input key={name} type="hidden" name={name} value={value} />
-        ))}
-        {result.error && (
-          <p className="error" role="alert">
-            {result.error}
-          </p>
-        )}
-        <div className="actions end">
-          <DialogClose asChild>
-            <button type="button">Cancel</button>
-          </DialogClose>
-          <button type="submit" className="danger solid" disabled={pending}>
-            {props.confirm}
-          </button>
-        </div>
-      </form>
+      {secret ? (
+        <>
+          <OneTimeSecret label={props.secretLabel ?? 'The new secret'} value={secret} />
+          <div className="actions end">
+            <DialogClose asChild>
+              <button type="button" className="primary">
+                Done
+              </button>
+            </DialogClose>
+          </div>
+        </>
+      ) : (
+        <form action={run} className="form">
+          {Object.entries(props.values).map(([name, value]) => (
+            <input key={name} type="hidden" name={name} value={value} />
+          ))}
+          {result.error && (
+            <p className="error" role="alert">
+              {result.error}
+            </p>
+          )}
+          <div className="actions end">
+            <DialogClose asChild>
+              <button type="button">Cancel</button>
+            </DialogClose>
+            <button type="submit" className="danger solid" disabled={pending}>
+              {props.confirm}
+            </button>
+          </div>
+        </form>
+      )}
     </Dialog>
   );
 }

@@ -43,7 +43,7 @@ type Action = (state: ActionResult, form: FormData) => Promise<ActionResult>;
  * Runs a server action from a form and shows its answer as a toast at once: the toast lives in
  * the layout, so it shows even when the answer removes the form (a deleted row).
  */
-export function useToastAction(action: Action, onSuccess?: () => void) {
+export function useToastAction(action: Action, onSuccess?: (answer: ActionResult) => void) {
   const show = useToast();
   const [result, setResult] = useState<ActionResult>({});
   const [pending, startTransition] = useTransition();
@@ -52,7 +52,7 @@ export function useToastAction(action: Action, onSuccess?: () => void) {
       const answer = await action(result, form);
       if (answer.ok) {
         show(answer.ok);
-        onSuccess?.();
+        onSuccess?.(answer);
       } else if (answer.error) show(answer.error, 'error');
       setResult(answer);
     });

@@ -12,6 +12,8 @@ export type ActionResult = {
   fields?: Record<string, string>;
   /** What was typed into a refused form (passwords left out), to show it again. */
   values?: Record<string, string>;
+  /** A secret the action created, to show this once (a webhook's signing secret). */
+  secret?: string;
   at?: number;
 };
 

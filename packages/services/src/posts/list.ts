@@ -1,5 +1,18 @@
 import type { Principal } from '@chorus/auth';
-import { and, arrayContains, count, desc, eq, gte, lte, or, posts, sql, type Db } from '@chorus/db';
+import {
+  and,
+  arrayContains,
+  asc,
+  count,
+  desc,
+  eq,
+  gte,
+  lte,
+  or,
+  posts,
+  sql,
+  type Db,
+} from '@chorus/db';
 import type { ListPostsQuery } from '@chorus/validators';
 import { AppError } from '../errors';
 import { pageOf, pageOffset } from '../pagination';
@@ -8,7 +21,7 @@ import { toPosts } from './records';
 /** `q` is plain text: LIKE's wildcards and its escape character match themselves. */
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-/** The account's posts, newest first, filtered as decisions §10 lists. */
+/** The account's posts, newest first or by `scheduledAt`, filtered as decisions §10 lists. */
 export async function listPosts(opts: { db: Db; principal: Principal; query: ListPostsQuery }) {
   const { db, principal, query } = opts;
   const from = query.from ? new Date(query.from) : undefined;
@@ -37,7 +50,11 @@ export async function listPosts(opts: { db: Db; principal: Principal; query: Lis
     .select()
     .from(posts)
     .where(where)
-    .orderBy(desc(posts.createdAt), desc(posts.id))
+    .orderBy(
+      ...(query.sort === 'scheduledAt'
+        ? [asc(posts.scheduledAt), asc(posts.id)]
+        : [desc(posts.createdAt), desc(posts.id)]),
+    )
     .limit(page.limit)
     .offset(pageOffset(page));
   const [totals] = await db.select({ total: count() }).from(posts).where(where);

@@ -8,6 +8,8 @@ import { currentPrincipal } from '~/server/dashboard';
 const EVERYONE: NavItem[] = [
   { href: '/dashboard', label: 'Home' },
   { href: '/dashboard/integrations', label: 'Integrations' },
+  { href: '/dashboard/analytics', label: 'Analytics' },
+  { href: '/dashboard/webhooks', label: 'Webhooks' },
   { href: '/dashboard/api-keys', label: 'API keys' },
   { href: '/dashboard/authorized-apps', label: 'Authorized apps' },
 ];

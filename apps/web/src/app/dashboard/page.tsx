@@ -1,13 +1,20 @@
-import Link from 'next/link';
+import { ENGAGEMENT_TYPES, POST_STATUSES } from '@chorus/validators';
+import { count, percent } from '~/components/format';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
+import { lastDays } from './analytics/range';
+import {
+  AttentionPanel,
+  PlatformsPanel,
+  PostsPanel,
+  SummaryCards,
+  type Summary,
+} from './home-panels';
 
 export const dynamic = 'force-dynamic';
 
-type Summary = { label: string; value: string; href: string; detail: string };
-
 /**
- * What an admin reads at a glance. Only what exists today: posts by status, the next scheduled
- * posts, engagement and failing webhooks join this list as their APIs land.
+ * What an admin reads at a glance, each figure from the procedure its own page uses; a `user`
+ * sees the same less what only admins may read (the users list).
  */
 export default async function DashboardHome() {
   const principal = await requirePrincipal('/dashboard');
@@ -15,12 +22,40 @@ export default async function DashboardHome() {
   // One query after another: the embedded database's socket refuses pipelined statements.
   const connected = await caller.integrations.connected({});
   const catalogue = await caller.integrations.list({ status: 'active' });
+  const byStatus = [];
+  for (const status of POST_STATUSES) {
+    const list = await caller.posts.list({ status, limit: 1 });
+    byStatus.push({ status, total: list.meta.pagination.total });
+  }
+  const next = await caller.posts.list({ status: 'scheduled', sort: 'scheduledAt', limit: 5 });
+  const week = await caller.analytics.stats(lastDays(7));
+  // Every endpoint of a normal account fits in the largest page.
+  const hooks = await caller.webhooks.list({ limit: 100 });
+  const disabled = hooks.data.filter((hook) => !hook.active);
+  const engagements = ENGAGEMENT_TYPES.reduce((sum, type) => sum + week.data.totals[type], 0);
   const summaries: Summary[] = [
     {
       label: 'Connected platforms',
-      value: String(connected.data.length),
+      value: count(connected.data.length),
       href: '/dashboard/integrations',
       detail: `of ${catalogue.data.length} available`,
+    },
+    {
+      label: 'Posts',
+      value: count(byStatus.reduce((sum, s) => sum + s.total, 0)),
+      detail: `${count(byStatus.find((s) => s.status === 'scheduled')?.total ?? 0)} scheduled`,
+    },
+    {
+      label: 'Engagement, last 7 days',
+      value: percent(week.data.engagementRate),
+      href: '/dashboard/analytics?days=7',
+      detail: `${count(engagements)} engagements, ${count(week.data.totals.impression)} impressions`,
+    },
+    {
+      label: 'Webhooks',
+      value: count(hooks.meta.pagination.total),
+      href: '/dashboard/webhooks',
+      detail: disabled.length ? `${disabled.length} disabled` : 'all active',
     },
   ];
   if (principal.role === 'admin') {
@@ -28,7 +63,7 @@ export default async function DashboardHome() {
     const admins = await caller.users.list({ page: 1, limit: 1, role: 'admin' });
     summaries.unshift({
       label: 'Users',
-      value: String(all.pagination.total),
+      value: count(all.pagination.total),
       href: '/dashboard/users',
       detail: `${admins.pagination.total} admin${admins.pagination.total === 1 ? '' : 's'}`,
     });
@@ -38,34 +73,12 @@ export default async function DashboardHome() {
     <>
       <h1>Home</h1>
       <p className="lead">This account at a glance.</p>
-      <ul className="stats" aria-label="Summary">
-        {summaries.map((s) => (
-          <li key={s.label}>
-            <Link href={s.href} className="card stat">
-              <span className="muted">{s.label}</span>
-              <strong>{s.value}</strong>
-              <span className="muted small">{s.detail}</span>
-            </Link>
-          </li>
-        ))}
-      </ul>
-      <section className="panel">
-        <h2>Platforms</h2>
-        {connected.data.length === 0 ? (
-          <p className="muted">
-            None connected. <Link href="/dashboard/integrations">Connect a platform</Link>.
-          </p>
-        ) : (
-          <ul className="plain">
-            {connected.data.map((c) => (
-              <li key={c.integrationId}>
-                {names.get(c.integrationId) ?? c.integrationId}
-                {c.meta.accountName && <span className="muted"> · {c.meta.accountName}</span>}
-              </li>
-            ))}
-          </ul>
-        )}
-      </section>
+      <SummaryCards summaries={summaries} />
+      <div className="grid-2">
+        <PostsPanel byStatus={byStatus} next={next.data} />
+        <AttentionPanel disabled={disabled} />
+      </div>
+      <PlatformsPanel connected={connected.data} names={names} />
     </>
   );
 }

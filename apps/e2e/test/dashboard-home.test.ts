@@ -1,0 +1,112 @@
+/**
+ * The dashboard's home in Chromium against `npm start`: the admin's summary (users, platforms,
+ * posts by status, the next scheduled posts in order, last 7 days of engagement, a disabled
+ * webhook), the same page for a `user` without the admin-only figures, and axe.
+ *
+ * Other test files share the server, so figures are read relative to this file's own data.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchChromium, seriousViolations, signedIn } from './browser';
+import { cliApiKey } from './cli';
+import { ADMIN } from './server';
+
+const base = inject('base');
+const MEMBER = { name: 'Hana Home', email: 'hana@e2e.test', password: 'hana-password' };
+const HOOK_URL = 'http://127.0.0.1:9/home-hook';
+let browser: Browser;
+let key = '';
+
+const api = async (method: string, path: string, body?: unknown) => {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, json: res.status === 204 ? null : await res.json() };
+};
+const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+
+beforeAll(async () => {
+  key = await cliApiKey(
+    ADMIN.email,
+    'e2e-dashboard-home',
+    'read,write,content:read,content:write,analytics:write',
+  );
+  expect((await api('POST', '/api/users', { ...MEMBER, role: 'user' })).status).toBe(201);
+  // Created first, sent last: the home page orders by when they go out.
+  for (const [title, days] of [
+    ['Home: goes out second', 2],
+    ['Home: goes out first', 1],
+  ] as const) {
+    const post = await api('POST', '/api/content/posts', {
+      title,
+      status: 'scheduled',
+      scheduledAt: inDays(days),
+    });
+    expect(post.status).toBe(201);
+  }
+  const hook = await api('POST', '/api/webhooks', { url: HOOK_URL, events: ['*'] });
+  expect(hook.status).toBe(201);
+  const off = await api('PUT', `/api/webhooks/${hook.json.data.id}`, { active: false });
+  expect(off.status).toBe(200);
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+const card = (page: Page, label: string) =>
+  page
+    .getByRole('list', { name: 'Summary' })
+    .getByRole('listitem')
+    .filter({ hasText: new RegExp(`^${label}`) });
+
+describe('home', () => {
+  it('sums the account up for an admin', async () => {
+    const page = await signedIn(browser, base, ADMIN);
+    await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+    // Two users at least: the admin and the member made above.
+    expect(Number(await card(page, 'Users').getByRole('strong').textContent())).toBeGreaterThan(1);
+    expect(await card(page, 'Posts').textContent()).toMatch(/\d+ scheduled/);
+    expect(await card(page, 'Engagement, last 7 days').getByRole('strong').textContent()).toMatch(
+      /^\d+(\.\d+)?%$/,
+    );
+    expect(await card(page, 'Webhooks').textContent()).toMatch(/[1-9]\d* disabled/);
+
+    const next = page.getByRole('list', { name: 'Next scheduled posts' }).getByRole('listitem');
+    const titles = (await next.allTextContents()).filter((t) => t.startsWith('Home:'));
+    expect(titles.map((t) => t.split(' · ')[0])).toEqual([
+      'Home: goes out first',
+      'Home: goes out second',
+    ]);
+    expect(titles[0]).toMatch(/ UTC$/);
+
+    const disabled = page.getByRole('region', { name: 'Disabled webhooks' });
+    await disabled.getByRole('link', { name: HOOK_URL }).waitFor();
+    await disabled.getByText('by an admin').waitFor();
+    await card(page, 'Engagement, last 7 days').click();
+    await page.waitForURL((url) => url.searchParams.get('days') === '7');
+    await page.context().close();
+  });
+
+  it('shows a user the same page without the admin-only figures', async () => {
+    const page = await signedIn(browser, base, MEMBER);
+    await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+    await card(page, 'Posts').waitFor();
+    await card(page, 'Webhooks').waitFor();
+    expect(await card(page, 'Users').count()).toBe(0);
+    await page
+      .getByRole('list', { name: 'Next scheduled posts' })
+      .getByText('Home: goes out first')
+      .waitFor();
+    await page.context().close();
+  });
+
+  it.each([1280, 375])('axe finds no serious or critical violation at %i px', async (width) => {
+    const page = await signedIn(browser, base, ADMIN, width);
+    await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.context().close();
+  });
+});

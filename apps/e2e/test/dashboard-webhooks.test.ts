@@ -1,0 +1,235 @@
+/**
+ * The webhooks pages as a person uses them, in Chromium against `npm start`: an admin creates
+ * a webhook to a receiver on loopback (its secret shown once), sends a test event and watches
+ * the delivery land in the log, retries it, rotates the secret, disables and re-enables the
+ * endpoint, deletes it; a `user` reads the same pages without a single control; axe on each.
+ */
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchChromium, seriousViolations, signedIn } from './browser';
+import { cliApiKey } from './cli';
+import { ADMIN } from './server';
+
+const base = inject('base');
+const MEMBER = { name: 'Wendy Watcher', email: 'wendy@e2e.test', password: 'wendy-password' };
+const received: { headers: IncomingHttpHeaders; body: string }[] = [];
+const receiver = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => {
+    received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+    res.end('thanks from the receiver');
+  });
+});
+let browser: Browser;
+let key = '';
+let hookUrl = '';
+
+const api = async (method: string, path: string, body?: unknown) => {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, json: res.status === 204 ? null : await res.json() };
+};
+
+beforeAll(async () => {
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/dashboard-hook`;
+  key = await cliApiKey(ADMIN.email, 'e2e-dashboard-webhooks', 'read,write');
+  const member = await api('POST', '/api/users', { ...MEMBER, role: 'user' });
+  expect(member.status).toBe(201);
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  // The next files' events must not queue up for a receiver that is gone.
+  for (const hook of (await api('GET', '/api/webhooks?limit=100')).json.data as {
+    id: string;
+    url: string;
+  }[]) {
+    if (hook.url === hookUrl) await api('DELETE', `/api/webhooks/${hook.id}`);
+  }
+  await new Promise((resolve) => receiver.close(resolve));
+});
+
+/** The delivery log's row of the newest `type` delivery. */
+const deliveryRow = (page: Page, type: string) =>
+  page
+    .getByRole('region', { name: 'Delivery log' })
+    .getByRole('row')
+    .filter({ hasText: type })
+    .first();
+
+describe('webhooks, as an admin', () => {
+  it('creates a webhook, sees its secret once, and watches a signed test delivery arrive', async () => {
+    const page = await signedIn(browser, base, ADMIN);
+    await page
+      .getByRole('navigation', { name: 'Dashboard' })
+      .getByRole('link', { name: 'Webhooks' })
+      .click();
+    await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
+
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create a webhook' });
+    await dialog.getByLabel('URL').fill(hookUrl);
+    await dialog.getByLabel('Description (optional)').fill('The test receiver');
+    // No event picked: refused beside the events, and what was typed stays.
+    await dialog.getByRole('button', { name: 'Create webhook' }).click();
+    await dialog
+      .getByRole('group', { name: 'Events' })
+      .getByText(/expected array to have >=1 items/)
+      .waitFor();
+    expect(await dialog.getByLabel('URL').inputValue()).toBe(hookUrl);
+    expect(await dialog.getByLabel('Description (optional)').inputValue()).toBe(
+      'The test receiver',
+    );
+    await dialog.getByRole('checkbox', { name: 'webhook.test' }).check();
+    await dialog.getByRole('checkbox', { name: 'post.published' }).check();
+    await dialog.getByRole('button', { name: 'Create webhook' }).click();
+    await page.getByRole('status').getByText(`Created the webhook to ${hookUrl}.`).waitFor();
+    const secret = (await dialog.getByTestId('one-time-secret').textContent()) ?? '';
+    expect(secret).toMatch(/^whsec_/);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    // Shown once: nowhere on the page any more, even after a reload.
+    await page.reload();
+    const row = page.getByRole('row').filter({ hasText: hookUrl });
+    await row.getByText('Active').waitFor();
+    await row.getByText('post.published, webhook.test').waitFor();
+    expect(await page.getByText(secret).count()).toBe(0);
+
+    await row.getByRole('link', { name: hookUrl }).click();
+    await page.getByRole('heading', { name: 'Webhook', level: 1 }).waitFor();
+    await page.getByText('No deliveries yet').waitFor();
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await page.getByRole('status').getByText('Sent a webhook.test event').waitFor();
+    // The log refreshes itself until the delivery has landed.
+    const delivery = deliveryRow(page, 'webhook.test');
+    await delivery.getByText('succeeded').waitFor({ timeout: 30_000 });
+    await delivery.getByRole('cell', { name: '200', exact: true }).waitFor();
+    await delivery.getByText('thanks from the receiver').waitFor();
+    await delivery.getByText('1 attempt', { exact: true }).waitFor();
+    expect(received).toHaveLength(1);
+    const [request] = received;
+    const event = new Webhook(secret).verify(request?.body ?? '', {
+      'webhook-id': String(request?.headers['webhook-id']),
+      'webhook-timestamp': String(request?.headers['webhook-timestamp']),
+      'webhook-signature': String(request?.headers['webhook-signature']),
+    }) as { type: string; data: { object: { url: string } } };
+    expect(event).toMatchObject({ type: 'webhook.test', data: { object: { url: hookUrl } } });
+
+    await delivery.getByRole('button', { name: /^Retry the webhook\.test delivery/ }).click();
+    await page.getByRole('status').getByText('The delivery is due again now.').waitFor();
+    await delivery.getByText('2 attempts').waitFor({ timeout: 30_000 });
+    expect(received).toHaveLength(2);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.context().close();
+  });
+
+  it('rotates the secret (the new one shown once, and used), disables and re-enables, deletes', async () => {
+    const page = await signedIn(browser, base, ADMIN);
+    await page.goto('/dashboard/webhooks');
+    await page.getByRole('link', { name: hookUrl }).click();
+    await page.getByRole('heading', { name: 'Webhook', level: 1 }).waitFor();
+
+    await page.getByRole('button', { name: 'Rotate secret' }).click();
+    const rotate = page.getByRole('dialog', { name: 'Rotate the signing secret?' });
+    await rotate.getByRole('button', { name: 'Rotate secret' }).click();
+    await page.getByRole('status').getByText('Rotated the signing secret.').waitFor();
+    const secret = (await rotate.getByTestId('one-time-secret').textContent()) ?? '';
+    expect(secret).toMatch(/^whsec_/);
+    await rotate.getByRole('button', { name: 'Done' }).click();
+    await rotate.waitFor({ state: 'detached' });
+    expect(await page.getByText(secret).count()).toBe(0);
+    const before = received.length;
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await page.getByRole('status').getByText('Sent a webhook.test event').waitFor();
+    await expect.poll(() => received.length, { timeout: 30_000 }).toBe(before + 1);
+    const request = received.at(-1);
+    // Signed with the new secret (beside the previous one, for 24 hours).
+    expect(() =>
+      new Webhook(secret).verify(request?.body ?? '', {
+        'webhook-id': String(request?.headers['webhook-id']),
+        'webhook-timestamp': String(request?.headers['webhook-timestamp']),
+        'webhook-signature': String(request?.headers['webhook-signature']),
+      }),
+    ).not.toThrow();
+
+    await page.getByRole('button', { name: `Edit the webhook to ${hookUrl}` }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit the webhook' });
+    // What the endpoint subscribes to is what the form starts from.
+    expect(await edit.getByRole('checkbox', { name: 'post.published' }).isChecked()).toBe(true);
+    expect(await edit.getByRole('checkbox', { name: 'post.created' }).isChecked()).toBe(false);
+    await edit.getByRole('checkbox', { name: 'Active' }).uncheck();
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').getByText(`Saved the webhook to ${hookUrl}.`).waitFor();
+    await page.getByText('Disabled', { exact: true }).waitFor();
+    await page.getByText('by an admin').waitFor();
+    await page.getByRole('button', { name: 'Re-enable' }).click();
+    await page.getByRole('status').getByText(`Re-enabled the webhook to ${hookUrl}.`).waitFor();
+    await page.getByText('Active', { exact: true }).waitFor();
+
+    await page.getByRole('button', { name: 'Delete this webhook' }).click();
+    await page
+      .getByRole('dialog', { name: 'Delete this webhook?' })
+      .getByRole('button', { name: 'Delete webhook' })
+      .click();
+    await page.waitForURL((url) => url.pathname === '/dashboard/webhooks');
+    await page.getByRole('status').getByText(`Deleted the webhook to ${hookUrl}.`).waitFor();
+    // Other files' webhooks may share the list: this one's row is gone.
+    await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
+    await page.getByRole('link', { name: hookUrl }).waitFor({ state: 'detached' });
+    await page.context().close();
+  });
+});
+
+describe('webhooks, as a user', () => {
+  it('reads the list and the log, with no control to change anything', async () => {
+    const created = await api('POST', '/api/webhooks', {
+      url: hookUrl,
+      events: ['*'],
+      description: 'Made by an admin',
+    });
+    expect(created.status).toBe(201);
+    const test = await api('POST', `/api/webhooks/${created.json.data.id}/test`);
+    expect(test.status).toBe(201);
+
+    const page = await signedIn(browser, base, MEMBER);
+    await page
+      .getByRole('navigation', { name: 'Dashboard' })
+      .getByRole('link', { name: 'Webhooks' })
+      .click();
+    await page.getByText('Only admins can add or change them.').waitFor();
+    const row = page.getByRole('row').filter({ hasText: hookUrl });
+    await row.getByText('Every event').waitFor();
+    expect(await page.getByRole('button', { name: 'Create webhook' }).count()).toBe(0);
+    expect(await row.getByRole('button').count()).toBe(0);
+
+    await row.getByRole('link', { name: hookUrl }).click();
+    await deliveryRow(page, 'webhook.test').getByText('succeeded').waitFor({ timeout: 30_000 });
+    expect(await page.getByRole('button').filter({ hasNotText: 'Sign out' }).count()).toBe(0);
+    await page.context().close();
+  });
+});
+
+describe('accessibility', () => {
+  it.each([1280, 375])('axe finds no serious or critical violation at %i px', async (width) => {
+    const page = await signedIn(browser, base, ADMIN, width);
+    await page.goto('/dashboard/webhooks');
+    await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    await page.getByRole('dialog', { name: 'Create a webhook' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await page.getByRole('link', { name: hookUrl }).first().click();
+    await page.getByRole('heading', { name: 'Delivery log' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.context().close();
+  });
+});
