@@ -133,6 +133,15 @@ describe('integrations', () => {
     await page.context().close();
   });
 
+  it('a user sees the catalogue without connect controls (connecting is for admins)', async () => {
+    const page = await signedIn(MEMBER.email, MEMBER.password);
+    await page.goto('/dashboard/integrations?category=design');
+    await page.getByRole('heading', { name: 'Unsplash' }).waitFor();
+    await page.getByText('Only admins can connect or disconnect them.').waitFor();
+    expect(await page.getByRole('button', { name: /^Connect / }).count()).toBe(0);
+    await page.context().close();
+  });
+
   it('an OAuth platform the deployment has not configured names the settings to set', async () => {
     const page = await signedIn(ADMIN.email, ADMIN.password);
     await page.goto('/dashboard/integrations?category=social');

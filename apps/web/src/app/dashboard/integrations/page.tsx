@@ -1,7 +1,7 @@
 import { ZIntegrationCategory, ZIntegrationStatus } from '@chorus/validators';
 import { ConfirmAction } from '~/components/confirm-action';
 import { EmptyState } from '~/components/empty-state';
-import { dashboardCaller } from '~/server/dashboard';
+import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
 import { disconnect } from './actions';
 import { ConnectButton } from './connect-button';
 
@@ -30,7 +30,10 @@ function returnMessage(
 
 export default async function IntegrationsPage({ searchParams }: { searchParams: Search }) {
   const params = await searchParams;
+  const me = await requirePrincipal('/dashboard/integrations');
   const caller = await dashboardCaller('/dashboard/integrations');
+  // Connecting and disconnecting are for admins (the procedures refuse anyone else).
+  const admin = me.role === 'admin';
   const category = ZIntegrationCategory.safeParse(one(params.category)).data;
   const status = ZIntegrationStatus.safeParse(one(params.status)).data;
   // One query after another: the embedded database's socket refuses pipelined statements.
@@ -46,7 +49,10 @@ export default async function IntegrationsPage({ searchParams }: { searchParams:
   return (
     <>
       <h1>Integrations</h1>
-      <p className="lead">Connect the platforms this account publishes to and stores in.</p>
+      <p className="lead">
+        Connect the platforms this account publishes to and stores in.
+        {!admin && ' Only admins can connect or disconnect them.'}
+      </p>
       {message && (
         <p
           className={message.ok ? 'notice ok' : 'notice error'}
@@ -71,9 +77,11 @@ export default async function IntegrationsPage({ searchParams }: { searchParams:
                   <th scope="col">Pages</th>
                   <th scope="col">Connected</th>
                   <th scope="col">Last sync</th>
-                  <th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </th>
+                  {admin && (
+                    <th scope="col">
+                      <span className="sr-only">Actions</span>
+                    </th>
+                  )}
                 </tr>
               </thead>
               <tbody>
@@ -86,17 +94,19 @@ export default async function IntegrationsPage({ searchParams }: { searchParams:
                       <td>{c.meta.pages.join(', ') || '—'}</td>
                       <td>{when(c.connectedAt)}</td>
                       <td>{when(c.lastSyncAt)}</td>
-                      <td>
-                        <ConfirmAction
-                          button="Disconnect"
-                          label={`Disconnect ${name}`}
-                          title={`Disconnect ${name}?`}
-                          description={`Chorus forgets the ${name} credentials and asks ${name} to revoke them.`}
-                          confirm={`Disconnect ${name}`}
-                          action={disconnect}
-                          values={{ integrationId: c.integrationId, name }}
-                        />
-                      </td>
+                      {admin && (
+                        <td>
+                          <ConfirmAction
+                            button="Disconnect"
+                            label={`Disconnect ${name}`}
+                            title={`Disconnect ${name}?`}
+                            description={`Chorus forgets the ${name} credentials and asks ${name} to revoke them.`}
+                            confirm={`Disconnect ${name}`}
+                            action={disconnect}
+                            values={{ integrationId: c.integrationId, name }}
+                          />
+                        </td>
+                      )}
                     </tr>
                   );
                 })}
@@ -151,7 +161,9 @@ export default async function IntegrationsPage({ searchParams }: { searchParams:
                 {linked.has(entry.id) ? (
                   <span className="badge on">Connected</span>
                 ) : entry.status === 'active' ? (
-                  <ConnectButton id={entry.id} name={entry.name} authMethod={entry.authMethod} />
+                  admin && (
+                    <ConnectButton id={entry.id} name={entry.name} authMethod={entry.authMethod} />
+                  )
                 ) : (
                   <span className="badge">Coming soon</span>
                 )}
