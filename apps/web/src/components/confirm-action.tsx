@@ -4,7 +4,7 @@ import { useRouter } from 'next/navigation';
 import { useState } from 'react';
 import type { ActionResult } from '~/server/action-result';
 import { OneTimeSecret } from './copy-button';
-import { Dialog, DialogClose } from './dialog';
+import { Dialog, DialogActions, DialogClose } from './dialog';
 import { useToastAction } from './toast';
 
 type ConfirmActionProps = {
@@ -76,14 +76,7 @@ export function ConfirmAction(props: ConfirmActionProps) {
               {result.error}
             </p>
           )}
-          <div className="actions end">
-            <DialogClose asChild>
-              <button type="button">Cancel</button>
-            </DialogClose>
-            <button type="submit" className="danger solid" disabled={pending}>
-              {props.confirm}
-            </button>
-          </div>
+          <DialogActions submit={props.confirm} tone="danger" pending={pending} />
         </form>
       )}
     </Dialog>

@@ -35,3 +35,29 @@ export function Dialog({ trigger, title, description, open, onOpenChange, childr
 }
 
 export const DialogClose = Radix.Close;
+
+/** A dialog form's buttons: Cancel (closes it) and the submit, disabled while it runs. */
+export function DialogActions({
+  submit,
+  pending,
+  tone = 'primary',
+}: {
+  submit: ReactNode;
+  pending: boolean;
+  tone?: 'primary' | 'danger';
+}) {
+  return (
+    <div className="actions end">
+      <DialogClose asChild>
+        <button type="button">Cancel</button>
+      </DialogClose>
+      <button
+        type="submit"
+        className={tone === 'danger' ? 'danger solid' : 'primary'}
+        disabled={pending}
+      >
+        {submit}
+      </button>
+    </div>
+  );
+}

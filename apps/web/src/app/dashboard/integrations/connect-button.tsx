@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import { Dialog, DialogClose } from '~/components/dialog';
+import { Dialog, DialogActions } from '~/components/dialog';
 import { Field } from '~/components/field';
 import { useToastAction } from '~/components/toast';
 import { connect } from './actions';
@@ -56,14 +56,7 @@ export function ConnectButton({ id, name, authMethod }: Props) {
           autoComplete="off"
           error={result.fields?.apiKey ?? result.error}
         />
-        <div className="actions end">
-          <DialogClose asChild>
-            <button type="button">Cancel</button>
-          </DialogClose>
-          <button type="submit" className="primary" disabled={pending}>
-            Connect
-          </button>
-        </div>
+        <DialogActions submit="Connect" pending={pending} />
       </form>
     </Dialog>
   );

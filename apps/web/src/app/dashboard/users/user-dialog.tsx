@@ -2,7 +2,7 @@
 
 import type { User } from '@chorus/validators';
 import { useState } from 'react';
-import { Dialog, DialogClose } from '~/components/dialog';
+import { Dialog, DialogActions } from '~/components/dialog';
 import { Field, SelectField } from '~/components/field';
 import { useToastAction } from '~/components/toast';
 import { createUser, updateUser } from './actions';
@@ -92,14 +92,7 @@ export function UserDialog({ user }: { user?: User }) {
             {result.error}
           </p>
         )}
-        <div className="actions end">
-          <DialogClose asChild>
-            <button type="button">Cancel</button>
-          </DialogClose>
-          <button type="submit" className="primary" disabled={pending}>
-            {user ? 'Save' : 'Create user'}
-          </button>
-        </div>
+        <DialogActions submit={user ? 'Save' : 'Create user'} pending={pending} />
       </form>
     </Dialog>
   );

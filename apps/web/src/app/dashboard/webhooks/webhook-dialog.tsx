@@ -3,7 +3,7 @@
 import { EVENT_TYPES, type Webhook } from '@chorus/validators';
 import { useId, useState } from 'react';
 import { OneTimeSecret } from '~/components/copy-button';
-import { Dialog, DialogClose } from '~/components/dialog';
+import { Dialog, DialogActions, DialogClose } from '~/components/dialog';
 import { Field } from '~/components/field';
 import { useToastAction } from '~/components/toast';
 import { createWebhook, updateWebhook } from './actions';
@@ -139,14 +139,7 @@ export function WebhookDialog({ webhook }: { webhook?: Webhook }) {
               {result.error}
             </p>
           )}
-          <div className="actions end">
-            <DialogClose asChild>
-              <button type="button">Cancel</button>
-            </DialogClose>
-            <button type="submit" className="primary" disabled={pending}>
-              {webhook ? 'Save' : 'Create webhook'}
-            </button>
-          </div>
+          <DialogActions submit={webhook ? 'Save' : 'Create webhook'} pending={pending} />
         </form>
       )}
     </Dialog>
