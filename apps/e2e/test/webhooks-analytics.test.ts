@@ -75,12 +75,14 @@ describe('analytics, end to end', () => {
   it('reads a day of impressions, likes and clicks back in the stats and the post’s figures', async () => {
     const post = await api('POST', '/api/content/posts', { title: 'Measured' });
     const id = post.json.data.id as string;
-    const day = new Date().toISOString().slice(0, 10);
+    // A day no other file records on (they share the server's account): exact totals.
+    const day = new Date(Date.now() - 170 * 86_400_000).toISOString().slice(0, 10);
+    const occurredAt = `${day}T12:00:00.000Z`;
     const recorded = await api('POST', '/api/analytics/events', {
       events: [
-        { type: 'impression', contentId: id, integrationId: 'linkedin', count: 200 },
-        { type: 'like', contentId: id, integrationId: 'linkedin', count: 8 },
-        { type: 'click', contentId: id, count: 6 },
+        { type: 'impression', contentId: id, integrationId: 'linkedin', count: 200, occurredAt },
+        { type: 'like', contentId: id, integrationId: 'linkedin', count: 8, occurredAt },
+        { type: 'click', contentId: id, count: 6, occurredAt },
       ],
     });
     expect(recorded.status).toBe(201);
@@ -88,7 +90,7 @@ describe('analytics, end to end', () => {
     expect(stats.json.data.totals).toMatchObject({ impression: 200, like: 8, click: 6 });
     expect(stats.json.data.engagementRate).toBe(0.07);
     expect(stats.json.data.daily).toEqual([{ date: day, totals: stats.json.data.totals }]);
-    const figures = await api('GET', `/api/analytics/content/${id}`);
+    const figures = await api('GET', `/api/analytics/content/${id}?from=${day}&to=${day}`);
     expect(figures.json.data.engagementRate).toBe(0.07);
     expect(figures.json.data.byPlatform).toEqual([
       { integrationId: 'linkedin', totals: expect.objectContaining({ impression: 200, like: 8 }) },
