@@ -6,7 +6,6 @@ import {
   desc,
   eq,
   ilike,
-  inArray,
   or,
   preparedPerDb,
   sql,
@@ -29,6 +28,21 @@ interface Shape {
 
 const ph = sql.placeholder;
 const cursorUser = alias(users, 'cursor_user');
+const boundary = alias(users, 'boundary');
+/** The users table, or an alias of it in a subquery. */
+type UsersIn = typeof users | typeof boundary;
+
+/** The users the list shows. */
+function shown(t: UsersIn, shape: Shape) {
+  const pattern = ph('pattern');
+  return and(
+    eq(t.accountId, ph('accountId')),
+    shape.byRole ? eq(t.role, ph('role')) : undefined,
+    shape.search ? or(ilike(t.name, pattern), ilike(t.email, pattern)) : undefined,
+  );
+}
+
+const newestFirst = (t: UsersIn) => [desc(t.createdAt), desc(t.id)];
 
 /** The cursor user's place in the order; none (no row compares) when not the account's. */
 const cursorPlace = (db: Db) =>
@@ -37,55 +51,41 @@ const cursorPlace = (db: Db) =>
     .from(cursorUser)
     .where(and(eq(cursorUser.id, ph('cursor')), eq(cursorUser.accountId, ph('accountId'))));
 
-function conditions(db: Db, shape: Shape) {
-  const pattern = ph('pattern');
-  return and(
-    eq(users.accountId, ph('accountId')),
-    shape.byRole ? eq(users.role, ph('role')) : undefined,
-    shape.search ? or(ilike(users.name, pattern), ilike(users.email, pattern)) : undefined,
-    shape.cursor ? sql`(${users.createdAt}, ${users.id}) < (${cursorPlace(db)})` : undefined,
-  );
-}
-
-const newestFirst = [desc(users.createdAt), desc(users.id)];
-const summary = {
-  id: users.id,
-  name: users.name,
-  email: users.email,
-  role: users.role,
-  createdAt: users.createdAt,
-};
+/** The place of the user `offset` places down the list; none past its end. */
+const offsetPlace = (db: Db, shape: Shape) =>
+  db
+    .select({ createdAt: boundary.createdAt, id: boundary.id })
+    .from(boundary)
+    .where(shown(boundary, shape))
+    .orderBy(...newestFirst(boundary))
+    .limit(1)
+    .offset(ph('offset'));
 
 /**
- * One page, newest first (decisions §4), through the account's index in that order
- * (`users_account_created_idx`, or `users_account_role_created_idx` with a role). After a
- * cursor it reads only the rows it answers, however deep. A page number still skips
- * `offset` entries; it finds them in the index alone (ids only, no table rows) and reads
- * the table for the page's own rows.
+ * One page, newest first (decisions §4), read from a place in the order onwards through the
+ * account's index in that order (`users_account_created_idx`, or `users_account_role_created_idx`
+ * with a role): after a cursor, it reads only the rows it answers, however deep. A page number
+ * first finds its place `offset` entries down that index, in the index alone (no table rows
+ * for the entries skipped). A place rather than `id in (… limit offset)`: with the limit a
+ * parameter, PostgreSQL's generic plan for that guesses a tenth of the table and scans it all.
  */
 function buildPage(db: Db, shape: Shape, name: string) {
-  const where = conditions(db, shape);
-  if (shape.cursor) {
-    return db
-      .select(summary)
-      .from(users)
-      .where(where)
-      .orderBy(...newestFirst)
-      .limit(ph('limit'))
-      .prepare(name);
-  }
-  const ids = db
-    .select({ id: users.id })
-    .from(users)
-    .where(where)
-    .orderBy(...newestFirst)
-    .limit(ph('limit'))
-    .offset(ph('offset'));
+  const place = sql`(${users.createdAt}, ${users.id})`;
+  const from = shape.cursor
+    ? sql`${place} < (${cursorPlace(db)})`
+    : sql`${place} <= (${offsetPlace(db, shape)})`;
   return db
-    .select(summary)
+    .select({
+      id: users.id,
+      name: users.name,
+      email: users.email,
+      role: users.role,
+      createdAt: users.createdAt,
+    })
     .from(users)
-    .where(inArray(users.id, ids))
-    .orderBy(...newestFirst)
+    .where(and(shown(users, shape), from))
+    .orderBy(...newestFirst(users))
+    .limit(ph('limit'))
     .prepare(name);
 }
 
@@ -116,7 +116,7 @@ const searchTotal = (byRole: boolean) =>
     db
       .select({ total: count() })
       .from(users)
-      .where(conditions(db, { byRole, search: true, cursor: false }))
+      .where(shown(users, { byRole, search: true, cursor: false }))
       .prepare(byRole ? 'users_total_role_q' : 'users_total_q'),
   );
 const searchTotals = { all: searchTotal(false), byRole: searchTotal(true) };
