@@ -2,7 +2,8 @@
  * The bare baseline of `npm run bench:api`: node:http + postgres.js + ioredis doing the work
  * of `GET /api/users` and `POST /api/users` and nothing else (no framework, no validation
  * library, no envelope code): the SHA-256 key lookup with its user and account, one Redis
- * counter, one page of users and the total, the same JSON. What the product may cost is
+ * counter, one page of users and the total (from the per-role counts, kept on create as
+ * Chorus keeps them), the same JSON. What the product may cost is
  * measured against this. Env: PORT, DATABASE_URL, REDIS_URL.
  */
 import { createHash, randomBytes } from 'node:crypto';
@@ -42,9 +43,8 @@ async function list(res: ServerResponse, who: Caller, url: URL) {
   const [rows, [counted]] = await Promise.all([
     sql`select id, name, email, role, created_at from users where account_id = ${who.account_id}
         order by created_at desc, id desc limit ${limit} offset ${(page - 1) * limit}`,
-    sql<
-      { total: number }[]
-    >`select count(*)::int as total from users where account_id = ${who.account_id}`,
+    sql<{ total: number }[]>`select coalesce(sum(count), 0)::int as total from user_counts
+        where account_id = ${who.account_id}`,
   ]);
   const total = counted?.total ?? 0;
   send(res, 200, {
@@ -65,9 +65,15 @@ async function create(req: IncomingMessage, res: ServerResponse, who: Caller) {
   const input = JSON.parse(Buffer.concat(chunks).toString()) as Record<string, string>;
   const id = `usr_${randomBytes(13).toString('hex')}`;
   const passwordHash = await hashPassword(input.password ?? '');
-  const [row] = await sql`insert into users (id, account_id, name, email, password_hash, role)
-    values (${id}, ${who.account_id}, ${input.name ?? ''}, ${input.email ?? ''}, ${passwordHash},
-    ${input.role ?? 'user'}) returning id, name, email, role, created_at`;
+  const role = input.role ?? 'user';
+  const [row] = await sql.begin(async (tx) => {
+    const inserted = await tx`insert into users (id, account_id, name, email, password_hash, role)
+      values (${id}, ${who.account_id}, ${input.name ?? ''}, ${input.email ?? ''}, ${passwordHash},
+      ${role}) returning id, name, email, role, created_at`;
+    await tx`insert into user_counts (account_id, role, count) values (${who.account_id}, ${role}, 1)
+      on conflict (account_id, role) do update set count = user_counts.count + 1`;
+    return inserted;
+  });
   send(res, 201, { ...row, createdAt: (row?.created_at as Date).toISOString() });
 }
 

@@ -2,6 +2,7 @@ import { hashPassword } from '@chorus/auth';
 import { accounts, isUniqueViolation, sql, users, type Db } from '@chorus/db';
 import { AppError } from './errors';
 import { newId } from './ids';
+import { countUsers } from './user-counts';
 
 export type Tier = 'free' | 'pro' | 'enterprise';
 
@@ -27,6 +28,7 @@ export async function createAccount(db: Db, input: NewAccount) {
         passwordHash,
         role: 'admin',
       });
+      await countUsers({ tx, accountId, changes: { admin: 1 } });
     });
   } catch (error) {
     if (isUniqueViolation(error, 'users_email_lower_key')) {
@@ -65,6 +67,7 @@ export async function bootstrapFirstAdmin(
       passwordHash: await hashPassword(admin.password),
       role: 'admin',
     });
+    await countUsers({ tx, accountId, changes: { admin: 1 } });
     return { email: admin.email };
   });
 }

@@ -4,6 +4,8 @@ export * from './errors';
 export * from './idempotency';
 export * from './ids';
 export * from './users';
+export * from './users-list';
+export * from './user-counts';
 export * from './integrations';
 export * from './oauth';
 export * from './dashboard-login';

@@ -1,23 +1,10 @@
 import { hashPassword, verifyPassword, type Principal } from '@chorus/auth';
-import {
-  accounts,
-  and,
-  count,
-  desc,
-  eq,
-  ilike,
-  isUniqueViolation,
-  or,
-  preparedPerDb,
-  sql,
-  users,
-  type Db,
-} from '@chorus/db';
-import type { CreateUserInput, Role, UpdateUserInput, User, UserSummary } from '@chorus/validators';
+import { accounts, and, eq, isUniqueViolation, sql, users, type Db } from '@chorus/db';
+import type { CreateUserInput, UpdateUserInput, User, UserSummary } from '@chorus/validators';
 import { AppError, notFound } from './errors';
 import { recordEvent } from './events/record';
 import { newId } from './ids';
-import { pageCount, pageOffset, type PageRequest } from './pagination';
+import { adminCount, countUsers } from './user-counts';
 
 type UserRow = typeof users.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -49,98 +36,6 @@ async function guardEmail<T>(write: () => Promise<T>): Promise<T> {
     if (isUniqueViolation(error, 'users_email_lower_key')) throw emailTaken();
     throw error;
   }
-}
-
-/** The account's users (of one role, when `byRole`), newest first, one page. */
-const usersPage = (byRole: boolean) =>
-  preparedPerDb((db) =>
-    db
-      .select({
-        id: users.id,
-        name: users.name,
-        email: users.email,
-        role: users.role,
-        createdAt: users.createdAt,
-      })
-      .from(users)
-      .where(usersOf(byRole))
-      .orderBy(desc(users.createdAt), desc(users.id))
-      .limit(sql.placeholder('limit'))
-      .offset(sql.placeholder('offset'))
-      .prepare(byRole ? 'users_page_by_role' : 'users_page'),
-  );
-
-const usersTotal = (byRole: boolean) =>
-  preparedPerDb((db) =>
-    db
-      .select({ total: count() })
-      .from(users)
-      .where(usersOf(byRole))
-      .prepare(byRole ? 'users_total_by_role' : 'users_total'),
-  );
-
-const usersOf = (byRole: boolean) =>
-  and(
-    eq(users.accountId, sql.placeholder('accountId')),
-    byRole ? eq(users.role, sql.placeholder('role')) : undefined,
-  );
-
-// The list is read on every call of GET /api/users: prepared once, per filter.
-const pageQuery = { all: usersPage(false), byRole: usersPage(true) };
-const totalQuery = { all: usersTotal(false), byRole: usersTotal(true) };
-
-/**
- * The page and the total through the prepared statements. One after the other: the embedded
- * database's socket (pglite-socket) mixes up statements pipelined on one connection.
- */
-async function listPrepared(db: Db, accountId: string, page: PageRequest, role?: Role) {
-  const filter = role ? 'byRole' : 'all';
-  const values = { accountId, role };
-  const rows = await pageQuery[filter](db).execute({
-    ...values,
-    limit: page.limit,
-    offset: pageOffset(page),
-  });
-  const [totals] = await totalQuery[filter](db).execute(values);
-  return [rows, totals] as const;
-}
-
-/** A text search on name or email (any case; `%`, `_` and `\\` match themselves). */
-async function searchUsers(db: Db, accountId: string, page: PageRequest, q: string, role?: Role) {
-  const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const where = and(
-    eq(users.accountId, accountId),
-    role ? eq(users.role, role) : undefined,
-    or(ilike(users.name, pattern), ilike(users.email, pattern)),
-  );
-  const rows = await db
-    .select()
-    .from(users)
-    .where(where)
-    .orderBy(desc(users.createdAt), desc(users.id))
-    .limit(page.limit)
-    .offset(pageOffset(page));
-  const [totals] = await db.select({ total: count() }).from(users).where(where);
-  return [rows, totals] as const;
-}
-
-export async function listUsers(opts: {
-  db: Db;
-  principal: Principal;
-  page: PageRequest;
-  role?: Role;
-  /** Text the name or email contains, any case; `%`, `_` and `\\` match themselves. */
-  q?: string;
-}) {
-  const { db, principal, page, role, q } = opts;
-  const [rows, totals] = q
-    ? await searchUsers(db, principal.accountId, page, q, role)
-    : await listPrepared(db, principal.accountId, page, role);
-  const total = totals?.total ?? 0;
-  return {
-    data: rows.map(toUserSummary),
-    pagination: { total, page: page.page, limit: page.limit, pages: pageCount(total, page.limit) },
-  };
 }
 
 async function findUser(db: Db | Tx, principal: Principal, userId: string) {
@@ -180,6 +75,7 @@ export async function createUser(opts: { db: Db; principal: Principal; input: Cr
         type: 'user.created',
         object: toUser(created),
       });
+      await countUsers({ tx, accountId: principal.accountId, changes: { [created.role]: 1 } });
       return created;
     }),
   );
@@ -199,11 +95,7 @@ async function lockAccount(tx: Tx, accountId: string) {
 }
 
 async function assertAnotherAdmin(tx: Tx, accountId: string) {
-  const [admins] = await tx
-    .select({ n: count() })
-    .from(users)
-    .where(and(eq(users.accountId, accountId), eq(users.role, 'admin')));
-  if ((admins?.n ?? 0) <= 1) {
+  if ((await adminCount(tx, accountId)) <= 1) {
     throw new AppError('last_admin', 'The last admin of an account cannot be removed or demoted.');
   }
 }
@@ -294,6 +186,13 @@ export async function updateUser(opts: {
     if (!row) throw notFound('User');
     const user = toUser(row);
     await recordEvent({ tx, accountId: principal.accountId, type: 'user.updated', object: user });
+    if (roleChanges) {
+      await countUsers({
+        tx,
+        accountId: principal.accountId,
+        changes: { [target.role]: -1, [row.role]: 1 },
+      });
+    }
     return user;
   });
 }
@@ -311,5 +210,6 @@ export async function deleteUser(opts: { db: Db; principal: Principal; userId: s
       type: 'user.deleted',
       object: toUser(target),
     });
+    await countUsers({ tx, accountId: principal.accountId, changes: { [target.role]: -1 } });
   });
 }

@@ -1,5 +1,5 @@
 import type { Principal } from '@chorus/auth';
-import { accounts, count, eq, users, type Database } from '@chorus/db';
+import { accounts, count, eq, userCounts, users, type Database } from '@chorus/db';
 import { createTestDatabase } from '@chorus/db/testing';
 import { SCOPES } from '@chorus/validators';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -111,6 +111,10 @@ describe('bootstrapFirstAdmin', () => {
       ).toBeNull();
       const all = await fresh.db.select().from(users);
       expect(all.map((u) => [u.email, u.role])).toEqual([['boot@example.test', 'admin']]);
+      const counted = await fresh.db.select().from(userCounts);
+      expect(counted.map((c) => [c.accountId, c.role, c.count])).toEqual([
+        [all[0]?.accountId, 'admin', 1],
+      ]);
     } finally {
       await fresh.close();
     }

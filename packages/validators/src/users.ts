@@ -26,15 +26,35 @@ export const ZUser = ZUserSummary.extend({
   settings: ZUserSettings,
 }).meta({ id: 'User' });
 
-export const ZListUsersQuery = paginationQuery(50).extend({
-  role: ZRole.optional().meta({ description: 'Only users with this role.' }),
-  q: z
-    .string()
-    .trim()
-    .max(200)
-    .optional()
-    .meta({ description: 'Only users whose name or email contains this text (any case).' }),
-});
+export const ZListUsersQuery = paginationQuery(50)
+  .extend({
+    // Descriptions sit inside `.optional()`, where the OpenAPI generator reads them.
+    role: ZRole.meta({ description: 'Only users with this role.' }).optional(),
+    q: z
+      .string()
+      .trim()
+      .max(200)
+      .meta({
+        description:
+          'Only users whose name or email contains this text (any case). The total is then counted, a pass over the account’s users.',
+      })
+      .optional(),
+    startingAfter: z
+      .string()
+      .min(1)
+      .max(100)
+      .meta({
+        description:
+          "A user id of the account: the page is the `limit` users after that one in the list's order (newest first), at the same cost however deep, and the answer carries `meta.pagination.nextCursor`. Start from the last id of any page. Not with `page` beyond 1.",
+        example: 'usr_01JD2Y8Q9Z3M4N5P6R7S8T9V0W',
+      })
+      .optional(),
+  })
+  // A cursor names the position itself: a page number beside it would say a second one.
+  .refine((query) => query.startingAfter === undefined || query.page === 1, {
+    path: ['page'],
+    message: 'Send either page or startingAfter, not both.',
+  });
 
 export const ZUserIdParam = z.object({ userId: z.string() });
 
@@ -66,6 +86,17 @@ export const ZUserList = z
       limit: z.number().int(),
       pages: z.number().int(),
     }),
+    meta: z
+      .object({
+        pagination: z.object({
+          nextCursor: z.string().nullable().meta({
+            description:
+              '`startingAfter` for the next page: the id of the last user of this one, or null when no user follows.',
+          }),
+        }),
+      })
+      .optional()
+      .meta({ description: 'Only when the request sends `startingAfter`.' }),
   })
   .meta({ id: 'UserList' });
 

@@ -22,12 +22,14 @@ export const usersRouter = router({
         operationId: 'listUsers',
         tags,
         summary: 'List users',
+        description:
+          'Newest first. Page by number (`page`, `limit`) or, for deep pages, by cursor: send `startingAfter` with the last id you have; the answer then carries `meta.pagination.nextCursor`, null on the last page. An unknown id, or one of another account, is a 400 `validation_error` on `startingAfter`.',
       },
     })
     .input(ZListUsersQuery)
     .output(ZUserList)
-    .query(({ ctx, input: { page, limit, role, q } }) =>
-      listUsers({ db: ctx.db, principal: ctx.principal, page: { page, limit }, role, q }),
+    .query(({ ctx, input: { page, limit, ...filters } }) =>
+      listUsers({ db: ctx.db, principal: ctx.principal, page: { page, limit }, ...filters }),
     ),
 
   get: scoped('read')

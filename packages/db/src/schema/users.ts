@@ -2,10 +2,12 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   boolean,
+  check,
   index,
   integer,
   pgEnum,
   pgTable,
+  primaryKey,
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
@@ -43,7 +45,40 @@ export const users = pgTable(
   (t) => [
     // Emails are unique across all accounts, whatever their case: the database is the judge.
     uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
-    index('users_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
+    // The list's order (newest first, id as tie-break), whole or of one role, so that a page
+    // or a cursor's next page reads only the rows it answers. NULLS FIRST as `ORDER BY … DESC`
+    // means it: an index whose nulls sit elsewhere cannot give that order, even on NOT NULL
+    // columns, and PostgreSQL then sorts every user of the account for each page.
+    index('users_account_created_idx').on(
+      t.accountId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index('users_account_role_created_idx').on(
+      t.accountId,
+      t.role,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+  ],
+);
+
+/**
+ * How many users each account has of each role, changed in the same transaction as every
+ * insert, role change and delete of a user (`@chorus/services`' `countUsers`), so that the
+ * list's total and the last-admin rule never scan `users`.
+ */
+export const userCounts = pgTable(
+  'user_counts',
+  {
+    accountId: accountRef(),
+    role: userRole().notNull(),
+    count: integer().notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.role] }),
+    // A write that forgot to count would sooner or later take a count below zero: refuse it.
+    check('user_counts_not_negative', sql`${t.count} >= 0`),
   ],
 );
 

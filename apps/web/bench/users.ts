@@ -1,0 +1,156 @@
+/**
+ * `npm run bench:users`: what one users-list request costs as an account grows. Seeds two
+ * accounts in a fresh database of the PostgreSQL server of DATABASE_URL (default loopback),
+ * one with BENCH_SMALL_USERS (1,000) users and one with BENCH_LARGE_USERS (1,000,000),
+ * starts the production build (`npm start`), and times requests one at a time (one
+ * connection), the two accounts alternately, for BENCH_SECONDS (5) × BENCH_ROUNDS (2) each:
+ * page 1, a role's page, the middle page by number and by cursor, and a text search. Prints
+ * p50 and p99 per account size and the ratio of the p50s.
+ */
+import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
+import { sql } from '@chorus/db';
+import { createTestDatabase } from '@chorus/db/testing';
+import { freePort, runScript, waitFor } from './processes';
+import { seedAccount } from './seed';
+
+process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const SIZES = [
+  Number(process.env.BENCH_SMALL_USERS ?? 1_000),
+  Number(process.env.BENCH_LARGE_USERS ?? 1_000_000),
+] as const;
+const LIMIT = 50;
+const appDir = fileURLToPath(new URL('..', import.meta.url));
+const say = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+
+interface Account {
+  users: number;
+  headers: Record<string, string>;
+  /** The middle page's number, and the id the same page starts after. */
+  middle: number;
+  cursor: string;
+}
+
+/** Sequential requests (one connection, kept alive) for `seconds`: the sorted latencies. */
+async function time(url: string, headers: Record<string, string>, seconds: number) {
+  const latencies: number[] = [];
+  const end = performance.now() + seconds * 1000;
+  while (performance.now() < end) {
+    const start = performance.now();
+    const res = await fetch(url, { headers });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
+    latencies.push(performance.now() - start);
+  }
+  return latencies;
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
+
+const scenarios: { name: string; query: (account: Account) => string }[] = [
+  { name: 'page 1 (and the total)', query: () => '' },
+  { name: 'role=admin, page 1', query: () => '&role=admin' },
+  { name: 'middle page by number', query: (a) => `&page=${a.middle}` },
+  { name: 'middle page by cursor', query: (a) => `&startingAfter=${a.cursor}` },
+  { name: 'q=user-12 (search: counts)', query: () => '&q=user-12' },
+];
+
+async function main() {
+  const database = await createTestDatabase();
+  const seeded = [];
+  for (const users of SIZES) {
+    const started = performance.now();
+    seeded.push({ users, ...(await seedAccount(database.db, users)) });
+    say(`seeded ${users} users in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  }
+  // Statistics and the visibility map, as autovacuum leaves a table soon after a bulk load:
+  // measure the settled table, not a race with autovacuum.
+  await database.db.execute(sql`vacuum analyze users`);
+
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  say('starting npm start (builds if needed)');
+  let server: ChildProcess | undefined;
+  try {
+    server = runScript(
+      'scripts/start.ts',
+      {
+        DATABASE_URL: database.url,
+        REDIS_URL,
+        NODE_ENV: 'production',
+        PORT: String(port),
+        CHORUS_PUBLIC_URL: base,
+        CHORUS_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+        NEXTAUTH_SECRET: 'benchmark session secret, not for use elsewhere',
+        // Budgets no run can spend: the benchmark measures the list, not refusals.
+        RATE_LIMITS: JSON.stringify({ free: { read: 1e9, write: 1e9 } }),
+        RATE_LIMIT_PREFIX: `bench:${process.pid}`,
+        CHORUS_WORKER: 'false',
+      },
+      appDir,
+    );
+    await waitFor(`${base}/api/health`, 600_000, server);
+
+    const accounts: Account[] = [];
+    for (const { users, key } of seeded) {
+      const headers = { authorization: `Bearer ${key}` };
+      const middle = Math.max(2, Math.ceil(users / LIMIT / 2));
+      const before = await fetch(`${base}/api/users?limit=${LIMIT}&page=${middle - 1}`, {
+        headers,
+      });
+      const { data } = (await before.json()) as { data: { id: string }[] };
+      const cursor = data.at(-1)?.id;
+      if (!cursor) throw new Error(`no page ${middle - 1} for ${users} users`);
+      accounts.push({ users, headers, middle, cursor });
+    }
+    // Warm up: JIT, the connection pool, every prepared statement.
+    for (const account of accounts)
+      for (const scenario of scenarios)
+        await time(
+          `${base}/api/users?limit=${LIMIT}${scenario.query(account)}`,
+          account.headers,
+          1,
+        );
+
+    const rows: string[] = [];
+    for (const scenario of scenarios) {
+      const runs = accounts.map(() => [] as number[]);
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const [i, account] of accounts.entries()) {
+          const url = `${base}/api/users?limit=${LIMIT}${scenario.query(account)}`;
+          runs[i]?.push(...(await time(url, account.headers, SECONDS)));
+        }
+      }
+      const [small, large] = runs.map((r) => r.sort((a, b) => a - b));
+      const p50 = [percentile(small ?? [], 50), percentile(large ?? [], 50)] as const;
+      rows.push(
+        `| ${scenario.name} | ${p50[0].toFixed(1)} | ${percentile(small ?? [], 99).toFixed(1)} | ${p50[1].toFixed(1)} | ${percentile(large ?? [], 99).toFixed(1)} | **${(p50[1] / p50[0]).toFixed(2)}×** |`,
+      );
+      say(`${scenario.name} done`);
+    }
+    const [small, large] = accounts;
+    process.stdout.write(
+      [
+        `GET /api/users?limit=${LIMIT}, one connection, ${SECONDS} s × ${ROUNDS} rounds per account, alternating; middle page ${small?.middle} of ${SIZES[0]} users, ${large?.middle} of ${SIZES[1]}`,
+        '',
+        `| request | ${SIZES[0]} users p50 ms | p99 ms | ${SIZES[1]} users p50 ms | p99 ms | p50 ratio |`,
+        '|---|---|---|---|---|---|',
+        ...rows,
+        '',
+      ].join('\n'),
+    );
+  } finally {
+    server?.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await database.close();
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
