@@ -45,9 +45,13 @@ export const trackedEvents = pgTable(
     createdAt: timestamptz().notNull().defaultNow(),
   },
   (t) => [
-    index('tracked_events_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
+    index('tracked_events_account_created_idx').on(
+      t.accountId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     index('tracked_events_content_idx')
-      .on(t.accountId, t.contentId, t.createdAt.desc())
+      .on(t.accountId, t.contentId, t.createdAt.desc().nullsFirst())
       .where(sql`${t.contentId} is not null`),
     uniqueIndex('tracked_events_sync_key')
       .on(t.accountId, t.syncKey)

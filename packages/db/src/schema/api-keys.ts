@@ -22,5 +22,5 @@ export const apiKeys = pgTable(
     lastUsedAt: timestamptz(),
     createdAt: timestamptz().notNull().defaultNow(),
   },
-  (t) => [index('api_keys_account_idx').on(t.accountId, t.createdAt.desc())],
+  (t) => [index('api_keys_account_idx').on(t.accountId, t.createdAt.desc().nullsFirst())],
 );

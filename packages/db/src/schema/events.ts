@@ -24,5 +24,11 @@ export const events = pgTable(
     payload: jsonb().$type<EventPayload>().notNull(),
     createdAt: timestamptz().notNull().defaultNow(),
   },
-  (t) => [index('events_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id.desc())],
+  (t) => [
+    index('events_account_created_idx').on(
+      t.accountId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+  ],
 );

@@ -28,7 +28,7 @@ export const integrationConnections = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.accountId, t.integrationId] }),
-    index('integration_connections_account_idx').on(t.accountId, t.connectedAt.desc()),
+    index('integration_connections_account_idx').on(t.accountId, t.connectedAt.desc().nullsFirst()),
   ],
 );
 

@@ -24,5 +24,11 @@ export const media = pgTable(
     storageKey: text().notNull(),
     createdAt: timestamptz().notNull().defaultNow(),
   },
-  (t) => [index('media_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id.desc())],
+  (t) => [
+    index('media_account_created_idx').on(
+      t.accountId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+  ],
 );

@@ -23,7 +23,7 @@ export const oauthClients = pgTable(
     createdAt: timestamptz().notNull().defaultNow(),
     updatedAt: timestamptz().notNull().defaultNow(),
   },
-  (t) => [index('oauth_clients_account_idx').on(t.accountId, t.createdAt.desc())],
+  (t) => [index('oauth_clients_account_idx').on(t.accountId, t.createdAt.desc().nullsFirst())],
 );
 
 /**

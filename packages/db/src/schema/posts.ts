@@ -28,7 +28,11 @@ export const posts = pgTable(
     updatedAt: timestamptz().notNull().defaultNow(),
   },
   (t) => [
-    index('posts_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id.desc()),
+    index('posts_account_created_idx').on(
+      t.accountId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     // The scheduler's look-up of what is due: only scheduled posts are in this index.
     index('posts_due_idx')
       .on(t.scheduledAt)

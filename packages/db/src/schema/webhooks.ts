@@ -30,7 +30,13 @@ export const webhooks = pgTable(
     createdAt: timestamptz().notNull().defaultNow(),
     updatedAt: timestamptz().notNull().defaultNow(),
   },
-  (t) => [index('webhooks_account_created_idx').on(t.accountId, t.createdAt.desc(), t.id.desc())],
+  (t) => [
+    index('webhooks_account_created_idx').on(
+      t.accountId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+  ],
 );
 
 export const webhookDeliveryStatus = pgEnum('webhook_delivery_status', [
@@ -68,8 +74,8 @@ export const webhookDeliveries = pgTable(
     unique('webhook_deliveries_event_key').on(t.webhookId, t.eventId),
     index('webhook_deliveries_webhook_created_idx').on(
       t.webhookId,
-      t.createdAt.desc(),
-      t.id.desc(),
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
     ),
     // The workers' look-up of what is due: only pending deliveries are in this index.
     index('webhook_deliveries_due_idx')
