@@ -101,6 +101,20 @@ describe('GET /api/openapi.json', () => {
     expect(doc.paths['/api/users/{id}']).toBeUndefined();
   });
 
+  it('describes every query parameter of every operation', () => {
+    const bare: string[] = [];
+    for (const [path, operations] of Object.entries(doc.paths as Record<string, object>)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        for (const p of (operation as { parameters?: Record<string, any>[] }).parameters ?? []) {
+          if (p.in === 'query' && !(p.description ?? p.schema?.description)) {
+            bare.push(`${method.toUpperCase()} ${path} ?${p.name}`);
+          }
+        }
+      }
+    }
+    expect(bare).toEqual([]);
+  });
+
   it('documents success statuses as the server answers them', () => {
     expect(Object.keys(doc.paths['/api/users'].post.responses)).toContain('201');
     expect(doc.paths['/api/users'].post.responses['200']).toBeUndefined();

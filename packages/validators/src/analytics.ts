@@ -101,21 +101,32 @@ export const ZTrackedEvent = z
 const ZBound = z.union([ZDay, ZTime]);
 
 export const ZListTrackedEventsQuery = paginationQuery(25).extend({
-  type: ZTrackedEventType.optional(),
-  contentId: z.string().min(1).max(64).optional(),
-  integrationId: z.string().min(1).max(64).optional(),
-  from: ZBound.optional().meta({
+  // The description before `.optional()`: after it, the OpenAPI parameter loses it.
+  type: ZTrackedEventType.meta({ description: 'Only events of this type.' }).optional(),
+  contentId: z
+    .string()
+    .min(1)
+    .max(64)
+    .meta({ description: 'Only events of this post.' })
+    .optional(),
+  integrationId: z
+    .string()
+    .min(1)
+    .max(64)
+    .meta({ description: 'Only events on this platform.' })
+    .optional(),
+  from: ZBound.meta({
     description: 'Occurred at or after: a timestamp, or a date (from its first instant, UTC).',
-  }),
-  to: ZBound.optional().meta({
+  }).optional(),
+  to: ZBound.meta({
     description: 'Occurred at or before: a timestamp, or a date (to its last instant, UTC).',
-  }),
+  }).optional(),
 });
 
 /** Days of a stats range, both inclusive; default the last 30 days, at most 366. */
 export const ZStatsQuery = z.object({
-  from: ZDay.optional().meta({ description: 'First day, UTC (default: 29 days before `to`).' }),
-  to: ZDay.optional().meta({ description: 'Last day, UTC, inclusive (default: today).' }),
+  from: ZDay.meta({ description: 'First day, UTC (default: 29 days before `to`).' }).optional(),
+  to: ZDay.meta({ description: 'Last day, UTC, inclusive (default: today).' }).optional(),
 });
 
 export const ZContentStatsQuery = ZStatsQuery.extend({ id: z.string() });

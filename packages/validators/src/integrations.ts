@@ -46,8 +46,8 @@ export const ZIntegrationList = z
   .meta({ id: 'IntegrationList' });
 
 export const ZListIntegrationsQuery = z.object({
-  category: ZIntegrationCategory.optional().meta({ description: 'Only this category.' }),
-  status: ZIntegrationStatus.optional().meta({ description: 'Only this status.' }),
+  category: ZIntegrationCategory.meta({ description: 'Only this category.' }).optional(),
+  status: ZIntegrationStatus.meta({ description: 'Only this status.' }).optional(),
 });
 
 export const ZIntegrationIdParam = z.object({ integrationId: z.string() });
@@ -122,9 +122,21 @@ export const ZDisconnectResult = z
 
 /** What the third party sends back to the callback (RFC 6749 §4.1.2 and §4.1.2.1). */
 export const ZOAuthCallbackQuery = ZIntegrationIdParam.extend({
-  state: z.string().max(512).optional(),
-  code: z.string().max(4096).optional(),
-  error: z.string().max(256).optional(),
+  state: z
+    .string()
+    .max(512)
+    .meta({ description: 'The state Chorus sent, returned by the platform.' })
+    .optional(),
+  code: z
+    .string()
+    .max(4096)
+    .meta({ description: 'The authorization code, on success.' })
+    .optional(),
+  error: z
+    .string()
+    .max(256)
+    .meta({ description: 'The platform’s error code, on refusal.' })
+    .optional(),
 });
 
 export const ZRedirect = z.object({ location: z.string() });

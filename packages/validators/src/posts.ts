@@ -69,17 +69,17 @@ export const ZUpdatePost = z.object({
 export const ZPostIdParam = z.object({ id: z.string() });
 
 export const ZListPostsQuery = paginationQuery(25).extend({
-  status: ZPostStatus.optional().meta({ description: 'Only posts in this status.' }),
-  tag: ZTag.optional().meta({ description: 'Only posts carrying this tag (exact match).' }),
+  status: ZPostStatus.meta({ description: 'Only posts in this status.' }).optional(),
+  tag: ZTag.meta({ description: 'Only posts carrying this tag (exact match).' }).optional(),
   q: z
     .string()
     .trim()
     .min(1)
     .max(200)
-    .optional()
-    .meta({ description: 'Plain text searched in title and content, case-insensitively.' }),
-  from: ZScheduleTime.optional().meta({ description: 'Created at or after this time.' }),
-  to: ZScheduleTime.optional().meta({ description: 'Created at or before this time.' }),
+    .meta({ description: 'Plain text searched in title and content, case-insensitively.' })
+    .optional(),
+  from: ZScheduleTime.meta({ description: 'Created at or after this time.' }).optional(),
+  to: ZScheduleTime.meta({ description: 'Created at or before this time.' }).optional(),
   sort: z.enum(['-createdAt', 'scheduledAt']).default('-createdAt').meta({
     description:
       '`-createdAt`: newest first (the default). `scheduledAt`: soonest `scheduledAt` first, posts without one last; with `status=scheduled`, what goes out next.',
