@@ -102,10 +102,16 @@ describe('GET /api/openapi.json', () => {
   });
 
   it('describes every query parameter of every operation', () => {
+    type Parameter = {
+      in: string;
+      name: string;
+      description?: string;
+      schema?: { description?: string };
+    };
     const bare: string[] = [];
     for (const [path, operations] of Object.entries(doc.paths as Record<string, object>)) {
       for (const [method, operation] of Object.entries(operations)) {
-        for (const p of (operation as { parameters?: Record<string, any>[] }).parameters ?? []) {
+        for (const p of (operation as { parameters?: Parameter[] }).parameters ?? []) {
           if (p.in === 'query' && !(p.description ?? p.schema?.description)) {
             bare.push(`${method.toUpperCase()} ${path} ?${p.name}`);
           }

@@ -13,7 +13,7 @@ export interface RollupChange {
 }
 
 /** The columns of a `changes` relation, which `rollupUpserts` reads. */
-export const CHANGE_COLUMNS = {
+const CHANGE_COLUMNS = {
   occurred_at: 'timestamptz',
   type: 'tracked_event_type',
   content_id: 'text',
