@@ -1,7 +1,5 @@
-import type { Principal } from '@chorus/auth';
 import { and, count, eq, userCounts, users, type Database } from '@chorus/db';
 import { createTestDatabase } from '@chorus/db/testing';
-import { SCOPES } from '@chorus/validators';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createAccount,
@@ -12,6 +10,7 @@ import {
   userTotal,
   type PageRequest,
 } from '../src';
+import { adminOf } from './oauth-fixtures';
 
 let database: Database;
 beforeAll(async () => {
@@ -19,21 +18,12 @@ beforeAll(async () => {
 });
 afterAll(() => database.close());
 
-const asAdmin = (accountId: string, userId: string): Principal => ({
-  accountId,
-  userId,
-  role: 'admin',
-  tier: 'free',
-  credential: { kind: 'session', id: 'test' },
-  scopes: [...SCOPES],
-});
-
 async function newAccount(name: string) {
   const { accountId, adminId } = await createAccount(database.db, {
     name,
     admin: { email: `admin@${name}.test`, password: 'password-admin' },
   });
-  return { accountId, adminId, principal: asAdmin(accountId, adminId) };
+  return { accountId, adminId, principal: adminOf(accountId, adminId) };
 }
 
 /** The kept counts of the account, per role. */

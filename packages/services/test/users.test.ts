@@ -1,7 +1,5 @@
-import type { Principal } from '@chorus/auth';
 import { accounts, count, eq, userCounts, users, type Database } from '@chorus/db';
 import { createTestDatabase } from '@chorus/db/testing';
-import { SCOPES } from '@chorus/validators';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   AppError,
@@ -11,21 +9,13 @@ import {
   newId,
   updateUser,
 } from '../src';
+import { adminOf } from './oauth-fixtures';
 
 let database: Database;
 beforeAll(async () => {
   database = await createTestDatabase();
 });
 afterAll(() => database.close());
-
-const asAdmin = (accountId: string, userId: string): Principal => ({
-  accountId,
-  userId,
-  role: 'admin',
-  tier: 'free',
-  credential: { kind: 'session', id: 'test' },
-  scopes: [...SCOPES],
-});
 
 describe('email uniqueness', () => {
   it('is enforced by the database itself, case-insensitively', async () => {
@@ -68,19 +58,19 @@ describe('the last admin', () => {
     });
     const second = await createUser({
       db: database.db,
-      principal: asAdmin(accountId, adminId),
+      principal: adminOf(accountId, adminId),
       input: { name: 'Two', email: 'two@duo.test', password: 'password-two', role: 'admin' },
     });
     const results = await Promise.allSettled([
       updateUser({
         db: database.db,
-        principal: asAdmin(accountId, adminId),
+        principal: adminOf(accountId, adminId),
         userId: second.id,
         input: { role: 'user' },
       }),
       updateUser({
         db: database.db,
-        principal: asAdmin(accountId, second.id),
+        principal: adminOf(accountId, second.id),
         userId: adminId,
         input: { role: 'user' },
       }),

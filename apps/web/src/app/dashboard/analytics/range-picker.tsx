@@ -11,6 +11,24 @@ type Props = {
   error?: string;
 };
 
+/** One end of the custom range: a UTC day, described by the hint or by the refusal. */
+function DayField(props: { name: string; label: string; value: string; error?: string }) {
+  return (
+    <div className="field">
+      <label htmlFor={`range-${props.name}`}>{props.label}</label>
+      <input
+        id={`range-${props.name}`}
+        name={props.name}
+        type="date"
+        required
+        defaultValue={props.value}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={props.error ? 'range-error' : 'range-hint'}
+      />
+    </div>
+  );
+}
+
 /** Presets of 7, 30 and 90 days ending today, or custom UTC days (both included). */
 export function RangePicker({ path, from, to, preset, error }: Props) {
   return (
@@ -27,30 +45,8 @@ export function RangePicker({ path, from, to, preset, error }: Props) {
         ))}
       </nav>
       <form className="filters" action={path} aria-label="Custom date range">
-        <div className="field">
-          <label htmlFor="range-from">From</label>
-          <input
-            id="range-from"
-            name="from"
-            type="date"
-            required
-            defaultValue={from}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? 'range-error' : 'range-hint'}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="range-to">To</label>
-          <input
-            id="range-to"
-            name="to"
-            type="date"
-            required
-            defaultValue={to}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={error ? 'range-error' : 'range-hint'}
-          />
-        </div>
+        <DayField name="from" label="From" value={from} error={error} />
+        <DayField name="to" label="To" value={to} error={error} />
         <button type="submit">Apply</button>
         <small id="range-hint" className="muted">
           Days in UTC, both included; at most 366.

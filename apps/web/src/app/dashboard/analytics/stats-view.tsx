@@ -24,6 +24,40 @@ const LABELS: Record<keyof AnalyticsTotals, string> = {
 const engagements = (totals: AnalyticsTotals) =>
   ENGAGEMENT_TYPES.reduce((sum, type) => sum + totals[type], 0);
 
+/** One row per day or platform: its name, then a column per event type. */
+function TotalsTable(props: {
+  label: string;
+  heading: string;
+  rows: { key: string; name: string; totals: AnalyticsTotals }[];
+}) {
+  return (
+    <TableScroll label={props.label}>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">{props.heading}</th>
+            {TRACKED_EVENT_TYPES.map((type) => (
+              <th key={type} scope="col">
+                {LABELS[type]}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {props.rows.map((row) => (
+            <tr key={row.key}>
+              <th scope="row">{row.name}</th>
+              {TRACKED_EVENT_TYPES.map((type) => (
+                <td key={type}>{count(row.totals[type])}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </TableScroll>
+  );
+}
+
 type Props = {
   stats: Stats;
   /** Platform names by integration id. */
@@ -79,30 +113,11 @@ export function StatsView({ stats, names, topContent }: Props) {
             <DailyChart days={days} summary={summary} />
             <details>
               <summary>The daily figures as a table</summary>
-              <TableScroll label="Daily figures">
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Day (UTC)</th>
-                      {TRACKED_EVENT_TYPES.map((type) => (
-                        <th key={type} scope="col">
-                          {LABELS[type]}
-                        </th>
-                      ))}
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {stats.daily.map((d) => (
-                      <tr key={d.date}>
-                        <th scope="row">{d.date}</th>
-                        {TRACKED_EVENT_TYPES.map((type) => (
-                          <td key={type}>{count(d.totals[type])}</td>
-                        ))}
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </TableScroll>
+              <TotalsTable
+                label="Daily figures"
+                heading="Day (UTC)"
+                rows={stats.daily.map((d) => ({ key: d.date, name: d.date, totals: d.totals }))}
+              />
             </details>
           </>
         )}
@@ -112,30 +127,15 @@ export function StatsView({ stats, names, topContent }: Props) {
         {stats.byPlatform.length === 0 ? (
           <p className="muted">No event in this range names a platform.</p>
         ) : (
-          <TableScroll label="Figures by platform">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Platform</th>
-                  {TRACKED_EVENT_TYPES.map((type) => (
-                    <th key={type} scope="col">
-                      {LABELS[type]}
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {stats.byPlatform.map((p) => (
-                  <tr key={p.integrationId}>
-                    <th scope="row">{names.get(p.integrationId) ?? p.integrationId}</th>
-                    {TRACKED_EVENT_TYPES.map((type) => (
-                      <td key={type}>{count(p.totals[type])}</td>
-                    ))}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <TotalsTable
+            label="Figures by platform"
+            heading="Platform"
+            rows={stats.byPlatform.map((p) => ({
+              key: p.integrationId,
+              name: names.get(p.integrationId) ?? p.integrationId,
+              totals: p.totals,
+            }))}
+          />
         )}
       </section>
       {topContent && (
