@@ -9,7 +9,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { createApiListener, createHttpServer } from '@chorus/api/http';
-import { createRestHandler } from '@chorus/api/rest';
+import { createRestDoor } from '@chorus/api/rest';
 import next from 'next';
 import { getDatabase } from '../src/server/database';
 import { requestSessionPrincipal } from '../src/server/session';
@@ -29,7 +29,7 @@ server.on(
     mounts: [
       ['/api/trpc', handleTrpc],
       // The session counts only on the routes that accept it (media bytes and upload).
-      ['/api', createRestHandler({ getDatabase, sessionPrincipal: requestSessionPrincipal })],
+      ['/api', createRestDoor({ getDatabase, sessionPrincipal: requestSessionPrincipal })],
     ],
     webPaths: ['/api/auth'],
     web: app.getRequestHandler(),

@@ -46,18 +46,24 @@ export async function countUsers(opts: {
   }
 }
 
+/**
+ * The account's user total (of the role in placeholder `role` with `byRole`), from placeholder
+ * `accountId`: a query of its own, or a subquery that another statement carries.
+ */
+export const userTotalQuery = (db: Reader, byRole: boolean) =>
+  db
+    .select({ total: sum(userCounts.count).mapWith(Number) })
+    .from(userCounts)
+    .where(
+      and(
+        eq(userCounts.accountId, sql.placeholder('accountId')),
+        byRole ? eq(userCounts.role, sql.placeholder('role')) : undefined,
+      ),
+    );
+
 const totalOf = (byRole: boolean) =>
   preparedPerDb((db) =>
-    db
-      .select({ total: sum(userCounts.count).mapWith(Number) })
-      .from(userCounts)
-      .where(
-        and(
-          eq(userCounts.accountId, sql.placeholder('accountId')),
-          byRole ? eq(userCounts.role, sql.placeholder('role')) : undefined,
-        ),
-      )
-      .prepare(byRole ? 'user_count_by_role' : 'user_count'),
+    userTotalQuery(db, byRole).prepare(byRole ? 'user_count_by_role' : 'user_count'),
   );
 
 // Read on every page of the users list: prepared once, per filter.

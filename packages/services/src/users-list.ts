@@ -15,7 +15,7 @@ import {
 import type { Role } from '@chorus/validators';
 import { AppError } from './errors';
 import { pageCount, pageOffset, type PageRequest } from './pagination';
-import { userTotal } from './user-counts';
+import { userTotal, userTotalQuery } from './user-counts';
 import { toUserSummary } from './users';
 
 /** Which parts of the list a query has: every combination is one prepared statement. */
@@ -68,6 +68,8 @@ const offsetPlace = (db: Db, shape: Shape) =>
  * first finds its place `offset` entries down that index, in the index alone (no table rows
  * for the entries skipped). A place rather than `id in (… limit offset)`: with the limit a
  * parameter, PostgreSQL's generic plan for that guesses a tenth of the table and scans it all.
+ * Each row carries the list's total from the per-role counts (one round trip for both), except
+ * in a text search, whose total is counted apart.
  */
 function buildPage(db: Db, shape: Shape, name: string) {
   const place = sql`(${users.createdAt}, ${users.id})`;
@@ -81,6 +83,9 @@ function buildPage(db: Db, shape: Shape, name: string) {
       email: users.email,
       role: users.role,
       createdAt: users.createdAt,
+      total: shape.search
+        ? sql<null>`null`
+        : sql<number>`(${userTotalQuery(db, shape.byRole)})`.mapWith(Number),
     })
     .from(users)
     .where(and(shown(users, shape), from))
@@ -171,9 +176,10 @@ export async function listUsers(opts: {
     const [known] = await cursorExists(db).execute(values);
     if (!known) throw unknownCursor();
   }
+  // A page past the end has no row to carry the total.
   const total = shape.search
     ? ((await searchTotals[role ? 'byRole' : 'all'](db).execute(values))[0]?.total ?? 0)
-    : await userTotal({ db, accountId, role });
+    : (rows[0]?.total ?? (await userTotal({ db, accountId, role })));
   const data = rows.slice(0, page.limit).map(toUserSummary);
   const pagination = {
     total,

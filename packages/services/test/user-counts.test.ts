@@ -130,6 +130,15 @@ describe('user counts', () => {
     expect(await totalOf({ role: 'admin' })).toBe(1);
     expect(await totalOf({ q: 'x' })).toBe(2);
     expect(await totalOf({ q: 'x', role: 'admin' })).toBe(0);
+    // The page's rows carry the total; a page with no rows still has it.
+    const past = await listUsers({ db, principal, page: { page: 9, limit: 2 }, role: 'user' });
+    expect(past.data).toEqual([]);
+    expect(past.pagination).toEqual({ total: 3, page: 9, limit: 2, pages: 2 });
+    const first = await listUsers({ db, principal, page });
+    const lastId = first.data.at(-1)?.id ?? '';
+    const after = await listUsers({ db, principal, page, startingAfter: lastId });
+    expect(after.pagination.total).toBe(4);
+    expect(after.data.every((user) => !('total' in user))).toBe(true);
     expect(await userTotal({ db, accountId })).toBe(4);
     const other = await newAccount('totals-other');
     expect(await userTotal({ db, accountId: other.accountId })).toBe(1);

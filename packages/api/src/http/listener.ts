@@ -1,10 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { apiError } from '../errors';
 import { describeError, log } from '../logger';
-import { requestUrl, send, toRequest } from './node-fetch';
+import { requestUrl, send, toRequest, type Answer } from './node-fetch';
 import { malformed, refuse, refuseOnSocket } from './refuse';
 
-export type FetchHandler = (req: Request) => Promise<Response>;
+/** A door under /api/: a fetch Request in, a Response or a JSON answer out. */
+export type FetchHandler = (req: Request) => Promise<Answer>;
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
 
 export interface ApiListenerOptions {

@@ -7,7 +7,9 @@ import {
 } from '@chorus/services';
 import { ZAltText } from '@chorus/validators';
 import { nulRefusal } from '../refuse-nul';
+import type { Answer } from '../http/node-fetch';
 import { withIdempotency } from '../rest/idempotency';
+import { json } from '../rest/respond';
 import type { HandlerContext } from '../rest/routes';
 import { readUploadForm } from './multipart';
 
@@ -30,7 +32,7 @@ function altTextOf(fields: Map<string, string>): string | null {
  * retry (§15) is recognised by what was uploaded (name, alt text, SHA-256), since multipart
  * boundaries differ between retries: its bytes are dropped and the first answer replayed.
  */
-export async function handleUpload(req: Request, ctx: HandlerContext): Promise<Response> {
+export async function handleUpload(req: Request, ctx: HandlerContext): Promise<Answer> {
   const { db, principal, storage, headers } = ctx;
   const form = await readUploadForm<StagedUpload>(req, {
     maxFileBytes: ctx.maxUploadBytes,
@@ -57,8 +59,7 @@ export async function handleUpload(req: Request, ctx: HandlerContext): Promise<R
       async () => {
         const data = await commitUpload({ db, principal, staged, altText, origin: ctx.origin });
         committed = true;
-        headers.set('Content-Type', 'application/json; charset=utf-8');
-        return new Response(JSON.stringify({ success: true, data }), { status: 201, headers });
+        return json(201, { success: true, data }, headers);
       },
     );
   } finally {

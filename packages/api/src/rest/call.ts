@@ -5,6 +5,7 @@ import { createCallerFactory } from '../trpc';
 import { appRouter } from '../root';
 import { formToJson } from './body';
 import type { Route } from './routes';
+import type { Answer } from '../http/node-fetch';
 import { json } from './respond';
 
 export interface Call {
@@ -28,7 +29,14 @@ type Callable = (input: unknown) => Promise<unknown>;
  * the route declares (or the procedure chose), a 302 for redirect routes. Errors are thrown,
  * for the door to put in the envelope.
  */
-export async function callProcedure({ route, params, query, input, context, headers }: Call) {
+export async function callProcedure({
+  route,
+  params,
+  query,
+  input,
+  context,
+  headers,
+}: Call): Promise<Answer> {
   // Query values are strings: the input schema says which are numbers, booleans or arrays.
   const fromUrl = input ?? (route.input ? formToJson(query, route.input) : {});
   const args = route.input ? { ...fromUrl, ...params } : undefined;

@@ -5,6 +5,7 @@ import type { StorageDriver } from '@chorus/storage';
 import type { Context } from '../context';
 import { apiError, toApiError } from '../errors';
 import { checkHealth } from '../health';
+import { toResponse, type Answer } from '../http/node-fetch';
 import { describeError, log } from '../logger';
 import {
   anonymousBucket,
@@ -65,13 +66,19 @@ async function authenticate(
   return principal;
 }
 
+/** The REST door as a fetch-standard handler (tests, fetch runtimes): see createRestDoor. */
+export function createRestHandler(options: RestHandlerOptions) {
+  const door = createRestDoor(options);
+  return async (req: Request): Promise<Response> => toResponse(await door(req));
+}
+
 /**
- * The REST door: a fetch-standard handler for everything under /api/. It owns what
- * trpc-to-openapi does not do for a public API: authentication before routing, rate limits,
- * 404/405, body parsing (JSON and forms, 1 MiB), idempotent POSTs, success statuses and the
- * error envelope.
+ * The REST door for everything under /api/, answering JSON as text for the Node listener to
+ * write. It owns what trpc-to-openapi does not do for a public API: authentication before
+ * routing, rate limits, 404/405, body parsing (JSON and forms, 1 MiB), idempotent POSTs,
+ * success statuses and the error envelope.
  */
-export function createRestHandler({
+export function createRestDoor({
   getDatabase,
   rateLimiter = defaultRateLimiter(),
   storage,
@@ -81,13 +88,13 @@ export function createRestHandler({
   /** Unauthenticated requests are counted per client address. */
   const anonymous = (req: Request) => anonymousBucket(clientIp(req), rateLimiter.limits);
 
-  return async function handleRest(req: Request): Promise<Response> {
+  return async function handleRest(req: Request): Promise<Answer> {
     const started = performance.now();
     const requestId = requestIdFor(req);
     const headers = responseHeaders(requestId);
     const url = new URL(req.url);
     const path = normalizePath(url.pathname);
-    let response: Response;
+    let response: Answer;
     try {
       response = await dispatch(req, url, path, headers, requestId);
     } catch (error) {
@@ -109,7 +116,8 @@ export function createRestHandler({
       status: response.status,
       ms: Math.round(performance.now() - started),
     });
-    return req.method === 'HEAD' ? new Response(null, response) : response;
+    if (req.method !== 'HEAD') return response;
+    return new Response(null, { status: response.status, headers: response.headers });
   };
 
   async function dispatch(
@@ -118,7 +126,7 @@ export function createRestHandler({
     path: string,
     headers: Headers,
     requestId: string,
-  ) {
+  ): Promise<Answer> {
     if (PUBLIC_PATHS.has(path)) {
       const read = req.method === 'GET' || req.method === 'HEAD';
       if (path === '/api/health' && read) {

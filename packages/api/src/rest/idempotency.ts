@@ -10,6 +10,7 @@ import {
   type StoredResponse,
 } from '@chorus/services';
 import { toApiError } from '../errors';
+import { JsonAnswer, type Answer } from '../http/node-fetch';
 import { describeError, log } from '../logger';
 import { errorEnvelope } from './respond';
 
@@ -71,8 +72,13 @@ function validKey(key: string) {
 
 function replay(stored: StoredResponse, headers: Headers) {
   headers.set('Idempotent-Replayed', 'true');
-  if (stored.body !== null) headers.set('Content-Type', 'application/json; charset=utf-8');
-  return new Response(stored.body, { status: stored.status, headers });
+  return answerWith(stored, headers);
+}
+
+function answerWith({ status, body }: StoredResponse, headers: Headers): Answer {
+  if (body === null) return new Response(null, { status, headers });
+  headers.set('Content-Type', 'application/json; charset=utf-8');
+  return new JsonAnswer(status, headers, body);
 }
 
 /**
@@ -83,8 +89,8 @@ function replay(stored: StoredResponse, headers: Headers) {
  */
 export async function withIdempotency(
   req: IdempotentRequest,
-  run: () => Promise<Response>,
-): Promise<Response> {
+  run: () => Promise<Answer>,
+): Promise<Answer> {
   if (req.key === null) return run();
   const ref = { db: req.db, accountId: req.principal.accountId, key: validKey(req.key) };
   const fingerprint = requestFingerprint(req.principal.userId, req.method, req.target, req.body);
@@ -101,7 +107,7 @@ export async function withIdempotency(
       log('error', 'recording an idempotent answer failed', { error: describeError(error) });
     }
   };
-  let response: Response;
+  let response: Answer;
   try {
     response = await run();
   } catch (error) {
@@ -113,7 +119,8 @@ export async function withIdempotency(
     );
     throw error;
   }
-  const body = (await response.text()) || null;
-  await settle({ status: response.status, body });
-  return new Response(body, { status: response.status, headers: response.headers });
+  const body = (response instanceof JsonAnswer ? response.text : await response.text()) || null;
+  const stored = { status: response.status, body };
+  await settle(stored);
+  return answerWith(stored, response.headers);
 }

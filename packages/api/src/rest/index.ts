@@ -1,2 +1,2 @@
-export { createRestHandler, type RestHandlerOptions } from './handler';
+export { createRestDoor, createRestHandler, type RestHandlerOptions } from './handler';
 export { openApiDocument } from './openapi';

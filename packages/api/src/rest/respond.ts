@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ApiError } from '../errors';
-import { jsonResponse } from '../http/node-fetch';
+import { JsonAnswer } from '../http/node-fetch';
 import { apiSecurityHeaders } from '../security-headers';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -20,15 +20,15 @@ export function requestIdFrom(incoming: string | null | undefined): string {
 export const responseHeaders = (requestId: string) =>
   new Headers({ 'X-Request-Id': requestId, 'API-Version': '1', ...apiSecurityHeaders() });
 
-export function json(status: number, body: unknown, headers: Headers): Response {
+export function json(status: number, body: unknown, headers: Headers): JsonAnswer {
   headers.set('Content-Type', 'application/json; charset=utf-8');
-  return jsonResponse(status, JSON.stringify(body), headers);
+  return new JsonAnswer(status, headers, JSON.stringify(body));
 }
 
 /** The spec's error envelope. */
 export const errorEnvelope = (error: ApiError) => ({ success: false, error });
 
-export function errorResponse(error: ApiError, headers: Headers): Response {
+export function errorResponse(error: ApiError, headers: Headers): JsonAnswer {
   if (error.status === 401) headers.set('WWW-Authenticate', 'Bearer realm="chorus"');
   return json(error.status, errorEnvelope(error), headers);
 }

@@ -3,6 +3,7 @@ import type { Db } from '@chorus/db';
 import type { StorageDriver } from '@chorus/storage';
 import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import type { ZodType } from 'zod';
+import type { Answer } from '../http/node-fetch';
 import type { Meta } from '../trpc';
 
 export interface Route {
@@ -43,7 +44,7 @@ export interface HandlerRoute {
   meta: Meta;
   /** Also accepts the dashboard session (same-origin requests), as the tRPC door does. */
   acceptsSession?: true;
-  handle(req: Request, params: Map<string, string>, context: HandlerContext): Promise<Response>;
+  handle(req: Request, params: Map<string, string>, context: HandlerContext): Promise<Answer>;
 }
 
 export type RouteMatch =
