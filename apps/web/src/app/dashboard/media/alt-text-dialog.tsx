@@ -20,7 +20,7 @@ export function AltTextDialog({ item }: { item: Pick<Media, 'id' | 'filename' | 
       title="Edit the alt text"
       description={item.filename}
       trigger={
-        <button type="button" aria-label={`Edit the alt text of ${item.filename}`}>
+        <button type="button" aria-label={`Edit alt text of ${item.filename}`}>
           Edit alt text
         </button>
       }
