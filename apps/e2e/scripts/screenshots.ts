@@ -17,6 +17,7 @@ const PAGES = [
   'home',
   'users',
   'integrations',
+  'media',
   'analytics',
   'webhooks',
   'authorized-apps',

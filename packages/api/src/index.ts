@@ -7,4 +7,4 @@ export { readCapped } from './body-limit';
 export { assertIntegrationConfig } from './integrations-config';
 export { clientIp, rateLimitConfigFromEnv, trustedProxiesFromEnv } from './rate-limit';
 export { createTrpcHandler, type TrpcHandlerOptions } from './trpc-door';
-export { assertMediaConfig } from './media/config';
+export { assertMediaConfig, maxUploadBytesFromEnv } from './media/config';

@@ -8,6 +8,7 @@ import { currentPrincipal } from '~/server/dashboard';
 const EVERYONE: NavItem[] = [
   { href: '/dashboard', label: 'Home' },
   { href: '/dashboard/integrations', label: 'Integrations' },
+  { href: '/dashboard/media', label: 'Media' },
   { href: '/dashboard/analytics', label: 'Analytics' },
   { href: '/dashboard/webhooks', label: 'Webhooks' },
   { href: '/dashboard/api-keys', label: 'API keys' },

@@ -1,0 +1,63 @@
+import { maxUploadBytesFromEnv } from '@chorus/api';
+import Link from 'next/link';
+import { EmptyState } from '~/components/empty-state';
+import { Pagination } from '~/components/pagination';
+import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
+import { MediaCard } from './media-card';
+import { Uploader } from './uploader';
+import './media.css';
+
+export const dynamic = 'force-dynamic';
+
+const PATH = '/dashboard/media';
+const PER_PAGE = 24;
+type Search = Promise<Record<string, string | string[] | undefined>>;
+
+export default async function MediaPage({ searchParams }: { searchParams: Search }) {
+  const params = await searchParams;
+  const me = await requirePrincipal(PATH);
+  const caller = await dashboardCaller(PATH);
+  const page = Math.max(1, Number.parseInt(String(params.page), 10) || 1);
+  const list = await caller.media.list({ page, limit: PER_PAGE });
+  const { pagination } = list.meta;
+  // Uploading, alt text and deleting ask for content:write and no role (the media routes):
+  // a session has every scope, so every member may; the check follows the API if that changes.
+  const canEdit = me.scopes.includes('content:write');
+  return (
+    <>
+      <div className="page-head">
+        <div>
+          <h1>Media</h1>
+          <p className="lead">The images, videos and PDFs this account&apos;s posts can use.</p>
+        </div>
+      </div>
+      {canEdit && <Uploader maxBytes={maxUploadBytesFromEnv()} />}
+      <section className="panel" aria-labelledby="library-heading">
+        <h2 id="library-heading">Library</h2>
+        {list.data.length > 0 ? (
+          <ul className="media-grid" aria-label="Media">
+            {list.data.map((item) => (
+              <li key={item.id}>
+                <MediaCard item={item} canEdit={canEdit} />
+              </li>
+            ))}
+          </ul>
+        ) : pagination.total > 0 ? (
+          <EmptyState title="Nothing on this page">
+            <Link href={PATH}>Go to the newest media</Link>
+          </EmptyState>
+        ) : (
+          <EmptyState title="No media yet">
+            {canEdit ? 'Upload an image, a video or a PDF above.' : 'Nothing has been uploaded.'}
+          </EmptyState>
+        )}
+        <Pagination
+          page={pagination.currentPage}
+          pages={pagination.totalPages}
+          total={pagination.total}
+          href={(p) => `${PATH}?page=${p}`}
+        />
+      </section>
+    </>
+  );
+}
