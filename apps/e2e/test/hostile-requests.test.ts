@@ -51,6 +51,10 @@ const HOSTILE: [name: string, head: string][] = [
   ],
   ['negative length', `POST /api/users HTTP/1.1\r\n${host}\r\nContent-Length: -1`],
   ['bad bearer', `GET /api/users HTTP/1.1\r\n${host}\r\nAuthorization: Bearer \u00ff\u00fe`],
+  [
+    'protocol upgrade',
+    `GET /api/users HTTP/1.1\r\n${host}\r\nConnection: Upgrade\r\nUpgrade: websocket`,
+  ],
   ['hostile request id', `GET /api/users HTTP/1.1\r\n${host}\r\nX-Request-Id: <script>`],
 ];
 

@@ -2,9 +2,11 @@
  * `npm run bench:api`: the REST door (and the tRPC door) of the production build against a
  * bare node:http + postgres.js + ioredis server doing the same work, on the same database,
  * driven alternately in one run so both see the same machine. Prints req/s, p50, p99 and the
- * server's RSS per variant, and the ratios. Env: DATABASE_URL (a PostgreSQL server, default
- * loopback), REDIS_URL (default loopback), BENCH_SECONDS per run (10), BENCH_ROUNDS (2),
- * BENCH_USERS (1000).
+ * server's RSS per variant (for Chorus, the process of the API's doors; Next's process is
+ * printed apart), and the ratios. Env: DATABASE_URL (a PostgreSQL server, default loopback),
+ * REDIS_URL (default loopback), BENCH_SECONDS per run (10), BENCH_ROUNDS (2), BENCH_USERS
+ * (1000), BENCH_SOAK_SECONDS (0): then that long more of the users list at 64 connections
+ * on Chorus alone, and the RSS after it (`BENCH_SOAK_SECONDS=300` for the 5-minute figure).
  */
 import { fileURLToPath } from 'node:url';
 import type { ChildProcess } from 'node:child_process';
@@ -18,6 +20,10 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const USERS = Number(process.env.BENCH_USERS ?? 1000);
+const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 0);
+/** The script of Chorus's processes under `npm start`, whose memory the table shows. */
+const API_SERVER = 'scripts/serve.ts';
+const WEB_SERVER = 'scripts/serve-web.ts';
 const appDir = fileURLToPath(new URL('..', import.meta.url));
 const say = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
@@ -106,14 +112,27 @@ async function main() {
         runs.product.push(await drive({ ...scenario.load(bases.product), ...common }));
       }
       const [p, b] = [merge(runs.product), merge(runs.baseline)];
-      const row = (label: string, m: Measure, pid: number) =>
-        `| ${scenario.name} | ${scenario.connections} | ${label} | ${m.rps.toFixed(0)} | ${m.p50.toFixed(1)} | ${m.p99.toFixed(1)} | ${serverRssMb(pid).toFixed(0)} | ${m.errors} |`;
-      rows.push(row('baseline', b, baseline.pid ?? 0));
-      rows.push(row('chorus', p, product.pid ?? 0));
+      const row = (label: string, m: Measure, rss: number) =>
+        `| ${scenario.name} | ${scenario.connections} | ${label} | ${m.rps.toFixed(0)} | ${m.p50.toFixed(1)} | ${m.p99.toFixed(1)} | ${rss.toFixed(0)} | ${m.errors} |`;
+      rows.push(row('baseline', b, serverRssMb(baseline.pid ?? 0)));
+      rows.push(row('chorus', p, serverRssMb(product.pid ?? 0, API_SERVER)));
       rows.push(
         `| | | **ratio** | **${(p.rps / b.rps).toFixed(2)}×** | +${(p.p50 - b.p50).toFixed(1)} ms | p99/p50 ${(p.p99 / Math.max(p.p50, 0.001)).toFixed(1)} | | |`,
       );
       say(`${scenario.name} ×${scenario.connections} done`);
+    }
+    const soak: string[] = [];
+    if (SOAK_SECONDS > 0) {
+      say(`soaking Chorus for ${SOAK_SECONDS} s`);
+      const m = await drive({
+        ...listUsers(bases.product),
+        connections: 64,
+        seconds: SOAK_SECONDS,
+      });
+      soak.push(
+        `After ${SOAK_SECONDS} s more of GET /api/users at 64 connections (${m.rps.toFixed(0)} req/s, p99 ${m.p99.toFixed(0)} ms, ${m.errors} errors): RSS ${serverRssMb(product.pid ?? 0, API_SERVER).toFixed(0)} MB.`,
+        '',
+      );
     }
     process.stdout.write(
       [
@@ -122,6 +141,9 @@ async function main() {
         '| request | conns | server | req/s | p50 ms | p99 ms | RSS MB | errors |',
         '|---|---|---|---|---|---|---|---|',
         ...rows,
+        '',
+        ...soak,
+        `Next's own process (the dashboard, not under load here): RSS ${serverRssMb(product.pid ?? 0, WEB_SERVER).toFixed(0)} MB.`,
         '',
       ].join('\n'),
     );

@@ -74,12 +74,22 @@ const rssOf = (pid: number): number => {
   }
 };
 
+const commandLine = (pid: number): string => {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+  } catch {
+    return '';
+  }
+};
+
 /**
- * Resident memory (MB) of the process serving HTTP: the largest in the tree under `pid`
- * (for `npm start`, the server, not the supervisor that started it).
+ * Resident memory (MB) of the process in the tree under `pid` whose command line names
+ * `script` (for `npm start`: scripts/serve.ts, the API's server, or scripts/serve-web.ts, Next),
+ * or of `pid` itself without one.
  */
-export function serverRssMb(pid: number): number {
+export function serverRssMb(pid: number, script?: string): number {
   const all = [pid];
   for (let i = 0; i < all.length; i++) all.push(...children(all[i] ?? 0));
-  return Math.max(...all.map(rssOf)) / 2 ** 20;
+  const found = script ? all.find((each) => commandLine(each).includes(script)) : pid;
+  return rssOf(found ?? pid) / 2 ** 20;
 }

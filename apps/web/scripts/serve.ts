@@ -1,28 +1,29 @@
 /**
- * The app's HTTP server, started by `npm start` (and `npm run dev` with --dev): one process,
- * one port. /api/* is served by the API's own doors in this process (the REST door, the tRPC
- * door), without Next's route pipeline in between; every other path, and next-auth's
- * /api/auth, goes to Next's request handler.
+ * The app's HTTP server, started by `npm start` (and `npm run dev` with --dev): one port.
+ * /api/* is served here by the API's own doors (the REST door, the tRPC door); every other
+ * path, and next-auth's /api/auth, is forwarded to Next, which runs in a child process on a
+ * loopback port (scripts/serve-web.ts). The API's process thus holds no part of Next: not its
+ * memory (pages, caches, a second copy of React) nor its patches of Node's globals, and a
+ * request to the API pays for none of them.
  *
  * To serve another non-tRPC handler under /api/ (a multipart upload, say), write it as a
  * fetch-style `(Request) => Promise<Response>` and add it to `mounts` before the REST door.
  */
-import { fileURLToPath } from 'node:url';
-import { createApiListener, createHttpServer } from '@chorus/api/http';
+import { createApiListener, createHttpServer, refuseUpgrade } from '@chorus/api/http';
 import { createRestDoor } from '@chorus/api/rest';
-import next from 'next';
 import { getDatabase } from '../src/server/database';
 import { requestSessionPrincipal } from '../src/server/session';
 import { handleTrpc } from '../src/server/trpc-door';
+import { startWeb, webProxy, webUpgrade } from './web-proxy';
 
 const dev = process.argv.includes('--dev');
 const port = Number(process.env.PORT ?? 3000);
-const appDir = fileURLToPath(new URL('..', import.meta.url));
+
+const web = await startWeb(dev);
+// Without its web server this one is of no use: stop, and let the supervisor (npm start) see.
+web.child.on('exit', (code) => process.exit(code ?? 1));
 
 const server = createHttpServer();
-const app = next({ dev, dir: appDir, port, httpServer: server });
-await app.prepare();
-
 server.on(
   'request',
   createApiListener({
@@ -32,13 +33,16 @@ server.on(
       ['/api', createRestDoor({ getDatabase, sessionPrincipal: requestSessionPrincipal })],
     ],
     webPaths: ['/api/auth'],
-    web: app.getRequestHandler(),
+    web: webProxy(web.port),
   }),
 );
+server.on('upgrade', refuseUpgrade(webUpgrade(web.port)));
 server.listen(port);
 
 // Requests in flight get a few seconds to finish; idle keep-alive connections close at once.
 const stop = () => {
+  web.child.removeAllListeners('exit');
+  web.child.kill('SIGTERM');
   server.close(() => process.exit(0));
   setTimeout(() => process.exit(0), 5000).unref();
 };

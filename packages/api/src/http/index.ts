@@ -1,6 +1,7 @@
 export {
   createApiListener,
   createHttpServer,
+  refuseUpgrade,
   type ApiListenerOptions,
   type FetchHandler,
 } from './listener';

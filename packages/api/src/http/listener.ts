@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { apiError } from '../errors';
 import { describeError, log } from '../logger';
 import { requestUrl, send, toRequest, type Answer } from './node-fetch';
@@ -86,6 +87,25 @@ export function createApiListener({ mounts, webPaths, web }: ApiListenerOptions)
           refuse(res, id, apiError('internal_error', 'An unexpected error occurred.'));
         else res.destroy();
       });
+  };
+}
+
+export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => unknown;
+
+/**
+ * Protocol upgrades (WebSocket) go to the web app (the development server's live reload); the
+ * API answers over plain HTTP only, so one under /api/ is refused in the envelope.
+ */
+export function refuseUpgrade(web: UpgradeHandler): UpgradeHandler {
+  return (req, socket, head) => {
+    const path = requestUrl(req)?.pathname;
+    if (path === undefined || under(path, '/api')) {
+      return refuseOnSocket(
+        socket,
+        apiError('validation_error', 'Protocol upgrades are not served here.'),
+      );
+    }
+    return web(req, socket, head);
   };
 }
 
