@@ -27,13 +27,15 @@ export default async function PostsPage({ searchParams }: { searchParams: Search
   const q = one(params.q).trim().slice(0, 200);
   const tag = one(params.tag).trim();
   const page = Math.max(1, Number.parseInt(one(params.page), 10) || 1);
-  const href = (p: { status?: PostStatus; page?: number }) =>
-    `${PATH}?${new URLSearchParams({
+  const href = (p: { status?: PostStatus; page?: number }) => {
+    const query = new URLSearchParams({
       ...(p.status && { status: p.status }),
       ...(q && { q }),
       ...(tag && { tag }),
       ...(p.page && p.page > 1 && { page: String(p.page) }),
-    })}`;
+    }).toString();
+    return query ? `${PATH}?${query}` : PATH;
+  };
   // A filter the procedure refuses (a tag over 50 characters) is said beside the filters.
   const answer = await caller.posts
     .list({ page, limit: PER_PAGE, status, q: q || undefined, tag: tag || undefined })

@@ -2,7 +2,7 @@
 
 import type { Media, Post } from '@chorus/validators';
 import { useRouter } from 'next/navigation';
-import { useId, useState } from 'react';
+import { useId, useRef } from 'react';
 import { Field } from '~/components/field';
 import { useToastAction } from '~/components/toast';
 import { createPost, updatePost } from './actions';
@@ -42,16 +42,20 @@ export function PostForm({ post, media, moreMedia }: PostFormProps) {
   const [result, run, pending] = useToastAction(post ? updatePost : createPost, (answer) => {
     if (answer.location) router.push(answer.location);
   });
-  // Checkboxes repeat one name, which the action's typed values cannot hold: kept here.
-  const [mediaIds, setMediaIds] = useState<string[]>(post?.mediaIds ?? []);
+  // Checkboxes repeat one name, which the action's typed values cannot hold: the ones sent
+  // are kept here. A ref, not state: a state update made before the action's await commits
+  // after the refusal has redrawn the form, which then showed them unchecked.
+  const sent = useRef<string[]>([]);
   const submit = (form: FormData) => {
-    setMediaIds(form.getAll('mediaIds').map(String));
+    sent.current = form.getAll('mediaIds').map(String);
     run(form);
   };
   const fields = result.fields ?? {};
   const typed = result.values;
+  // Drawn anew after each answer, and when the saved post arrives from the server.
+  const key = `${result.at}-${post?.updatedAt}`;
   return (
-    <form action={submit} className="form" key={result.at}>
+    <form action={submit} className="form" key={key}>
       {post && <input type="hidden" name="id" value={post.id} />}
       <Field
         label="Title"
@@ -69,7 +73,12 @@ export function PostForm({ post, media, moreMedia }: PostFormProps) {
         defaultValue={typed?.tags ?? post?.tags.join(', ')}
         error={fields.tags}
       />
-      <MediaPicker media={media} checked={mediaIds} more={moreMedia} error={fields.mediaIds} />
+      <MediaPicker
+        media={media}
+        checked={typed ? sent.current : (post?.mediaIds ?? [])}
+        more={moreMedia}
+        error={fields.mediaIds}
+      />
       {result.error && !Object.keys(fields).length && (
         <p className="error" role="alert">
           {result.error}

@@ -22,11 +22,15 @@ export function ScheduleForm({ post }: ScheduleProps) {
   };
   const typed = result.values?.when;
   // The current time on the reader's clock is known only in the browser: the input is drawn
-  // again once it is, with that value.
+  // again once it is (and when the post's time changes), with that value.
   const current = zone && post.scheduledAt ? toLocalInput(post.scheduledAt) : undefined;
   const rescheduling = post.status === 'scheduled';
   return (
-    <form action={submit} className="form schedule" key={`${result.at}-${zone}`}>
+    <form
+      action={submit}
+      className="form schedule"
+      key={`${result.at}-${zone}-${post.scheduledAt}`}
+    >
       <input type="hidden" name="id" value={post.id} />
       <input type="hidden" name="status" value="scheduled" />
       <Field
