@@ -15,6 +15,8 @@ const password = process.env.ADMIN_PASSWORD ?? '';
 const out = fileURLToPath(new URL('../../../docs/screenshots/', import.meta.url));
 const PAGES = [
   'home',
+  'posts',
+  'posts/calendar',
   'users',
   'integrations',
   'media',
@@ -37,7 +39,9 @@ for (const [suffix, width] of [
   for (const name of PAGES) {
     await page.goto(name === 'home' ? '/dashboard' : `/dashboard/${name}`);
     await page.getByRole('heading', { level: 1 }).first().waitFor();
-    await page.screenshot({ path: `${out}${name}${suffix}.png`, fullPage: suffix === '' });
+    // A nested page's file is named with dashes: posts/calendar → posts-calendar.png.
+    const file = `${out}${name.replaceAll('/', '-')}${suffix}.png`;
+    await page.screenshot({ path: file, fullPage: suffix === '' });
   }
   await page.close();
 }

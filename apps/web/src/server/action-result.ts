@@ -14,6 +14,8 @@ export type ActionResult = {
   values?: Record<string, string>;
   /** A secret the action created, to show this once (a webhook's signing secret). */
   secret?: string;
+  /** The page of what the action created (a new post), to go to. */
+  location?: string;
   at?: number;
 };
 

@@ -7,6 +7,7 @@ import { currentPrincipal } from '~/server/dashboard';
 /** Pages every signed-in user may use; admins see the admin pages too (the API decides). */
 const EVERYONE: NavItem[] = [
   { href: '/dashboard', label: 'Home' },
+  { href: '/dashboard/posts', label: 'Posts' },
   { href: '/dashboard/integrations', label: 'Integrations' },
   { href: '/dashboard/media', label: 'Media' },
   { href: '/dashboard/analytics', label: 'Analytics' },

@@ -43,6 +43,7 @@ export default async function DashboardHome() {
     {
       label: 'Posts',
       value: count(byStatus.reduce((sum, s) => sum + s.total, 0)),
+      href: '/dashboard/posts',
       detail: `${count(byStatus.find((s) => s.status === 'scheduled')?.total ?? 0)} scheduled`,
     },
     {

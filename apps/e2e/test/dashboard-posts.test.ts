@@ -1,0 +1,333 @@
+/**
+ * The posts pages as a person uses them, in Chromium against `npm start` (the scheduler runs
+ * in-process): an admin writes a post with an image from the library, schedules it on the
+ * browser's clock and watches it go out, in the list and on the calendar; drags a scheduled
+ * post to another day (and moves one with the keyboard); the status controls follow the
+ * transition table (decisions §10); a `user` gets the controls the API lets a user use; axe.
+ *
+ * The browser runs in Asia/Tokyo (UTC+9, no daylight saving time), so every time shown or
+ * typed is converted, and a move by days stays a whole number of days.
+ */
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchChromium, seriousViolations, signIn } from './browser';
+import { cliApiKey } from './cli';
+import { ADMIN } from './server';
+
+const base = inject('base');
+const ZONE = 'Asia/Tokyo';
+const ZONE_OFFSET_MS = 9 * 3_600_000;
+const DAY_MS = 86_400_000;
+const MEMBER = { name: 'Paula Poster', email: 'paula-posts@e2e.test', password: 'paula-password' };
+const IMAGE = 'e2e-posts-pixel.png';
+// Other files share the server and its account: titles of this file's own.
+const WRITTEN = 'Posts e2e: launch note';
+const DRAGGED = 'Posts e2e: dragged along';
+// A 1×1 PNG.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
+let browser: Browser;
+let key = '';
+let dragged = { id: '', scheduledAt: '' };
+
+const api = async (method: string, path: string, body?: unknown) => {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, json: res.status === 204 ? null : await res.json() };
+};
+const postOf = async (id: string) =>
+  (await api('GET', `/api/content/posts/${id}`)).json.data as {
+    status: string;
+    scheduledAt: string | null;
+    publishedAt: string | null;
+    mediaIds: string[];
+  };
+
+/** `YYYY-MM-DD` of an instant on Tokyo's calendar. */
+const tokyoDay = (ms: number) => new Date(ms + ZONE_OFFSET_MS).toISOString().slice(0, 10);
+/** How the calendar names a day: "Monday 4 May 2026". */
+const dayName = (day: string) => {
+  const date = new Date(`${day}T00:00:00Z`);
+  const part = (options: Intl.DateTimeFormatOptions) =>
+    new Intl.DateTimeFormat('en-GB', { ...options, timeZone: 'UTC' }).format(date);
+  return `${part({ weekday: 'long' })} ${date.getUTCDate()} ${part({ month: 'long' })} ${date.getUTCFullYear()}`;
+};
+const addDays = (day: string, n: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
+
+/** A new browser context in Tokyo at `width` px, signed in. */
+async function signedIn(user: { email: string; password: string }, width = 1280) {
+  const context = await browser.newContext({
+    baseURL: base,
+    viewport: { width, height: 900 },
+    timezoneId: ZONE,
+  });
+  const page = await context.newPage();
+  await page.goto('/sign-in');
+  await signIn(page, user.email, user.password);
+  await page.waitForURL((url) => url.pathname === '/dashboard');
+  return page;
+}
+
+/** The names of the status controls on a post's page, sorted. */
+async function statusControls(page: Page) {
+  const region = page.getByRole('region', { name: 'Status' });
+  await region.waitFor();
+  const names = await region
+    .getByRole('button')
+    .evaluateAll((buttons) => buttons.map((b) => b.textContent?.trim() ?? ''));
+  return names.sort();
+}
+
+/** After an action, the page redraws with the post's new status: wait for its controls. */
+const controlsBecome = (page: Page, names: string[]) =>
+  expect.poll(() => statusControls(page)).toEqual(names);
+const toast = (page: Page, text: string) => page.getByRole('status').getByText(text).waitFor();
+const dayCell = (page: Page, day: string): Locator =>
+  page.getByRole('listitem', { name: new RegExp(`^${dayName(day)}`) });
+
+beforeAll(async () => {
+  key = await cliApiKey(
+    ADMIN.email,
+    'e2e-dashboard-posts',
+    'read,write,content:read,content:write',
+  );
+  expect((await api('POST', '/api/users', { ...MEMBER, role: 'user' })).status).toBe(201);
+  const upload = new FormData();
+  upload.append('file', new Blob([PNG], { type: 'image/png' }), IMAGE);
+  const media = await fetch(`${base}/api/content/media`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}` },
+    body: upload,
+  });
+  expect(media.status).toBe(201);
+  // 10:30 in Tokyo, 23 days ahead: a day no other file schedules on.
+  const day = tokyoDay(Date.now() + 23 * DAY_MS);
+  const post = await api('POST', '/api/content/posts', {
+    title: DRAGGED,
+    status: 'scheduled',
+    scheduledAt: `${day}T10:30:00.000+09:00`,
+  });
+  expect(post.status).toBe(201);
+  dragged = post.json.data;
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('posts, as an admin', () => {
+  it('writes a post with an image, schedules it on the browser’s clock, and sees it go out', async () => {
+    const page = await signedIn(ADMIN);
+    await page
+      .getByRole('navigation', { name: 'Dashboard' })
+      .getByRole('link', { name: 'Posts' })
+      .click();
+    await page.getByRole('heading', { name: 'Posts', level: 1 }).waitFor();
+    await page.getByRole('link', { name: 'New post' }).click();
+    await page.getByRole('heading', { name: 'New post', level: 1 }).waitFor();
+
+    await page.getByLabel('Title').fill(WRITTEN);
+    await page.getByLabel('Content').fill('We launch today.');
+    await page.getByLabel('Tags').fill(`posts-e2e, ${'x'.repeat(51)}`);
+    const media = page.getByRole('group', { name: 'Media' });
+    const image = media.getByRole('checkbox', { name: IMAGE });
+    await image.check();
+    // The thumbnail is the image's own bytes, served to the signed-in browser.
+    await expect
+      .poll(() =>
+        media
+          .getByRole('listitem')
+          .filter({ hasText: IMAGE })
+          .locator('img')
+          .evaluate((img: HTMLImageElement) => img.naturalWidth),
+      )
+      .toBe(1);
+    // A tag over 50 characters: refused beside Tags, and what was typed and checked stays.
+    await page.getByRole('button', { name: 'Create post' }).click();
+    // (In the form, not the toast, which also says it.)
+    await page
+      .getByRole('main')
+      .getByText(/50 characters/)
+      .waitFor();
+    expect(await page.getByLabel('Tags').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByLabel('Title').inputValue()).toBe(WRITTEN);
+    expect(await page.getByLabel('Content').inputValue()).toBe('We launch today.');
+    expect(await image.isChecked()).toBe(true);
+    await page.getByLabel('Tags').fill('posts-e2e, launch');
+    await page.getByRole('button', { name: 'Create post' }).click();
+    await toast(page, `Created “${WRITTEN}”.`);
+    await page.waitForURL(/\/dashboard\/posts\/post_/);
+    const id = page.url().split('/').at(-1) ?? '';
+    expect((await postOf(id)).mediaIds).toHaveLength(1);
+
+    // A draft may be scheduled or published (§10), nothing else.
+    expect(await statusControls(page)).toEqual(['Publish now', 'Schedule']);
+    await page.getByText(`In your time zone, ${ZONE}.`).waitFor();
+    // The next whole minute at least 20 s away, typed as Tokyo's wall clock.
+    const at = Math.ceil((Date.now() + 20_000) / 60_000) * 60_000;
+    const typed = new Date(at + ZONE_OFFSET_MS).toISOString().slice(0, 16);
+    await page.getByLabel('Publish at').fill(typed);
+    await page.getByRole('button', { name: 'Schedule', exact: true }).click();
+    await toast(page, `Scheduled “${WRITTEN}”.`);
+    expect((await postOf(id)).scheduledAt).toBe(new Date(at).toISOString());
+    await controlsBecome(page, ['Move back to draft', 'Publish now', 'Reschedule']);
+
+    await page.getByRole('link', { name: '← Posts' }).click();
+    await page
+      .getByRole('navigation', { name: 'Status' })
+      .getByRole('link', { name: 'Scheduled' })
+      .click();
+    await page.waitForURL(/status=scheduled/);
+    const row = page.getByRole('row').filter({ hasText: WRITTEN });
+    await row.getByText('Scheduled', { exact: true }).waitFor();
+    await row.getByText('posts-e2e, launch').waitFor();
+
+    await page.getByRole('link', { name: 'Calendar' }).click();
+    await page.getByRole('heading', { name: 'Calendar', level: 1 }).waitFor();
+    await page.getByText(`Times are in your time zone, ${ZONE}.`).waitFor();
+    const today = page.getByRole('listitem', {
+      name: new RegExp(`^${dayName(tokyoDay(Date.now()))}, today`),
+    });
+    await today.waitFor();
+    await dayCell(page, tokyoDay(at)).getByRole('link', { name: WRITTEN }).waitFor();
+
+    // The scheduler publishes it at its time: it shows under Published, then on the calendar.
+    await expect
+      .poll(
+        async () => {
+          await page.goto('/dashboard/posts?status=published');
+          return page.getByRole('link', { name: WRITTEN }).count();
+        },
+        { timeout: 150_000, interval: 3_000 },
+      )
+      .toBe(1);
+    const published = (await postOf(id)).publishedAt ?? '';
+    expect(Date.parse(published)).toBeGreaterThanOrEqual(at);
+    await page.goto('/dashboard/posts/calendar');
+    const item = dayCell(page, tokyoDay(Date.parse(published)))
+      .getByRole('listitem')
+      .filter({
+        hasText: WRITTEN,
+      });
+    await item.getByText('Published').waitFor();
+    // Published posts stay where they went out: nothing to drag or move.
+    expect(await item.getAttribute('draggable')).toBe('false');
+    expect(await item.getByRole('button').count()).toBe(0);
+    await page.context().close();
+  }, 240_000);
+
+  it('drags a scheduled post to another day, and moves it with the keyboard too', async () => {
+    const page = await signedIn(ADMIN);
+    const from = tokyoDay(Date.parse(dragged.scheduledAt));
+    await page.goto(`/dashboard/posts/calendar?view=week&date=${from}`);
+    await page.getByRole('heading', { name: /^Week of / }).waitFor();
+    // Two days along, staying in the week shown (weeks start on Monday).
+    const weekday = (new Date(`${from}T00:00:00Z`).getUTCDay() + 6) % 7;
+    const shift = weekday <= 4 ? 2 : -2;
+    const to = addDays(from, shift);
+    const chip = dayCell(page, from).getByRole('listitem').filter({ hasText: DRAGGED });
+    await chip.dragTo(dayCell(page, to));
+    await toast(page, `Moved “${DRAGGED}” to ${dayName(to)}.`);
+    await dayCell(page, to).getByRole('link', { name: DRAGGED }).waitFor();
+    const moved = (await postOf(dragged.id)).scheduledAt ?? '';
+    expect(Date.parse(moved) - Date.parse(dragged.scheduledAt)).toBe(shift * DAY_MS);
+
+    // Without a mouse: the post's Move dialog takes a day.
+    await page.getByRole('button', { name: `Move “${DRAGGED}” to another day` }).click();
+    const dialog = page.getByRole('dialog', { name: `Move “${DRAGGED}”` });
+    const later = addDays(to, 7);
+    await dialog.getByLabel('New day').fill(later);
+    await dialog.getByRole('button', { name: 'Move' }).click();
+    await toast(page, `Moved “${DRAGGED}” to ${dayName(later)}.`);
+    const again = (await postOf(dragged.id)).scheduledAt ?? '';
+    expect(Date.parse(again) - Date.parse(moved)).toBe(7 * DAY_MS);
+    // The next week shows it.
+    await page.getByRole('link', { name: 'Next week →' }).click();
+    await dayCell(page, later).getByRole('link', { name: DRAGGED }).waitFor();
+    await page.context().close();
+  });
+
+  it('offers on each post exactly the changes of status the transition table allows', async () => {
+    const create = async (title: string, body: Record<string, unknown> = {}) =>
+      (await api('POST', '/api/content/posts', { title, ...body })).json.data.id as string;
+    const archived = await create('Posts e2e: archived', { status: 'published' });
+    expect(
+      (await api('PUT', `/api/content/posts/${archived}`, { status: 'archived' })).status,
+    ).toBe(200);
+    const cases = [
+      [await create('Posts e2e: draft'), ['Publish now', 'Schedule']],
+      [
+        await create('Posts e2e: scheduled', {
+          status: 'scheduled',
+          scheduledAt: new Date(Date.now() + 40 * DAY_MS).toISOString(),
+        }),
+        ['Move back to draft', 'Publish now', 'Reschedule'],
+      ],
+      [await create('Posts e2e: published', { status: 'published' }), ['Archive']],
+      [archived, ['Move back to draft']],
+    ] as const;
+    const page = await signedIn(ADMIN);
+    for (const [id, controls] of cases) {
+      await page.goto(`/dashboard/posts/${id}`);
+      expect(await statusControls(page)).toEqual([...controls]);
+    }
+    // And each does what it says: the archived post is a draft again.
+    await page.getByRole('button', { name: 'Move back to draft' }).click();
+    await toast(page, '“Posts e2e: archived” is a draft again.');
+    expect((await postOf(archived)).status).toBe('draft');
+    await controlsBecome(page, ['Publish now', 'Schedule']);
+    await page.context().close();
+  });
+});
+
+describe('posts, as a user', () => {
+  it('gets the controls the API lets a user use (posts have no admin tier), and they work', async () => {
+    const id = (await api('POST', '/api/content/posts', { title: 'Posts e2e: for the team' })).json
+      .data.id as string;
+    const page = await signedIn(MEMBER);
+    await page
+      .getByRole('navigation', { name: 'Dashboard' })
+      .getByRole('link', { name: 'Posts' })
+      .click();
+    await page.getByRole('link', { name: 'New post' }).waitFor();
+    await page.getByRole('link', { name: 'Posts e2e: for the team' }).click();
+    expect(await statusControls(page)).toEqual(['Publish now', 'Schedule']);
+    await page.getByRole('button', { name: 'Delete the post “Posts e2e: for the team”' }).waitFor();
+    await page.getByRole('button', { name: 'Publish now' }).click();
+    await toast(page, 'Published “Posts e2e: for the team”.');
+    expect((await postOf(id)).status).toBe('published');
+    await controlsBecome(page, ['Archive']);
+    // Admin-only pages stay out of a user's navigation.
+    const nav = page.getByRole('navigation', { name: 'Dashboard' });
+    expect(await nav.getByRole('link', { name: 'Users' }).count()).toBe(0);
+    await page.context().close();
+  });
+});
+
+describe('accessibility', () => {
+  it.each([1280, 375])('axe finds no serious or critical violation at %i px', async (width) => {
+    const page = await signedIn(ADMIN, width);
+    await page.goto('/dashboard/posts');
+    await page.getByRole('heading', { name: 'Posts', level: 1 }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.goto('/dashboard/posts/new');
+    await page.getByRole('heading', { name: 'New post', level: 1 }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.goto(`/dashboard/posts/${dragged.id}`);
+    await page.getByRole('heading', { name: 'Post', level: 1 }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    for (const view of ['month', 'week']) {
+      const day = tokyoDay(Date.parse((await postOf(dragged.id)).scheduledAt ?? ''));
+      await page.goto(`/dashboard/posts/calendar?view=${view}&date=${day}`);
+      await page.getByRole('link', { name: DRAGGED }).waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+    }
+    await page.context().close();
+  });
+});

@@ -1,0 +1,81 @@
+import { POST_TRANSITIONS } from '@chorus/services';
+import Link from 'next/link';
+import { notFound } from 'next/navigation';
+import { AutoRefresh } from '~/components/auto-refresh';
+import { ConfirmAction } from '~/components/confirm-action';
+import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
+import { mayCall } from '~/server/may-call';
+import { deletePost } from '../actions';
+import { editorMedia } from '../editor-media';
+import { PostForm } from '../post-form';
+import { PostStatusBadge } from '../post-status';
+import { PostView } from '../post-view';
+import { StatusActions } from '../status-actions';
+import { dueSoon, PostWhen } from '../when';
+
+export const dynamic = 'force-dynamic';
+
+type Params = Promise<{ id: string }>;
+
+export default async function PostPage(props: { params: Params }) {
+  const { id } = await props.params;
+  const path = `/dashboard/posts/${id}`;
+  const me = await requirePrincipal(path);
+  const caller = await dashboardCaller(path);
+  // One query after another: the embedded database's socket refuses pipelined statements.
+  const found = await caller.posts.get({ id }).catch((error: unknown) => {
+    if ((error as { code?: string }).code === 'NOT_FOUND') notFound();
+    throw error;
+  });
+  const post = found.data;
+  const { media, more } = await editorMedia(caller, post.mediaIds);
+  // Controls only for what the procedures let this user do.
+  const canEdit = mayCall(me, 'posts.update');
+  const canDelete = mayCall(me, 'posts.delete');
+  return (
+    <>
+      <p className="small">
+        <Link href="/dashboard/posts">← Posts</Link>
+        {' · '}
+        <Link href="/dashboard/posts/calendar">Calendar</Link>
+      </p>
+      <div className="page-head">
+        <div>
+          <h1>Post</h1>
+          <p className="lead">{post.title}</p>
+        </div>
+        {canDelete && (
+          <ConfirmAction
+            button="Delete"
+            label={`Delete the post “${post.title}”`}
+            title="Delete this post?"
+            description={`“${post.title}” is deleted${post.status === 'scheduled' ? ' and never published' : ''}; its media stay in the library. This cannot be undone.`}
+            confirm="Delete post"
+            action={deletePost}
+            values={{ id: post.id, title: post.title }}
+            after="/dashboard/posts"
+          />
+        )}
+      </div>
+      <section className="panel" aria-labelledby="post-status">
+        <h2 id="post-status">Status</h2>
+        <p>
+          <PostStatusBadge status={post.status} />{' '}
+          <span className="muted small">
+            <PostWhen post={post} />
+          </span>
+        </p>
+        {canEdit && <StatusActions post={post} next={POST_TRANSITIONS[post.status]} />}
+      </section>
+      <section className="panel" aria-labelledby="post-content">
+        <h2 id="post-content">Content</h2>
+        {canEdit ? (
+          <PostForm post={post} media={media} moreMedia={more} />
+        ) : (
+          <PostView post={post} media={media} />
+        )}
+      </section>
+      {dueSoon(post) && <AutoRefresh seconds={5} />}
+    </>
+  );
+}

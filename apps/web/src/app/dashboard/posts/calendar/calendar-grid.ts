@@ -1,0 +1,98 @@
+/**
+ * Calendar days as `YYYY-MM-DD` strings, with arithmetic that knows no time zone (it runs on
+ * the server, which does not know the reader's, and in the browser alike). Weeks start on
+ * Monday (ISO 8601).
+ */
+export type CalendarView = 'month' | 'week';
+
+const DAY_MS = 86_400_000;
+const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
+
+const toMs = (day: string) => Date.parse(`${day}T00:00:00.000Z`);
+const toDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** A real calendar day written `YYYY-MM-DD` (so not 2026-02-30). */
+export const isDay = (value: string) =>
+  /^\d{4}-\d{2}-\d{2}$/.test(value) && toDay(toMs(value)) === value;
+
+export const addDays = (day: string, n: number) => toDay(toMs(day) + n * DAY_MS);
+
+/** The first day of the month `n` months from `day`'s. */
+export function addMonths(day: string, n: number) {
+  const d = new Date(toMs(day));
+  d.setUTCDate(1);
+  d.setUTCMonth(d.getUTCMonth() + n);
+  return toDay(d.getTime());
+}
+
+/** Monday = 0 … Sunday = 6. */
+export const weekdayIndex = (day: string) => (new Date(toMs(day)).getUTCDay() + 6) % 7;
+const mondayOf = (day: string) => addDays(day, -weekdayIndex(day));
+
+/** The days the view shows: whole weeks around the month, or the week of `anchor`. */
+export function daysOf(view: CalendarView, anchor: string): string[] {
+  const first = view === 'week' ? mondayOf(anchor) : mondayOf(addMonths(anchor, 0));
+  const last =
+    view === 'week' ? addDays(first, 6) : addDays(mondayOf(addDays(addMonths(anchor, 1), -1)), 6);
+  const days = [];
+  for (let day = first; day <= last; day = addDays(day, 1)) days.push(day);
+  return days;
+}
+
+/** The anchor of the previous (-1) or next (1) month or week. */
+export const stepFrom = (view: CalendarView, anchor: string, direction: 1 | -1) =>
+  view === 'week' ? addDays(anchor, 7 * direction) : addMonths(anchor, direction);
+
+export const utcToday = () => new Date().toISOString().slice(0, 10);
+
+/**
+ * The UTC instants that hold every shown day in any zone (UTC−12 to UTC+14): from the day
+ * before the first to two days after the last. Without an anchor the reader's today may be
+ * the UTC day before or after, so the views around both are covered.
+ */
+export function instantsOf(view: CalendarView, anchor: string | null) {
+  const days = anchor
+    ? daysOf(view, anchor)
+    : [...daysOf(view, addDays(utcToday(), -1)), ...daysOf(view, addDays(utcToday(), 1))];
+  const sorted = [...days].sort();
+  return {
+    from: `${addDays(sorted[0] ?? utcToday(), -1)}T00:00:00.000Z`,
+    to: `${addDays(sorted.at(-1) ?? utcToday(), 2)}T00:00:00.000Z`,
+  };
+}
+
+const partsOf = (day: string) => {
+  const [year = 0, month = 1, date = 1] = day.split('-').map(Number);
+  return { year, month: MONTHS[month - 1] ?? '', date };
+};
+
+/** "Monday 4 May 2026". */
+export function dayName(day: string) {
+  const { year, month, date } = partsOf(day);
+  return `${WEEKDAYS[weekdayIndex(day)]} ${date} ${month} ${year}`;
+}
+
+export const weekdayShort = (day: string) => (WEEKDAYS[weekdayIndex(day)] ?? '').slice(0, 3);
+export const dateOf = (day: string) => partsOf(day).date;
+export const WEEKDAY_NAMES = WEEKDAYS;
+
+/** "May 2026", or "Week of Monday 4 May 2026". */
+export function titleOf(view: CalendarView, anchor: string) {
+  if (view === 'week') return `Week of ${dayName(mondayOf(anchor))}`;
+  const { year, month } = partsOf(anchor);
+  return `${month} ${year}`;
+}

@@ -1,0 +1,203 @@
+'use client';
+
+import Link from 'next/link';
+import { useOptimistic, useRef, useState, useTransition, type DragEvent } from 'react';
+import { localDay, localToday, onLocalDay } from '~/components/local-dates';
+import { TimeZoneNote, useTimeZone } from '~/components/local-time';
+import { useToast } from '~/components/toast';
+import { movePost } from '../actions';
+import { STATUS_LABELS } from '../post-status';
+import {
+  dateOf,
+  dayName,
+  daysOf,
+  stepFrom,
+  titleOf,
+  WEEKDAY_NAMES,
+  weekdayShort,
+  type CalendarView,
+} from './calendar-grid';
+import type { CalendarPost } from './calendar-posts';
+import { MoveDialog } from './move-dialog';
+
+type CalendarProps = {
+  view: CalendarView;
+  /** The day whose month or week to show; the reader's today when null. */
+  anchor: string | null;
+  posts: CalendarPost[];
+  canMove: boolean;
+};
+
+// A drag that carries this type is one of our posts (not a link or text from elsewhere).
+const DRAG_TYPE = 'application/x-chorus-post';
+const clock = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
+const whenOf = (post: CalendarPost) => post.scheduledAt ?? post.publishedAt ?? '';
+const href = (view: CalendarView, date: string) =>
+  `/dashboard/posts/calendar?${new URLSearchParams({ view, date })}`;
+
+/**
+ * Scheduled and published posts on the reader's calendar. Days exist only in a time zone, and
+ * only the browser knows the reader's: nothing is drawn until it has said which.
+ */
+export function Calendar(props: CalendarProps) {
+  const zone = useTimeZone();
+  if (!zone) {
+    return (
+      <div className="loading" role="status">
+        <span className="spinner" aria-hidden="true" />
+        Loading the calendar…
+      </div>
+    );
+  }
+  return <CalendarDays {...props} />;
+}
+
+function CalendarDays({ view, anchor: given, posts, canMove }: CalendarProps) {
+  const today = localToday();
+  const anchor = given ?? today;
+  const days = daysOf(view, anchor);
+  const month = anchor.slice(0, 7);
+  const show = useToast();
+  const [, startTransition] = useTransition();
+  const [shown, moveLocally] = useOptimistic(
+    posts,
+    (current, moved: { id: string; scheduledAt: string }) =>
+      current.map((post) => (post.id === moved.id ? { ...post, ...moved } : post)),
+  );
+  const dragged = useRef<string | null>(null);
+  const [over, setOver] = useState<string | null>(null);
+
+  const move = (post: CalendarPost, day: string) => {
+    const scheduledAt = post.scheduledAt && onLocalDay(post.scheduledAt, day);
+    if (!scheduledAt || day === localDay(whenOf(post))) return;
+    startTransition(async () => {
+      moveLocally({ id: post.id, scheduledAt });
+      const answer = await movePost({ id: post.id, scheduledAt });
+      if (answer.ok) show(`Moved “${post.title}” to ${dayName(day)}.`);
+      else show(answer.error ?? 'The post was not moved.', 'error');
+    });
+  };
+  // Only a future day can take a scheduled post; elsewhere the drop is refused at once.
+  const dropProps = (day: string) =>
+    canMove && day >= today
+      ? {
+          onDragOver: (event: DragEvent) => {
+            if (!event.dataTransfer.types.includes(DRAG_TYPE)) return;
+            event.preventDefault();
+            event.dataTransfer.dropEffect = 'move';
+            setOver(day);
+          },
+          onDragLeave: () => setOver((current) => (current === day ? null : current)),
+          onDrop: (event: DragEvent) => {
+            event.preventDefault();
+            setOver(null);
+            const post = shown.find((p) => p.id === dragged.current);
+            if (post) move(post, day);
+          },
+        }
+      : {};
+
+  const byDay = new Map<string, CalendarPost[]>();
+  for (const post of [...shown].sort((a, b) => whenOf(a).localeCompare(whenOf(b)))) {
+    const day = localDay(whenOf(post));
+    byDay.set(day, [...(byDay.get(day) ?? []), post]);
+  }
+  const title = titleOf(view, anchor);
+  return (
+    <section className="panel calendar" aria-labelledby="calendar-title">
+      <div className="calendar-head">
+        <h2 id="calendar-title">{title}</h2>
+        <nav aria-label="Calendar" className="calendar-nav">
+          <Link href={href(view, stepFrom(view, anchor, -1))}>← Previous {view}</Link>
+          <Link href={href(view, today)}>Today</Link>
+          <Link href={href(view, stepFrom(view, anchor, 1))}>Next {view} →</Link>
+          <span className="view-switch">
+            {(['month', 'week'] as const).map((v) => (
+              <Link key={v} href={href(v, anchor)} aria-current={v === view ? 'page' : undefined}>
+                {v === 'month' ? 'Month' : 'Week'}
+              </Link>
+            ))}
+          </span>
+        </nav>
+      </div>
+      <p className="muted small">
+        <TimeZoneNote /> Scheduled posts have a dashed outline, published ones are filled.
+        {canMove &&
+          ' Drag a scheduled post to another day to move it (it keeps its time), or use its Move button.'}
+      </p>
+      <div className="weekdays" aria-hidden="true">
+        {WEEKDAY_NAMES.map((name) => (
+          <span key={name}>{name.slice(0, 3)}</span>
+        ))}
+      </div>
+      <ol className={`calendar-days ${view}`} aria-label={title}>
+        {days.map((day) => {
+          const items = byDay.get(day) ?? [];
+          const classes = [
+            'calendar-day',
+            view === 'month' && !day.startsWith(month) && 'outside',
+            items.length === 0 && 'empty',
+            over === day && 'drop-target',
+          ];
+          return (
+            <li
+              key={day}
+              aria-labelledby={`day-${day}`}
+              aria-current={day === today ? 'date' : undefined}
+              className={classes.filter(Boolean).join(' ')}
+              {...dropProps(day)}
+            >
+              <span id={`day-${day}`} className="sr-only">
+                {dayName(day)}
+                {day === today && ', today'}
+              </span>
+              <span className="day-number" aria-hidden="true">
+                <span className="weekday">{weekdayShort(day)} </span>
+                {dateOf(day)}
+              </span>
+              {items.length > 0 && (
+                <ul className="day-posts">
+                  {items.map((post) => {
+                    const movable = canMove && post.status === 'scheduled' && !!post.scheduledAt;
+                    const time = clock.format(new Date(whenOf(post)));
+                    return (
+                      <li
+                        key={post.id}
+                        className={`calendar-post ${post.status}`}
+                        draggable={movable}
+                        onDragStart={(event) => {
+                          event.dataTransfer.setData(DRAG_TYPE, post.id);
+                          event.dataTransfer.setData('text/plain', post.title);
+                          event.dataTransfer.effectAllowed = 'move';
+                          dragged.current = post.id;
+                        }}
+                        onDragEnd={() => {
+                          dragged.current = null;
+                          setOver(null);
+                        }}
+                      >
+                        <span className="time">{time}</span>{' '}
+                        <Link href={`/dashboard/posts/${post.id}`} draggable={false}>
+                          {post.title}
+                        </Link>
+                        <span className="sr-only">, {STATUS_LABELS[post.status]}</span>
+                        {movable && post.scheduledAt && (
+                          <MoveDialog
+                            title={post.title}
+                            scheduledAt={post.scheduledAt}
+                            time={time}
+                            onMove={(day) => move(post, day)}
+                          />
+                        )}
+                      </li>
+                    );
+                  })}
+                </ul>
+              )}
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}

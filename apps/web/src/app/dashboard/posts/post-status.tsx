@@ -1,0 +1,12 @@
+import type { PostStatus } from '@chorus/validators';
+
+export const STATUS_LABELS: Record<PostStatus, string> = {
+  draft: 'Draft',
+  scheduled: 'Scheduled',
+  published: 'Published',
+  archived: 'Archived',
+};
+
+export function PostStatusBadge({ status }: { status: PostStatus }) {
+  return <span className={`badge post-${status}`}>{STATUS_LABELS[status]}</span>;
+}
