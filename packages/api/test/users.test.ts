@@ -123,6 +123,16 @@ describe('GET /api/users', () => {
     expect(Object.keys(json.data[0]).sort()).toEqual(['createdAt', 'email', 'id', 'name', 'role']);
   });
 
+  it('lists each user exactly as GET /api/users/{id} shows them, timestamps in the same form', async () => {
+    const { json } = await fresh.call('GET', '/api/users');
+    for (const listed of json.data as { id: string; createdAt: string }[]) {
+      const one = await fresh.call('GET', `/api/users/${listed.id}`);
+      const { id, name, email, role, createdAt } = one.json;
+      expect(listed).toEqual({ id, name, email, role, createdAt });
+      expect(listed.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    }
+  });
+
   it('pages with page and limit, and a page past the end is empty with correct numbers', async () => {
     const second = await fresh.call('GET', '/api/users?page=2&limit=4');
     expect(second.json.pagination).toEqual({ total: 6, page: 2, limit: 4, pages: 2 });
