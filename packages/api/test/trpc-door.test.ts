@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTrpcHandler } from '../src/trpc-door';
 import { startHarness, type Harness } from './harness';
-import { testRateLimiter } from './rate-limiter';
+import { awayFromWindowEdge, testRateLimiter } from './rate-limiter';
 
 let h: Harness;
 let handle: (req: Request) => Promise<Response>;
@@ -22,6 +22,7 @@ const list = (token: string | null, headers: Record<string, string> = {}) =>
 describe('the tRPC door', () => {
   it('counts every request against the credential’s budget, like REST, and refuses over it', async () => {
     const { token } = await h.newAccount('Budget', 'budget@trpc.test');
+    await awayFromWindowEdge();
     const first = await list(token);
     expect(first.status).toBe(200);
     expect(first.headers.get('x-ratelimit-limit')).toBe('2');
@@ -36,6 +37,7 @@ describe('the tRPC door', () => {
 
   it('counts unauthenticated requests per client address', async () => {
     const from = { 'x-forwarded-for': '203.0.113.77' };
+    await awayFromWindowEdge();
     expect((await list(null, from)).status).toBe(401);
     expect((await list(null, from)).status).toBe(429);
   });
