@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium, seriousViolations, signedIn } from './browser';
 import { cliApiKey } from './cli';
 import { ADMIN } from './server';
+import { callApi } from './api';
 
 const base = inject('base');
 const DAY = 86_400_000;
@@ -22,14 +23,7 @@ let browser: Browser;
 let key = '';
 const posts = { launch: '', note: '' };
 
-const api = async (method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, json: await res.json() };
-};
+const api = (method: string, path: string, body?: unknown) => callApi(key, method, path, body);
 
 beforeAll(async () => {
   key = await cliApiKey(

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium, seriousViolations, signedIn } from './browser';
 import { cliApiKey } from './cli';
 import { ADMIN } from './server';
+import { callApi } from './api';
 
 const base = inject('base');
 const MEMBER = { name: 'Hana Home', email: 'hana@e2e.test', password: 'hana-password' };
@@ -17,14 +18,7 @@ const HOOK_URL = 'http://127.0.0.1:9/home-hook';
 let browser: Browser;
 let key = '';
 
-const api = async (method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, json: res.status === 204 ? null : await res.json() };
-};
+const api = (method: string, path: string, body?: unknown) => callApi(key, method, path, body);
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
 
 beforeAll(async () => {

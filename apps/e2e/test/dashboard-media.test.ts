@@ -12,6 +12,7 @@ import { launchChromium, seriousViolations, signedIn } from './browser';
 import { cliApiKey } from './cli';
 import { png } from './png';
 import { ADMIN } from './server';
+import { callApi } from './api';
 
 const base = inject('base');
 const MEMBER = { name: 'Mia Media', email: 'mia-media@e2e.test', password: 'mia-password' };
@@ -40,14 +41,8 @@ type MediaRecord = {
   altText: string | null;
 };
 
-const api = async (method: string, path: string, body?: unknown, token = key) => {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, json: res.status === 204 ? null : await res.json() };
-};
+const api = (method: string, path: string, body?: unknown, token = key) =>
+  callApi(token, method, path, body);
 
 /** The account's media record named `filename`, or undefined. */
 async function mediaNamed(filename: string): Promise<MediaRecord | undefined> {

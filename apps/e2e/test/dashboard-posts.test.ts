@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium, seriousViolations, signIn } from './browser';
 import { cliApiKey } from './cli';
 import { ADMIN } from './server';
+import { callApi } from './api';
 
 const base = inject('base');
 const ZONE = 'Asia/Tokyo';
@@ -32,14 +33,7 @@ let browser: Browser;
 let key = '';
 let dragged = { id: '', scheduledAt: '' };
 
-const api = async (method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, json: res.status === 204 ? null : await res.json() };
-};
+const api = (method: string, path: string, body?: unknown) => callApi(key, method, path, body);
 const postOf = async (id: string) =>
   (await api('GET', `/api/content/posts/${id}`)).json.data as {
     status: string;

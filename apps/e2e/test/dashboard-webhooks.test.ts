@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium, seriousViolations, signedIn } from './browser';
 import { cliApiKey } from './cli';
 import { ADMIN } from './server';
+import { callApi } from './api';
 
 const base = inject('base');
 const MEMBER = { name: 'Wendy Watcher', email: 'wendy@e2e.test', password: 'wendy-password' };
@@ -28,14 +29,7 @@ let browser: Browser;
 let key = '';
 let hookUrl = '';
 
-const api = async (method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, json: res.status === 204 ? null : await res.json() };
-};
+const api = (method: string, path: string, body?: unknown) => callApi(key, method, path, body);
 
 beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));

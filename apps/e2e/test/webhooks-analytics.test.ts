@@ -6,9 +6,10 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliApiKey } from './cli';
 import { ADMIN } from './server';
+import { callApi } from './api';
 
 const received: { headers: IncomingHttpHeaders; body: string }[] = [];
 const receiver = createServer((req, res) => {
@@ -21,14 +22,7 @@ const receiver = createServer((req, res) => {
 });
 let key = '';
 
-const api = async (method: string, path: string, body?: unknown) => {
-  const res = await fetch(`${inject('base')}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, json: await res.json() };
-};
+const api = (method: string, path: string, body?: unknown) => callApi(key, method, path, body);
 
 beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));

@@ -2,6 +2,7 @@ import { maxUploadBytesFromEnv } from '@chorus/api';
 import Link from 'next/link';
 import { EmptyState } from '~/components/empty-state';
 import { Pagination } from '~/components/pagination';
+import { mayCall } from '~/server/may-call';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
 import { MediaCard } from './media-card';
 import { Uploader } from './uploader';
@@ -20,9 +21,9 @@ export default async function MediaPage({ searchParams }: { searchParams: Search
   const page = Math.max(1, Number.parseInt(String(params.page), 10) || 1);
   const list = await caller.media.list({ page, limit: PER_PAGE });
   const { pagination } = list.meta;
-  // Uploading, alt text and deleting ask for content:write and no role (the media routes):
-  // a session has every scope, so every member may; the check follows the API if that changes.
-  const canEdit = me.scopes.includes('content:write');
+  // Alt text and deleting follow media.update's rule, as declared by the API; the upload
+  // route declares the same (content:write, no role).
+  const canEdit = mayCall(me, 'media.update');
   return (
     <>
       <div className="page-head">
