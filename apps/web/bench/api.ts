@@ -1,9 +1,9 @@
 /**
  * `npm run bench:api`: the REST door (and the tRPC door) of the production build against a
  * bare node:http + postgres.js + ioredis server doing the same work, on the same database,
- * driven alternately in one run so both see the same machine. Prints req/s, p50, p99 and the
- * server's RSS per variant (for Chorus, the process of the API's doors; Next's process is
- * printed apart), and the ratios. Env: DATABASE_URL (a PostgreSQL server, default loopback),
+ * driven alternately in one run so both see the same machine. Prints req/s, p50, p99, the
+ * server's RSS (for Chorus, the process of the API's doors; Next's process is printed apart)
+ * and the CPU time per request of the server, PostgreSQL and Redis, per variant, and the ratios. Env: DATABASE_URL (a PostgreSQL server, default loopback),
  * REDIS_URL (default loopback), BENCH_SECONDS per run (10), BENCH_ROUNDS (2), BENCH_USERS
  * (1000), BENCH_SOAK_SECONDS (0): then that long more of the users list at 64 connections
  * on Chorus alone, and the RSS after it (`BENCH_SOAK_SECONDS=300` for the 5-minute figure).
@@ -12,7 +12,15 @@ import { fileURLToPath } from 'node:url';
 import type { ChildProcess } from 'node:child_process';
 import { createTestDatabase } from '@chorus/db/testing';
 import { drive, merge, type Load, type Measure } from './load';
-import { freePort, runScript, serverRssMb, waitFor } from './processes';
+import {
+  cpuUse,
+  freePort,
+  processIn,
+  runScript,
+  serverRssMb,
+  waitFor,
+  type CpuUse,
+} from './processes';
 import { seedAccount } from './seed';
 
 process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -33,6 +41,32 @@ interface Scenario {
   /** The load on one server (its base URL), or null when the baseline has no such door. */
   load: (base: string) => Omit<Load, 'connections' | 'seconds'>;
   baseline: (base: string) => Omit<Load, 'connections' | 'seconds'>;
+}
+
+/**
+ * The runs of one variant, and the CPU they cost: two cores serve the load generator, the
+ * server, PostgreSQL and Redis at once, so a server that does less itself but more in
+ * PostgreSQL is no faster. The figures count all of PostgreSQL and Redis on the machine.
+ */
+class Runs {
+  readonly measures: Measure[] = [];
+  private cpu: CpuUse = { server: 0, postgres: 0, redis: 0 };
+
+  constructor(private readonly pid: number) {}
+
+  async drive(load: Load) {
+    const before = cpuUse(this.pid);
+    this.measures.push(await drive(load));
+    const after = cpuUse(this.pid);
+    for (const part of ['server', 'postgres', 'redis'] as const)
+      this.cpu[part] += after[part] - before[part];
+  }
+
+  cpuPerRequest() {
+    const requests = this.measures.reduce((sum, run) => sum + run.requests, 0);
+    const each = (seconds: number) => ((seconds * 1e6) / Math.max(requests, 1)).toFixed(0);
+    return `${each(this.cpu.server)} · ${each(this.cpu.postgres)} · ${each(this.cpu.redis)}`;
+  }
 }
 
 async function main() {
@@ -103,21 +137,22 @@ async function main() {
     for (const base of [bases.product, bases.baseline])
       await drive({ ...listUsers(base), connections: 8, seconds: 2 });
 
+    const pids = { product: processIn(product.pid ?? 0, API_SERVER), baseline: baseline.pid ?? 0 };
     const rows: string[] = [];
     for (const scenario of scenarios) {
-      const runs: { product: Measure[]; baseline: Measure[] } = { product: [], baseline: [] };
+      const runs = { product: new Runs(pids.product), baseline: new Runs(pids.baseline) };
       for (let round = 0; round < ROUNDS; round++) {
         const common = { connections: scenario.connections, seconds: SECONDS };
-        runs.baseline.push(await drive({ ...scenario.baseline(bases.baseline), ...common }));
-        runs.product.push(await drive({ ...scenario.load(bases.product), ...common }));
+        await runs.baseline.drive({ ...scenario.baseline(bases.baseline), ...common });
+        await runs.product.drive({ ...scenario.load(bases.product), ...common });
       }
-      const [p, b] = [merge(runs.product), merge(runs.baseline)];
-      const row = (label: string, m: Measure, rss: number) =>
-        `| ${scenario.name} | ${scenario.connections} | ${label} | ${m.rps.toFixed(0)} | ${m.p50.toFixed(1)} | ${m.p99.toFixed(1)} | ${rss.toFixed(0)} | ${m.errors} |`;
-      rows.push(row('baseline', b, serverRssMb(baseline.pid ?? 0)));
-      rows.push(row('chorus', p, serverRssMb(product.pid ?? 0, API_SERVER)));
+      const [p, b] = [merge(runs.product.measures), merge(runs.baseline.measures)];
+      const row = (label: string, m: Measure, rss: number, runsOf: Runs) =>
+        `| ${scenario.name} | ${scenario.connections} | ${label} | ${m.rps.toFixed(0)} | ${m.p50.toFixed(1)} | ${m.p99.toFixed(1)} | ${rss.toFixed(0)} | ${runsOf.cpuPerRequest()} | ${m.errors} |`;
+      rows.push(row('baseline', b, serverRssMb(pids.baseline), runs.baseline));
+      rows.push(row('chorus', p, serverRssMb(pids.product), runs.product));
       rows.push(
-        `| | | **ratio** | **${(p.rps / b.rps).toFixed(2)}×** | +${(p.p50 - b.p50).toFixed(1)} ms | p99/p50 ${(p.p99 / Math.max(p.p50, 0.001)).toFixed(1)} | | |`,
+        `| | | **ratio** | **${(p.rps / b.rps).toFixed(2)}×** | +${(p.p50 - b.p50).toFixed(1)} ms | p99/p50 ${(p.p99 / Math.max(p.p50, 0.001)).toFixed(1)} | | | |`,
       );
       say(`${scenario.name} ×${scenario.connections} done`);
     }
@@ -138,8 +173,8 @@ async function main() {
       [
         `${USERS} users, ${SECONDS} s × ${ROUNDS} rounds per variant, alternating`,
         '',
-        '| request | conns | server | req/s | p50 ms | p99 ms | RSS MB | errors |',
-        '|---|---|---|---|---|---|---|---|',
+        '| request | conns | server | req/s | p50 ms | p99 ms | RSS MB | CPU µs/request: server · PostgreSQL · Redis | errors |',
+        '|---|---|---|---|---|---|---|---|---|',
         ...rows,
         '',
         ...soak,

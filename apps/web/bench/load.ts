@@ -16,6 +16,8 @@ export interface Measure {
   p50: number;
   p99: number;
   errors: number;
+  /** Requests answered. */
+  requests: number;
 }
 
 /** Drives `url` for `seconds` with autocannon; non-2xx answers count as errors. */
@@ -34,6 +36,7 @@ export async function drive(load: Load): Promise<Measure> {
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.non2xx + result.timeouts,
+    requests: result.requests.total,
   };
 }
 
@@ -48,5 +51,6 @@ export function merge(runs: Measure[]): Measure {
     p50: median(runs.map((run) => run.p50)),
     p99: median(runs.map((run) => run.p99)),
     errors: runs.reduce((sum, run) => sum + run.errors, 0),
+    requests: runs.reduce((sum, run) => sum + run.requests, 0),
   };
 }

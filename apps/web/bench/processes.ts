@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 /** A port nobody listens on right now. */
@@ -83,13 +83,57 @@ const commandLine = (pid: number): string => {
 };
 
 /**
- * Resident memory (MB) of the process in the tree under `pid` whose command line names
- * `script` (for `npm start`: scripts/serve.ts, the API's server, or scripts/serve-web.ts, Next),
- * or of `pid` itself without one.
+ * The process in the tree under `pid` whose command line names `script` (for `npm start`:
+ * scripts/serve.ts, the API's server, or scripts/serve-web.ts, Next), or `pid` itself.
  */
-export function serverRssMb(pid: number, script?: string): number {
+export function processIn(pid: number, script?: string): number {
+  if (!script) return pid;
   const all = [pid];
   for (let i = 0; i < all.length; i++) all.push(...children(all[i] ?? 0));
-  const found = script ? all.find((each) => commandLine(each).includes(script)) : pid;
-  return rssOf(found ?? pid) / 2 ** 20;
+  return all.find((each) => commandLine(each).includes(script)) ?? pid;
+}
+
+/** Resident memory (MB) of that process (see processIn). */
+export const serverRssMb = (pid: number, script?: string): number =>
+  rssOf(processIn(pid, script)) / 2 ** 20;
+
+/** Clock ticks per second in /proc's figures (USER_HZ, 100 on Linux). */
+const TICKS = 100;
+
+/** CPU time (user and system, seconds) the process has used; 0 where /proc cannot tell. */
+function cpuSecondsOf(pid: number): number {
+  try {
+    // Fields after the command name, which may hold spaces: utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / TICKS || 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** The machine's processes whose command line starts with `name` (e.g. every PostgreSQL backend). */
+function processesNamed(name: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .map(Number)
+    .filter((pid) => commandLine(pid).startsWith(name));
+}
+
+export interface CpuUse {
+  server: number;
+  postgres: number;
+  redis: number;
+}
+
+/**
+ * CPU seconds used so far by the server, by all of PostgreSQL and by Redis: the throughput of
+ * two cores shared by all of them (and the load generator) follows their sum per request.
+ */
+export function cpuUse(server: number): CpuUse {
+  const sum = (pids: number[]) => pids.reduce((total, pid) => total + cpuSecondsOf(pid), 0);
+  return {
+    server: cpuSecondsOf(server),
+    postgres: sum(processesNamed('postgres')),
+    redis: sum(processesNamed('redis-server')),
+  };
 }

@@ -2,6 +2,7 @@ import { openDatabase, sql } from '@chorus/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRateLimiter, memoryStore } from '../src/rate-limit';
 import { createRestHandler } from '../src/rest';
+import { requestIdFrom } from '../src/rest/respond';
 import { startHarness, type Harness } from './harness';
 
 let h: Harness;
@@ -23,6 +24,13 @@ describe('headers on every response', () => {
       expect(headers.get('api-version')).toBe('1');
       expect(headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{24}$/);
     }
+  });
+
+  it('gives every request its own id, across refills of the random pool', () => {
+    // 1,000 ids draw 12,000 bytes: the 4 KiB pool is refilled twice on the way.
+    const ids = Array.from({ length: 1000 }, () => requestIdFrom(undefined));
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^req_[0-9a-f]{24}$/);
   });
 
   it('echoes a valid incoming X-Request-Id and replaces an invalid one', async () => {

@@ -1,32 +1,19 @@
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
+import { requestUrl, toRequest } from '../src/http/node-fetch';
 
 export type FetchHandler = (req: Request) => Promise<Response>;
-
-function toRequest(req: IncomingMessage): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    for (const one of Array.isArray(value) ? value : [value]) {
-      if (one !== undefined) headers.append(name, one);
-    }
-  }
-  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-  return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
-    method: req.method,
-    headers,
-    body: hasBody ? (Readable.toWeb(req) as ReadableStream) : undefined,
-    duplex: 'half',
-  } as RequestInit);
-}
 
 /**
  * A fetch handler behind a real listening socket on loopback, so tests send bytes as a client
  * does (chunked bodies, broken encodings, odd headers) rather than building `Request` objects.
+ * The request reaches the handler as the app's server hands it over (`toRequest`).
  */
 export async function serveOnLoopback(handle: FetchHandler) {
   const server = createServer((req, res) => {
-    handle(toRequest(req))
+    const url = requestUrl(req);
+    if (!url) return void res.writeHead(400).end();
+    handle(toRequest(req, url))
       .then(async (response) => {
         const headers = Object.fromEntries(response.headers);
         // Answered before the body was read (a 413): the connection cannot be reused.
