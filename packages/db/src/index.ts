@@ -3,4 +3,4 @@ export { alias } from 'drizzle-orm/pg-core';
 export * from './schema';
 export { openDatabase, type Database, type DatabaseOptions, type Db } from './client';
 export { isUnavailable, isUniqueViolation } from './errors';
-export { driverRows, preparedPerDb } from './prepared';
+export { driverRows, isoFromUtc, preparedPerDb, utcText } from './prepared';

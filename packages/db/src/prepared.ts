@@ -1,3 +1,4 @@
+import { sql, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from './client';
 
 /**
@@ -29,4 +30,19 @@ export function driverRows<T>(
   values: Record<string, unknown>,
 ): Promise<T[]> {
   return (query as unknown as { all(values: Record<string, unknown>): Promise<T[]> }).all(values);
+}
+
+/**
+ * A `timestamptz` as UTC wall-clock time (a `timestamp`), which both drivers read as the text
+ * PostgreSQL writes for it (`2026-11-23 14:46:05.224561`; the fraction trimmed of trailing
+ * zeros, or absent): for `driverRows`, with `isoFromUtc`.
+ */
+export const utcText = (column: SQLWrapper) => sql`(${column} at time zone 'UTC')`;
+
+/**
+ * That text as JSON dates are written (`Date.prototype.toISOString`: milliseconds, truncated).
+ * Cutting text costs far less than PostgreSQL's `to_char` per row, or a Date parsed and printed.
+ */
+export function isoFromUtc(text: string): string {
+  return `${text.slice(0, 10)}T${text.slice(11, 19)}.${text.slice(20, 23).padEnd(3, '0')}Z`;
 }
