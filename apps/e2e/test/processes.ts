@@ -36,6 +36,8 @@ async function stopGroup(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'
 
 export interface Chorus {
   base: string;
+  /** The process of `npm start`, the root of the app's processes. */
+  pid: number;
   /** What `npm start` printed so far. */
   output: () => string;
   stop: () => Promise<void>;
@@ -68,7 +70,7 @@ export async function startChorus(root: string, env: Record<string, string>): Pr
     if (ok) break;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  return { base, output: () => output, stop: () => stopGroup(server) };
+  return { base, pid: server.pid ?? 0, output: () => output, stop: () => stopGroup(server) };
 }
 
 /** The newest PostgreSQL server programs installed (Debian keeps them out of PATH). */

@@ -23,6 +23,8 @@ declare module 'vitest' {
     dataDir: string;
     /** What `npm start` printed until it served. */
     startOutput: string;
+    /** The process of `npm start`. */
+    startPid: number;
   }
 }
 
@@ -64,6 +66,7 @@ export default async function setup(project: TestProject) {
   project.provide('root', root);
   project.provide('dataDir', dataDir);
   project.provide('startOutput', server.output());
+  project.provide('startPid', server.pid);
 
   return async () => {
     await server.stop();

@@ -3,8 +3,8 @@
  * production server; started once by ./server.ts), the CLI printing a key, REST calls with it.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { cliApiKey } from './cli';
 import { ADMIN } from './server';
@@ -13,6 +13,53 @@ const base = inject('base');
 const dataDir = inject('dataDir');
 const output = inject('startOutput');
 const root = inject('root');
+const startPid = inject('startPid');
+
+/** A file of /proc, or '' when what it described has gone meanwhile. */
+const read = (path: string, as: 'file' | 'link' = 'file') => {
+  try {
+    return as === 'file' ? readFileSync(path, 'utf8') : readlinkSync(path);
+  } catch {
+    return '';
+  }
+};
+
+/** /proc's view of a process (Linux): its parent, command line and sockets. */
+const proc = {
+  parent: (pid: number) => Number(read(`/proc/${pid}/stat`).split(') ')[1]?.split(' ')[1] ?? 0),
+  commandLine: (pid: number) => read(`/proc/${pid}/cmdline`),
+  /** The inodes of the sockets the process holds open. */
+  sockets: (pid: number) =>
+    readdirSync(`/proc/${pid}/fd`)
+      .map((fd) => /^socket:\[(\d+)\]$/.exec(read(`/proc/${pid}/fd/${fd}`, 'link'))?.[1])
+      .filter((inode): inode is string => inode !== undefined),
+};
+const descendsFrom = (pid: number, ancestor: number) => {
+  for (let at = pid; at > 1; at = proc.parent(at)) if (at === ancestor) return true;
+  return false;
+};
+/** Inodes of listening TCP sockets (state 0A), IPv4 and IPv6. */
+const tcpListeners = () =>
+  new Set(
+    ['/proc/net/tcp', '/proc/net/tcp6'].flatMap((table) =>
+      readFileSync(table, 'utf8')
+        .split('\n')
+        .slice(1)
+        .map((line) => line.trim().split(/\s+/))
+        .filter((fields) => fields[3] === '0A')
+        .map((fields) => fields[9] ?? ''),
+    ),
+  );
+/** Paths of listening Unix sockets (state 01, accepting connections), by inode. */
+const unixListeners = () =>
+  new Map(
+    readFileSync('/proc/net/unix', 'utf8')
+      .split('\n')
+      .slice(1)
+      .map((line) => line.trim().split(/\s+/))
+      .filter((fields) => fields[3] === '00010000' && fields[7])
+      .map((fields) => [fields[6] ?? '', fields[7] ?? '']),
+  );
 
 describe('npm start', () => {
   it('created the first admin from ADMIN_EMAIL and ADMIN_PASSWORD', () => {
@@ -98,6 +145,27 @@ describe('npm start', () => {
     });
     expect(refused.status).toBe(1);
     expect(refused.stderr).toContain('CHORUS_PUBLIC_URL is not set');
+  });
+
+  it("serves Next on a Unix socket only the app's user can enter, on no TCP port of its own", async () => {
+    const web = readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry))
+      .map(Number)
+      .find(
+        (pid) =>
+          proc.commandLine(pid).includes('scripts/serve-web.ts') && descendsFrom(pid, startPid),
+      );
+    expect(web).toBeDefined();
+    const sockets = proc.sockets(web ?? 0);
+    const tcp = tcpListeners();
+    // A TCP port would let any local process reach Next with an X-Forwarded-For of its choosing.
+    expect(sockets.filter((inode) => tcp.has(inode))).toEqual([]);
+    const unix = unixListeners();
+    const paths = sockets.flatMap((inode) => unix.get(inode) ?? []);
+    expect(paths).toHaveLength(1);
+    expect(statSync(dirname(paths[0] ?? '')).mode & 0o777).toBe(0o700);
+    // And the pages are served, through the app's port.
+    expect((await fetch(`${base}/sign-in`)).status).toBe(200);
   });
 
   // Its withdrawal when the server stops is checked by ./server.ts after stopping it.

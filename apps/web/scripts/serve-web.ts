@@ -1,11 +1,17 @@
 /**
- * Next alone (the dashboard, sign-in, /docs, next-auth's /api/auth), on a loopback port of its
- * own, behind scripts/serve.ts, which starts it and forwards every non-API path here. Apart from
- * the API's process, so that Next's memory and its patches of Node's globals stay out of the
- * API's way. Tells its parent the port once it listens.
+ * Next alone (the dashboard, sign-in, /docs, next-auth's /api/auth), behind scripts/serve.ts,
+ * which starts it and forwards every non-API path here. Apart from the API's process, so that
+ * Next's memory and its patches of Node's globals stay out of the API's way.
+ *
+ * It listens on a Unix socket in a directory only this user can enter, not on a TCP port: the
+ * app's server stamps the client's address into X-Forwarded-For (the sign-in throttle's key),
+ * and on a port any local process could reach Next directly with an address of its choosing.
+ * Tells its parent the socket's path once it listens.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
 
@@ -16,9 +22,11 @@ const server = createServer();
 const app = next({ dev, dir: appDir, hostname: '127.0.0.1', httpServer: server });
 await app.prepare();
 server.on('request', app.getRequestHandler());
-server.listen(0, '127.0.0.1', () => {
-  process.send?.({ port: (server.address() as AddressInfo).port });
-});
+// mkdtemp makes the directory with mode 0700.
+const dir = mkdtempSync(join(tmpdir(), 'chorus-web-'));
+const socket = join(dir, 'next.sock');
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+server.listen(socket, () => process.send?.({ socket }));
 
 // The parent going away (a crash, a kill -9) takes this process with it.
 process.on('disconnect', () => process.exit(0));

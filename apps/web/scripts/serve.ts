@@ -2,7 +2,7 @@
  * The app's HTTP server, started by `npm start` (and `npm run dev` with --dev): one port.
  * /api/* is served here by the API's own doors (the REST door, the tRPC door); every other
  * path, and next-auth's /api/auth, is forwarded to Next, which runs in a child process on a
- * loopback port (scripts/serve-web.ts). The API's process thus holds no part of Next: not its
+ * Unix socket of its own (scripts/serve-web.ts). The API's process thus holds no part of Next: not its
  * memory (pages, caches, a second copy of React) nor its patches of Node's globals, and a
  * request to the API pays for none of them.
  *
@@ -33,10 +33,10 @@ server.on(
       ['/api', createRestDoor({ getDatabase, sessionPrincipal: requestSessionPrincipal })],
     ],
     webPaths: ['/api/auth'],
-    web: webProxy(web.port),
+    web: webProxy(web.socket),
   }),
 );
-server.on('upgrade', refuseUpgrade(webUpgrade(web.port)));
+server.on('upgrade', refuseUpgrade(webUpgrade(web.socket)));
 server.listen(port);
 
 // Requests in flight get a few seconds to finish; idle keep-alive connections close at once.

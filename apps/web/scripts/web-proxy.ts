@@ -28,14 +28,16 @@ function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   return kept;
 }
 
-/** Starts scripts/serve-web.ts and resolves with its loopback port once it listens. */
-export function startWeb(dev: boolean): Promise<{ child: ChildProcess; port: number }> {
+/** Starts scripts/serve-web.ts and resolves with its socket's path once it listens. */
+export function startWeb(dev: boolean): Promise<{ child: ChildProcess; socket: string }> {
   const child = fork(new URL('./serve-web.ts', import.meta.url), dev ? ['--dev'] : [], {
     execArgv: ['--import', 'tsx'],
     stdio: 'inherit',
   });
   return new Promise((resolve, reject) => {
-    child.once('message', (message: { port: number }) => resolve({ child, port: message.port }));
+    child.once('message', (message: { socket: string }) =>
+      resolve({ child, socket: message.socket }),
+    );
     child.once('exit', (code) =>
       reject(new Error(`The web server exited (${code}) before listening.`)),
     );
@@ -43,16 +45,15 @@ export function startWeb(dev: boolean): Promise<{ child: ChildProcess; port: num
 }
 
 /**
- * Forwards a request to the web server on `port`, streaming both ways (pages render as they
+ * Forwards a request to the web server on `socket`, streaming both ways (pages render as they
  * stream); the client's headers, X-Forwarded-For stamped already, reach it as sent.
  */
-export function webProxy(port: number) {
+export function webProxy(socket: string) {
   const agent = new Agent({ keepAlive: true });
   return (req: IncomingMessage, res: ServerResponse) => {
     const upstream = request(
       {
-        host: '127.0.0.1',
-        port,
+        socketPath: socket,
         agent,
         method: req.method,
         path: req.url,
@@ -78,9 +79,9 @@ export function webProxy(port: number) {
 }
 
 /** Forwards a protocol upgrade (the development server's live reload) to the web server. */
-export function webUpgrade(port: number) {
+export function webUpgrade(path: string) {
   return (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const upstream = connect(port, '127.0.0.1', () => {
+    const upstream = connect(path, () => {
       const lines = [`${req.method} ${req.url} HTTP/1.1`];
       for (let i = 0; i + 1 < req.rawHeaders.length; i += 2)
         lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
