@@ -44,7 +44,7 @@ const FORBIDDEN_METHODS = new Set(['CONNECT', 'TRACE', 'TRACK']);
  * AbortSignal, a second parse of the URL, checks of every field) cost a small request ≈3 % of
  * its time. Anything else (the body, the signal, `clone()`) builds it on first use.
  */
-class NodeRequest implements Request {
+class NodeRequest {
   readonly method: string;
   readonly url: string;
   readonly headers: Headers;
@@ -61,74 +61,62 @@ class NodeRequest implements Request {
     this.headers = headersOf(incoming);
   }
 
-  #full(): Request {
-    return (this.#built ??= fullRequest(this.incoming, this.parsedUrl, this.headers));
-  }
-
-  get body() {
-    return this.#full().body;
-  }
   get bodyUsed() {
     return this.#built?.bodyUsed ?? false;
   }
-  get cache() {
-    return this.#full().cache;
+
+  /** The full Request, built once. */
+  built(): Request {
+    return (this.#built ??= fullRequest(this.incoming, this.parsedUrl, this.headers));
   }
-  get credentials() {
-    return this.#full().credentials;
-  }
-  get destination() {
-    return this.#full().destination;
-  }
-  get integrity() {
-    return this.#full().integrity;
-  }
-  get keepalive() {
-    return this.#full().keepalive;
-  }
-  get mode() {
-    return this.#full().mode;
-  }
-  get redirect() {
-    return this.#full().redirect;
-  }
-  get referrer() {
-    return this.#full().referrer;
-  }
-  get referrerPolicy() {
-    return this.#full().referrerPolicy;
-  }
-  get signal() {
-    return this.#full().signal;
-  }
-  arrayBuffer() {
-    return this.#full().arrayBuffer();
-  }
-  blob() {
-    return this.#full().blob();
-  }
-  bytes() {
-    return this.#full().bytes();
-  }
-  clone() {
-    return this.#full().clone();
-  }
-  formData() {
-    return this.#full().formData();
-  }
-  json() {
-    return this.#full().json() as Promise<unknown>;
-  }
-  text() {
-    return this.#full().text();
-  }
+}
+
+// The rest of Request, read from the full one.
+const BUILT_TO_READ = [
+  'body',
+  'cache',
+  'credentials',
+  'destination',
+  'integrity',
+  'keepalive',
+  'mode',
+  'redirect',
+  'referrer',
+  'referrerPolicy',
+  'signal',
+] as const;
+for (const name of BUILT_TO_READ) {
+  Object.defineProperty(NodeRequest.prototype, name, {
+    get(this: NodeRequest) {
+      return this.built()[name];
+    },
+  });
+}
+const BUILT_TO_CALL = [
+  'arrayBuffer',
+  'blob',
+  'bytes',
+  'clone',
+  'formData',
+  'json',
+  'text',
+] as const;
+for (const name of BUILT_TO_CALL) {
+  Object.defineProperty(NodeRequest.prototype, name, {
+    value(this: NodeRequest) {
+      const request = this.built();
+      return (request[name] as () => unknown).call(request);
+    },
+  });
 }
 
 /**
  * A Node request as a fetch Request, for the fetch-style doors. Throws TypeError on what a
  * Request refuses (a header value, a forbidden method): the caller answers that in the envelope.
  */
-export const toRequest = (req: IncomingMessage, url: URL): Request => new NodeRequest(req, url);
+export const toRequest = (req: IncomingMessage, url: URL): Request =>
+  // Every other member of Request is defined on NodeRequest's prototype above.
+  new NodeRequest(req, url) as unknown as Request;
 
 /**
  * The request's absolute URL, or null when it has none: a target that is no path (`*`,
