@@ -4,9 +4,10 @@
  * driven alternately in one run so both see the same machine. Prints req/s, p50, p99, the
  * server's RSS (for Chorus, the process of the API's doors; Next's process is printed apart)
  * and the CPU time per request of the server, PostgreSQL and Redis, per variant, and the
- * ratios. Env: DATABASE_URL (a PostgreSQL server, default loopback), REDIS_URL (default loopback), BENCH_SECONDS per run (10), BENCH_ROUNDS (2), BENCH_USERS
- * (1000), BENCH_SOAK_SECONDS (0): then that long more of the users list at 64 connections
- * on Chorus alone, and the RSS after it (`BENCH_SOAK_SECONDS=300` for the 5-minute figure).
+ * ratios. Env: DATABASE_URL (a PostgreSQL server, default loopback), REDIS_URL (default
+ * loopback), BENCH_SECONDS per run (10), BENCH_ROUNDS (2), BENCH_USERS (1000),
+ * BENCH_SOAK_SECONDS (0): then that long more of the users list at 64 connections on Chorus
+ * alone, and the RSS after it (`BENCH_SOAK_SECONDS=300` for the 5-minute figure).
  */
 import { fileURLToPath } from 'node:url';
 import type { ChildProcess } from 'node:child_process';
