@@ -2,11 +2,12 @@
  * The webhooks pages as a person uses them, in Chromium against `npm start`: an admin creates
  * a webhook to a receiver on loopback (its secret shown once), sends a test event and watches
  * the delivery land in the log, retries it, rotates the secret, disables and re-enables the
- * endpoint, deletes it; a `user` reads the same pages without a single control; axe on each.
+ * endpoint, deletes it; a refused create or edit keeps the events checked; a `user` reads the
+ * same pages without a single control; axe on each.
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium, seriousViolations, signedIn } from './browser';
@@ -28,12 +29,15 @@ const receiver = createServer((req, res) => {
 let browser: Browser;
 let key = '';
 let hookUrl = '';
+/** The URL of the webhook the refusal test creates: its own, so `hookUrl` stays one row. */
+let keptUrl = '';
 
 const api = (method: string, path: string, body?: unknown) => callApi(key, method, path, body);
 
 beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/dashboard-hook`;
+  keptUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/events-kept`;
   key = await cliApiKey(ADMIN.email, 'e2e-dashboard-webhooks', 'read,write');
   const member = await api('POST', '/api/users', { ...MEMBER, role: 'user' });
   expect(member.status).toBe(201);
@@ -46,7 +50,9 @@ afterAll(async () => {
     id: string;
     url: string;
   }[]) {
-    if (hook.url === hookUrl) await api('DELETE', `/api/webhooks/${hook.id}`);
+    if (hook.url === hookUrl || hook.url === keptUrl) {
+      await api('DELETE', `/api/webhooks/${hook.id}`);
+    }
   }
   await new Promise((resolve) => receiver.close(resolve));
 });
@@ -58,6 +64,22 @@ const deliveryRow = (page: Page, type: string) =>
     .getByRole('row')
     .filter({ hasText: type })
     .first();
+
+/** The values of the event checkboxes checked in `dialog`, in the form's order. */
+const checkedEvents = (dialog: Locator) =>
+  dialog
+    .getByRole('group', { name: 'Events' })
+    .locator('input[type="checkbox"][name="events"]:checked')
+    .evaluateAll((boxes: HTMLInputElement[]) => boxes.map((box) => box.value));
+
+/** The events the API says the webhook to `url` subscribes to. */
+async function eventsOf(url: string) {
+  const hooks = (await api('GET', '/api/webhooks?limit=100')).json.data as {
+    url: string;
+    events: string[];
+  }[];
+  return hooks.find((hook) => hook.url === url)?.events.toSorted();
+}
 
 describe('webhooks, as an admin', () => {
   it('creates a webhook, sees its secret once, and watches a signed test delivery arrive', async () => {
@@ -179,6 +201,57 @@ describe('webhooks, as an admin', () => {
     await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
     await page.getByRole('link', { name: hookUrl }).waitFor({ state: 'detached' });
     await page.context().close();
+  });
+
+  it('keeps the checked events when the server refuses the URL, creating and editing', async () => {
+    // Credentials in the URL: the browser's url check lets them through, and the server refuses
+    // them whatever the deployment allows (private targets are allowed here).
+    const withCredentials = keptUrl.replace('http://', 'http://chorus:secret@');
+    const refusal = 'The URL must not carry credentials.';
+    const page = await signedIn(browser, base, ADMIN);
+    await page.goto('/dashboard/webhooks');
+    await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
+
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create a webhook' });
+    await dialog.getByLabel('URL').fill(withCredentials);
+    await dialog.getByRole('checkbox', { name: 'post.scheduled' }).check();
+    await dialog.getByRole('checkbox', { name: 'integration.disconnected' }).check();
+    await dialog.getByRole('button', { name: 'Create webhook' }).click();
+    await dialog.getByText(refusal).waitFor();
+    expect(await dialog.getByLabel('URL').getAttribute('aria-invalid')).toBe('true');
+    expect(await dialog.getByLabel('URL').inputValue()).toBe(withCredentials);
+    // Exactly the boxes checked before the refusal: none lost, none added.
+    expect(await checkedEvents(dialog)).toEqual(['post.scheduled', 'integration.disconnected']);
+    await dialog.getByLabel('URL').fill(keptUrl);
+    await dialog.getByRole('button', { name: 'Create webhook' }).click();
+    await page.getByRole('status').getByText(`Created the webhook to ${keptUrl}.`).waitFor();
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await eventsOf(keptUrl)).toEqual(['integration.disconnected', 'post.scheduled']);
+
+    await page.getByRole('button', { name: `Edit the webhook to ${keptUrl}` }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit the webhook' });
+    expect(await checkedEvents(edit)).toEqual(['post.scheduled', 'integration.disconnected']);
+    await edit.getByRole('checkbox', { name: 'post.scheduled' }).uncheck();
+    await edit.getByRole('checkbox', { name: 'webhook.test' }).check();
+    await edit.getByLabel('URL').fill(withCredentials);
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await edit.getByText(refusal).waitFor();
+    expect(await edit.getByLabel('URL').inputValue()).toBe(withCredentials);
+    // The set as changed, not the webhook's saved one.
+    expect(await checkedEvents(edit)).toEqual(['integration.disconnected', 'webhook.test']);
+    await edit.getByLabel('URL').fill(keptUrl);
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').getByText(`Saved the webhook to ${keptUrl}.`).waitFor();
+    await edit.waitFor({ state: 'detached' });
+    expect(await eventsOf(keptUrl)).toEqual(['integration.disconnected', 'webhook.test']);
+    await page.context().close();
+
+    const hook = (await api('GET', '/api/webhooks?limit=100')).json.data.find(
+      (found: { url: string }) => found.url === keptUrl,
+    ) as { id: string };
+    expect((await api('DELETE', `/api/webhooks/${hook.id}`)).status).toBe(204);
   });
 });
 

@@ -1,7 +1,7 @@
 'use client';
 
 import { EVENT_TYPES, type Webhook } from '@chorus/validators';
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { OneTimeSecret } from '~/components/copy-button';
 import { Dialog, DialogActions, DialogClose } from '~/components/dialog';
 import { Field } from '~/components/field';
@@ -51,21 +51,25 @@ export function WebhookDialog({ webhook }: { webhook?: Webhook }) {
     webhook ? updateWebhook : createWebhook,
     (answer) => (answer.secret ? setSecret(answer.secret) : setOpen(false)),
   );
-  // Checkboxes repeat one name, which the action's typed values cannot hold: kept here.
-  const [events, setEvents] = useState<string[]>(webhook?.events ?? []);
+  // Checkboxes repeat one name, which the action's typed values cannot hold: the ones sent
+  // are kept here. A ref, not state (as in the posts editor): a state update made before the
+  // action's await commits after the refusal has redrawn the form, which then showed the
+  // events of before the submit (none when creating, the saved ones when editing).
+  const sent = useRef<string[]>([]);
   const submit = (form: FormData) => {
-    setEvents(form.getAll('events').map(String));
+    sent.current = form.getAll('events').map(String);
     run(form);
   };
   const onOpenChange = (next: boolean) => {
     setOpen(next);
     if (!next) {
       setSecret(undefined);
-      setEvents(webhook?.events ?? []);
+      sent.current = webhook?.events ?? [];
     }
   };
   const fields = open ? (result.fields ?? {}) : {};
   const typed = open && result.values ? result.values : undefined;
+  const events = typed ? sent.current : (webhook?.events ?? []);
   const disabled = webhook && !webhook.active;
   return (
     <Dialog
