@@ -203,7 +203,7 @@ describe('webhooks, as an admin', () => {
     await page.context().close();
   });
 
-  it('keeps the checked events when the server refuses the URL, creating and editing', async () => {
+  it('keeps the checked events when the server refuses the URL, and forgets the refusal once closed', async () => {
     // Credentials in the URL: the browser's url check lets them through, and the server refuses
     // them whatever the deployment allows (private targets are allowed here).
     const withCredentials = keptUrl.replace('http://', 'http://chorus:secret@');
@@ -241,7 +241,16 @@ describe('webhooks, as an admin', () => {
     expect(await edit.getByLabel('URL').inputValue()).toBe(withCredentials);
     // The set as changed, not the webhook's saved one.
     expect(await checkedEvents(edit)).toEqual(['integration.disconnected', 'webhook.test']);
-    await edit.getByLabel('URL').fill(keptUrl);
+    // Closed and opened again, the dialog forgets the refused attempt: saved values, no error.
+    await page.keyboard.press('Escape');
+    await edit.waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: `Edit the webhook to ${keptUrl}` }).click();
+    expect(await edit.getByLabel('URL').inputValue()).toBe(keptUrl);
+    expect(await edit.getByLabel('URL').getAttribute('aria-invalid')).not.toBe('true');
+    expect(await edit.getByText(refusal).count()).toBe(0);
+    expect(await checkedEvents(edit)).toEqual(['post.scheduled', 'integration.disconnected']);
+    await edit.getByRole('checkbox', { name: 'post.scheduled' }).uncheck();
+    await edit.getByRole('checkbox', { name: 'webhook.test' }).check();
     await edit.getByRole('button', { name: 'Save' }).click();
     await page.getByRole('status').getByText(`Saved the webhook to ${keptUrl}.`).waitFor();
     await edit.waitFor({ state: 'detached' });

@@ -41,7 +41,9 @@ type Action = (state: ActionResult, form: FormData) => Promise<ActionResult>;
 
 /**
  * Runs a server action from a form and shows its answer as a toast at once: the toast lives in
- * the layout, so it shows even when the answer removes the form (a deleted row).
+ * the layout, so it shows even when the answer removes the form (a deleted row). `reset` forgets
+ * the last answer: a dialog calls it when it closes, so that it opens again without a refused
+ * attempt's typing and errors.
  */
 export function useToastAction(action: Action, onSuccess?: (answer: ActionResult) => void) {
   const show = useToast();
@@ -56,5 +58,6 @@ export function useToastAction(action: Action, onSuccess?: (answer: ActionResult
       } else if (answer.error) show(answer.error, 'error');
       setResult(answer);
     });
-  return [result, run, pending] as const;
+  const reset = () => setResult({});
+  return [result, run, pending, reset] as const;
 }

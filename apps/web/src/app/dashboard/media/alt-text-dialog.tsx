@@ -10,13 +10,17 @@ import { updateAltText } from './actions';
 /** Edits one item's alt text; a refusal shows beside the field and keeps what was typed. */
 export function AltTextDialog({ item }: { item: Pick<Media, 'id' | 'filename' | 'altText'> }) {
   const [open, setOpen] = useState(false);
-  const [result, run, pending] = useToastAction(updateAltText, () => setOpen(false));
-  const fields = open ? (result.fields ?? {}) : {};
-  const typed = open && result.values ? result.values : undefined;
+  const [result, run, pending, reset] = useToastAction(updateAltText, () => setOpen(false));
+  const onOpenChange = (next: boolean) => {
+    setOpen(next);
+    if (!next) reset();
+  };
+  const fields = result.fields ?? {};
+  const typed = result.values;
   return (
     <Dialog
       open={open}
-      onOpenChange={setOpen}
+      onOpenChange={onOpenChange}
       title="Edit the alt text"
       description={item.filename}
       trigger={

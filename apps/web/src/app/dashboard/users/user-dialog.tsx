@@ -15,17 +15,21 @@ const ROLES = [
 /** Create a user (no `user`) or edit one; a refusal shows beside its field, typing kept. */
 export function UserDialog({ user }: { user?: User }) {
   const [open, setOpen] = useState(false);
-  const [result, run, pending] = useToastAction(user ? updateUser : createUser, () =>
+  const [result, run, pending, reset] = useToastAction(user ? updateUser : createUser, () =>
     setOpen(false),
   );
-  const fields = open ? (result.fields ?? {}) : {};
+  const onOpenChange = (next: boolean) => {
+    setOpen(next);
+    if (!next) reset();
+  };
+  const fields = result.fields ?? {};
   // A refused form shows again what was typed (React resets a form after its action).
-  const typed = open && result.values ? result.values : undefined;
+  const typed = result.values;
   const value = (name: 'name' | 'email' | 'role') => typed?.[name] ?? user?.[name];
   return (
     <Dialog
       open={open}
-      onOpenChange={setOpen}
+      onOpenChange={onOpenChange}
       title={user ? `Edit ${user.name}` : 'Create a user'}
       description={user ? user.email : 'They sign in with this email and password.'}
       trigger={

@@ -47,7 +47,7 @@ function EventCheckboxes({ checked, error }: { checked: string[]; error?: string
 export function WebhookDialog({ webhook }: { webhook?: Webhook }) {
   const [open, setOpen] = useState(false);
   const [secret, setSecret] = useState<string>();
-  const [result, run, pending] = useToastAction(
+  const [result, run, pending, reset] = useToastAction(
     webhook ? updateWebhook : createWebhook,
     (answer) => (answer.secret ? setSecret(answer.secret) : setOpen(false)),
   );
@@ -64,11 +64,11 @@ export function WebhookDialog({ webhook }: { webhook?: Webhook }) {
     setOpen(next);
     if (!next) {
       setSecret(undefined);
-      sent.current = webhook?.events ?? [];
+      reset();
     }
   };
-  const fields = open ? (result.fields ?? {}) : {};
-  const typed = open && result.values ? result.values : undefined;
+  const fields = result.fields ?? {};
+  const typed = result.values;
   const events = typed ? sent.current : (webhook?.events ?? []);
   const disabled = webhook && !webhook.active;
   return (
