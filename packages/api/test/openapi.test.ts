@@ -121,6 +121,27 @@ describe('GET /api/openapi.json', () => {
     expect(bare).toEqual([]);
   });
 
+  it('lists the posts list’s bounds on createdAt and on the publishing times, each inclusive', () => {
+    type Parameter = {
+      in: string;
+      name: string;
+      schema: { description?: string; format?: string };
+    };
+    const parameters = doc.paths['/api/content/posts'].get.parameters as Parameter[];
+    const bounds = ['from', 'to', 'scheduledFrom', 'scheduledTo', 'publishedFrom', 'publishedTo'];
+    for (const name of bounds) {
+      const parameter = parameters.find((p) => p.name === name);
+      expect(parameter, name).toMatchObject({ in: 'query', schema: { format: 'date-time' } });
+    }
+    const described = (name: string) =>
+      parameters.find((p) => p.name === name)?.schema.description ?? '';
+    expect(described('scheduledFrom')).toMatch(/`scheduledAt` is at or after .*inclusive/);
+    expect(described('scheduledTo')).toMatch(/`scheduledAt` is at or before .*inclusive/);
+    expect(described('publishedFrom')).toMatch(/`publishedAt` is at or after .*inclusive/);
+    expect(described('publishedTo')).toMatch(/`publishedAt` is at or before .*inclusive/);
+    expect(described('publishedTo')).toMatch(/without a `publishedAt` never match/);
+  });
+
   it('documents success statuses as the server answers them', () => {
     expect(Object.keys(doc.paths['/api/users'].post.responses)).toContain('201');
     expect(doc.paths['/api/users'].post.responses['200']).toBeUndefined();
@@ -195,6 +216,10 @@ describe('real responses match the document', () => {
     );
     expect(await conforms('get', `${list}?q=Doc&tag=doc`, list)).toBe(200);
     expect(await conforms('get', `${list}?limit=500`, list)).toBe(400);
+    const march = 'scheduledFrom=2031-03-01T00:00:00Z&scheduledTo=2031-03-31T23:59:59.999Z';
+    expect(await conforms('get', `${list}?status=scheduled&${march}`, list)).toBe(200);
+    const reversed = 'publishedFrom=2031-03-02T00:00:00Z&publishedTo=2031-03-01T00:00:00Z';
+    expect(await conforms('get', `${list}?${reversed}`, list)).toBe(400);
     const { json } = await h.call('GET', `${list}?limit=1`);
     const id = json.data[0].id;
     expect(await conforms('get', `${list}/${id}`, one)).toBe(200);

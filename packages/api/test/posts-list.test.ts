@@ -1,7 +1,8 @@
 import { posts, eq } from '@chorus/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appRouter, createCallerFactory } from '../src';
 import { startHarness, type Harness } from './harness';
-import { createPost } from './posts-fixtures';
+import { createPost, inAnHour } from './posts-fixtures';
 
 let h: Harness;
 let other: Awaited<ReturnType<Harness['newAccount']>>;
@@ -109,5 +110,289 @@ describe('GET /api/content/posts', () => {
     expect((await list('?from=2020-05-01T00:00:00.001Z&q=Dated')).json.data).toEqual([]);
     expect((await list('?from=2021-01-01T00:00:00Z&to=2020-01-01T00:00:00Z')).status).toBe(400);
     expect((await list('?from=yesterday')).status).toBe(400);
+  });
+});
+
+describe('GET /api/content/posts by publishing times', () => {
+  type Listed = {
+    id: string;
+    title: string;
+    scheduledAt: string | null;
+    publishedAt: string | null;
+  };
+  const MARCH = 'scheduledFrom=2031-03-01T00:00:00.000Z&scheduledTo=2031-03-31T23:59:59.999Z';
+  const JUNE = 'publishedFrom=2019-06-01T00:00:00.000Z&publishedTo=2019-06-30T23:59:59.999Z';
+  let theirs: { scheduled: string; published: string };
+
+  /** A post in `status` with its times set as given (written directly: they lie in the past). */
+  async function timed(
+    title: string,
+    status: 'scheduled' | 'published' | 'archived',
+    times: { scheduledAt?: string; publishedAt?: string; tags?: string[] },
+    token?: string,
+  ) {
+    const created = await createPost(
+      h,
+      status === 'scheduled'
+        ? { title, status, scheduledAt: inAnHour(), tags: times.tags }
+        : { title, status: 'published', tags: times.tags },
+      token,
+    );
+    await h.db
+      .update(posts)
+      .set({
+        status,
+        scheduledAt: times.scheduledAt ? new Date(times.scheduledAt) : null,
+        publishedAt: times.publishedAt ? new Date(times.publishedAt) : null,
+      })
+      .where(eq(posts.id, created.id));
+    return created.id;
+  }
+
+  beforeAll(async () => {
+    await timed('S before', 'scheduled', { scheduledAt: '2031-02-28T23:59:59.999Z' });
+    await timed('S first', 'scheduled', { scheduledAt: '2031-03-01T00:00:00.000Z' });
+    await timed('S mid', 'scheduled', { scheduledAt: '2031-03-15T12:00:00.000Z', tags: ['mid'] });
+    await timed('S last', 'scheduled', { scheduledAt: '2031-03-31T23:59:59.999Z' });
+    await timed('S after', 'scheduled', { scheduledAt: '2031-04-01T00:00:00.000Z' });
+    // Published from `scheduled`: it keeps its scheduledAt.
+    await timed('P was scheduled', 'published', {
+      scheduledAt: '2031-03-10T09:00:00.000Z',
+      publishedAt: '2019-06-10T09:00:00.000Z',
+    });
+    await timed('P before', 'published', { publishedAt: '2019-05-31T23:59:59.999Z' });
+    await timed('P first', 'published', { publishedAt: '2019-06-01T00:00:00.000Z' });
+    await timed('P last', 'published', { publishedAt: '2019-06-30T23:59:59.999Z' });
+    await timed('P after', 'published', { publishedAt: '2019-07-01T00:00:00.000Z' });
+    // Archived posts keep their publishedAt.
+    await timed('A archived', 'archived', { publishedAt: '2019-06-20T00:00:00.000Z' });
+    theirs = {
+      scheduled: await timed(
+        'Theirs scheduled',
+        'scheduled',
+        { scheduledAt: '2031-03-15T12:00:00.000Z' },
+        other.token,
+      ),
+      published: await timed(
+        'Theirs published',
+        'published',
+        { publishedAt: '2019-06-15T00:00:00.000Z' },
+        other.token,
+      ),
+    };
+  });
+
+  it('bounds scheduledAt with scheduledFrom and scheduledTo, both inclusive to the millisecond', async () => {
+    const march = ['P was scheduled', 'S first', 'S last', 'S mid'];
+    expect(titles((await list(`?${MARCH}`)).json)).toEqual(march);
+    // One millisecond inside each edge leaves the post on it out.
+    expect(
+      titles(
+        (await list('?scheduledFrom=2031-03-01T00:00:00.001Z&scheduledTo=2031-03-31T23:59:59.998Z'))
+          .json,
+      ),
+    ).toEqual(['P was scheduled', 'S mid']);
+    // An offset is the same instant: 08:59:59.999 in Tokyo is 23:59:59.999 UTC.
+    expect(
+      titles(
+        (
+          await list(
+            '?scheduledFrom=2031-03-31T23:59:59.999Z&scheduledTo=2031-04-01T08:59:59.999%2B09:00',
+          )
+        ).json,
+      ),
+    ).toEqual(['S last']);
+    // A start equal to its end is the posts at that instant.
+    expect(
+      titles(
+        (await list('?scheduledFrom=2031-04-01T00:00:00.000Z&scheduledTo=2031-04-01T00:00:00.000Z'))
+          .json,
+      ),
+    ).toEqual(['S after']);
+    // Each bound alone.
+    expect(titles((await list('?scheduledTo=2031-02-28T23:59:59.999Z')).json)).toEqual([
+      'S before',
+    ]);
+    expect(titles((await list('?scheduledFrom=2031-04-01T00:00:00.000Z')).json)).toEqual([
+      'S after',
+    ]);
+  });
+
+  it('bounds publishedAt with publishedFrom and publishedTo, both inclusive to the millisecond', async () => {
+    expect(titles((await list(`?${JUNE}`)).json)).toEqual([
+      'A archived',
+      'P first',
+      'P last',
+      'P was scheduled',
+    ]);
+    expect(
+      titles(
+        (await list('?publishedFrom=2019-06-01T00:00:00.001Z&publishedTo=2019-06-30T23:59:59.998Z'))
+          .json,
+      ),
+    ).toEqual(['A archived', 'P was scheduled']);
+    expect(titles((await list('?publishedTo=2019-05-31T23:59:59.999Z')).json)).toEqual([
+      'P before',
+    ]);
+    expect(
+      titles(
+        (await list('?publishedFrom=2019-07-01T00:00:00.000Z&publishedTo=2020-01-01T00:00:00Z'))
+          .json,
+      ),
+    ).toEqual(['P after']);
+  });
+
+  it('never matches a post without the timestamp a bound is on', async () => {
+    const all = (await list('?limit=100')).json.data as Listed[];
+    expect(all.some((p) => p.scheduledAt === null)).toBe(true);
+    expect(all.some((p) => p.publishedAt === null)).toBe(true);
+    for (const [field, query] of [
+      ['scheduledAt', 'scheduledFrom=1970-01-01T00:00:00Z'],
+      ['scheduledAt', 'scheduledTo=2999-12-31T23:59:59.999Z'],
+      ['publishedAt', 'publishedFrom=1970-01-01T00:00:00Z'],
+      ['publishedAt', 'publishedTo=2999-12-31T23:59:59.999Z'],
+    ] as const) {
+      const { json } = await list(`?${query}&limit=100`);
+      const expected = all.filter((p) => p[field] !== null).map((p) => p.id);
+      expect(
+        json.data.map((p: Listed) => p.id),
+        query,
+      ).toEqual(expected);
+      expect(json.meta.pagination.total, query).toBe(expected.length);
+    }
+  });
+
+  it('combines with status, the other filters, sort and pagination, totals included', async () => {
+    const scheduled = `?status=scheduled&${MARCH}&sort=scheduledAt&limit=2`;
+    const page1 = await list(`${scheduled}&page=1`);
+    expect(page1.json.data.map((p: Listed) => p.title)).toEqual(['S first', 'S mid']);
+    expect(page1.json.meta.pagination).toEqual({
+      total: 3,
+      count: 2,
+      perPage: 2,
+      currentPage: 1,
+      totalPages: 2,
+    });
+    const page2 = await list(`${scheduled}&page=2`);
+    expect(page2.json.data.map((p: Listed) => p.title)).toEqual(['S last']);
+    expect(page2.json.meta.pagination).toMatchObject({ total: 3, count: 1, currentPage: 2 });
+    const past = await list(`${scheduled}&page=3`);
+    expect(past.json.data).toEqual([]);
+    expect(past.json.meta.pagination).toMatchObject({ total: 3, count: 0, totalPages: 2 });
+    // Newest first by default: the creation order, whatever the times.
+    expect((await list(`?${MARCH}`)).json.data.map((p: Listed) => p.title)).toEqual([
+      'P was scheduled',
+      'S last',
+      'S mid',
+      'S first',
+    ]);
+    expect(titles((await list(`?status=published&${JUNE}`)).json)).toEqual([
+      'P first',
+      'P last',
+      'P was scheduled',
+    ]);
+    expect(titles((await list(`?status=archived&${JUNE}`)).json)).toEqual(['A archived']);
+    // Both ranges at once: scheduled in March and published in June.
+    expect(titles((await list(`?${MARCH}&${JUNE}`)).json)).toEqual(['P was scheduled']);
+    expect(titles((await list(`?${MARCH}&tag=mid`)).json)).toEqual(['S mid']);
+    expect(titles((await list(`?${MARCH}&q=last`)).json)).toEqual(['S last']);
+    // And with createdAt's range: every post here was created today.
+    expect((await list(`?${MARCH}&to=2020-01-01T00:00:00Z`)).json.data).toEqual([]);
+    expect(titles((await list(`?${MARCH}&from=2020-01-01T00:00:00Z`)).json)).toHaveLength(4);
+  });
+
+  it('refuses a malformed bound, or a start after its end, as 400 validation_error naming it', async () => {
+    for (const name of ['scheduledFrom', 'scheduledTo', 'publishedFrom', 'publishedTo']) {
+      for (const value of [
+        'yesterday',
+        '2031-03-01T00:00:00',
+        '2031-03-01',
+        '2031-02-30T00:00:00Z',
+      ]) {
+        const { status, json } = await list(`?${name}=${value}`);
+        expect(status, `${name}=${value}`).toBe(400);
+        expect(json.success).toBe(false);
+        expect(json.error.code).toBe('validation_error');
+        expect(json.error.details.issues.map((i: { path: string }) => i.path)).toEqual([name]);
+      }
+    }
+    for (const [start, end] of [
+      ['scheduledFrom', 'scheduledTo'],
+      ['publishedFrom', 'publishedTo'],
+      ['from', 'to'],
+    ]) {
+      const { status, json } = await list(
+        `?${start}=2031-03-01T00:00:00.001Z&${end}=2031-03-01T00:00:00.000Z`,
+      );
+      expect(status, start).toBe(400);
+      expect(json.error).toMatchObject({
+        code: 'validation_error',
+        status: 400,
+        message: `\`${start}\` is after \`${end}\`.`,
+        details: { issues: [{ path: start, message: `${start} must not be after ${end}.` }] },
+      });
+    }
+    // The same instant in another zone is not after it.
+    expect(
+      (await list('?publishedFrom=2019-06-01T09:00:00%2B09:00&publishedTo=2019-06-01T00:00:00Z'))
+        .status,
+    ).toBe(200);
+    // Each reversed range is named.
+    const both = await list(
+      '?scheduledFrom=2031-04-01T00:00:00Z&scheduledTo=2031-03-01T00:00:00Z&publishedFrom=2019-07-01T00:00:00Z&publishedTo=2019-06-01T00:00:00Z',
+    );
+    expect(both.json.error.details.issues.map((i: { path: string }) => i.path)).toEqual([
+      'scheduledFrom',
+      'publishedFrom',
+    ]);
+  });
+
+  it('takes the same bounds through the typed door (tRPC), from the same schema', async () => {
+    const caller = createCallerFactory(appRouter)({
+      db: h.db,
+      principal: h.session(),
+      requestId: 'req_test',
+      origin: 'http://localhost',
+      response: {},
+    });
+    const typed = await caller.posts.list({
+      status: 'scheduled',
+      scheduledFrom: '2031-03-01T00:00:00.000Z',
+      scheduledTo: '2031-03-31T23:59:59.999Z',
+      sort: 'scheduledAt',
+    });
+    const rest = await list(`?status=scheduled&${MARCH}&sort=scheduledAt`);
+    expect(typed.data.map((p) => p.id)).toEqual(rest.json.data.map((p: Listed) => p.id));
+    expect(typed.meta.pagination.total).toBe(3);
+    await expect(
+      caller.posts.list({
+        publishedFrom: '2019-07-01T00:00:00.000Z',
+        publishedTo: '2019-06-01T00:00:00.000Z',
+      }),
+    ).rejects.toMatchObject({ code: 'BAD_REQUEST', cause: { code: 'validation_error' } });
+    await expect(caller.posts.list({ publishedTo: 'yesterday' })).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
+  });
+
+  it("never shows another account's posts, and needs content:read", async () => {
+    for (const range of [MARCH, JUNE]) {
+      const mine = (await list(`?${range}&limit=100`)).json.data.map((p: Listed) => p.id);
+      expect(mine).not.toContain(theirs.scheduled);
+      expect(mine).not.toContain(theirs.published);
+    }
+    const theirsOnly = await h.call('GET', `/api/content/posts?${MARCH}&${JUNE}`, {
+      token: other.token,
+    });
+    expect(theirsOnly.json.data).toEqual([]);
+    const theirMarch = await h.call('GET', `/api/content/posts?${MARCH}`, { token: other.token });
+    expect(theirMarch.json.data.map((p: Listed) => p.id)).toEqual([theirs.scheduled]);
+    expect(theirMarch.json.meta.pagination.total).toBe(1);
+
+    const { secret } = await h.keyFor(h.main.adminId, ['read', 'content:write']);
+    const refused = await h.call('GET', `/api/content/posts?${MARCH}`, { token: secret });
+    expect(refused.status).toBe(403);
+    expect(refused.json.error.code).toBe('insufficient_scope');
+    expect(refused.json.error.details.requiredScopes).toEqual(['content:read']);
   });
 });

@@ -68,6 +68,15 @@ export const ZUpdatePost = z.object({
 
 export const ZPostIdParam = z.object({ id: z.string() });
 
+/**
+ * A bound on a publishing time in the list's query: the format of `from`/`to`, inclusive like
+ * them. A post without that time has nothing to compare, so it never matches.
+ */
+const bound = (field: 'scheduledAt' | 'publishedAt', side: 'at or after' | 'at or before') =>
+  ZScheduleTime.meta({
+    description: `Only posts whose \`${field}\` is ${side} this time (inclusive); posts without a \`${field}\` never match.`,
+  }).optional();
+
 export const ZListPostsQuery = paginationQuery(25).extend({
   status: ZPostStatus.meta({ description: 'Only posts in this status.' }).optional(),
   tag: ZTag.meta({ description: 'Only posts carrying this tag (exact match).' }).optional(),
@@ -80,6 +89,10 @@ export const ZListPostsQuery = paginationQuery(25).extend({
     .optional(),
   from: ZScheduleTime.meta({ description: 'Created at or after this time.' }).optional(),
   to: ZScheduleTime.meta({ description: 'Created at or before this time.' }).optional(),
+  scheduledFrom: bound('scheduledAt', 'at or after'),
+  scheduledTo: bound('scheduledAt', 'at or before'),
+  publishedFrom: bound('publishedAt', 'at or after'),
+  publishedTo: bound('publishedAt', 'at or before'),
   sort: z.enum(['-createdAt', 'scheduledAt']).default('-createdAt').meta({
     description:
       '`-createdAt`: newest first (the default). `scheduledAt`: soonest `scheduledAt` first, posts without one last; with `status=scheduled`, what goes out next.',

@@ -33,6 +33,14 @@ export const posts = pgTable(
       t.createdAt.desc().nullsFirst(),
       t.id.desc().nullsFirst(),
     ),
+    // The list's scheduledFrom/To and publishedFrom/To within one account (the calendar's
+    // month); without them a range read every post of the account. Ascending, as
+    // `sort=scheduledAt` reads (ASC NULLS LAST), which this index now gives without a sort.
+    index('posts_account_scheduled_idx').on(t.accountId, t.scheduledAt, t.id),
+    // Only published posts (and archived ones, which keep it) have a `publishedAt`.
+    index('posts_account_published_idx')
+      .on(t.accountId, t.publishedAt)
+      .where(sql`${t.publishedAt} is not null`),
     // The scheduler's look-up of what is due: only scheduled posts are in this index.
     index('posts_due_idx')
       .on(t.scheduledAt)

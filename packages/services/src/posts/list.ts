@@ -21,16 +21,45 @@ import { toPosts } from './records';
 /** `q` is plain text: LIKE's wildcards and its escape character match themselves. */
 const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/** Each range of the query, inclusive at both ends, and the column it bounds. */
+const RANGES = [
+  { from: 'from', to: 'to', column: posts.createdAt },
+  { from: 'scheduledFrom', to: 'scheduledTo', column: posts.scheduledAt },
+  { from: 'publishedFrom', to: 'publishedTo', column: posts.publishedAt },
+] as const;
+type BoundName = (typeof RANGES)[number]['from' | 'to'];
+
+/**
+ * The conditions of the ranges given. A bound compares with the column, so a post whose
+ * column is null never matches it. A start after its end is refused, named, not answered empty.
+ */
+function rangeConditions(query: ListPostsQuery) {
+  const at = (name: BoundName) => (query[name] ? new Date(query[name]) : undefined);
+  const conditions = [];
+  const reversed = [];
+  for (const range of RANGES) {
+    const from = at(range.from);
+    const to = at(range.to);
+    if (from && to && from > to) reversed.push(range);
+    if (from) conditions.push(gte(range.column, from));
+    if (to) conditions.push(lte(range.column, to));
+  }
+  if (reversed.length > 0) {
+    const names = reversed.map((r) => `\`${r.from}\` is after \`${r.to}\``).join('; ');
+    throw new AppError('validation_error', `${names}.`, {
+      issues: reversed.map((r) => ({
+        path: r.from,
+        message: `${r.from} must not be after ${r.to}.`,
+      })),
+    });
+  }
+  return conditions;
+}
+
 /** The account's posts, newest first or by `scheduledAt`, filtered as decisions §10 lists. */
 export async function listPosts(opts: { db: Db; principal: Principal; query: ListPostsQuery }) {
   const { db, principal, query } = opts;
-  const from = query.from ? new Date(query.from) : undefined;
-  const to = query.to ? new Date(query.to) : undefined;
-  if (from && to && from > to) {
-    throw new AppError('validation_error', '`from` is after `to`.', {
-      issues: [{ path: 'from', message: 'from must not be after to.' }],
-    });
-  }
+  const ranges = rangeConditions(query);
   const pattern = query.q === undefined ? undefined : likePattern(query.q);
   const where = and(
     eq(posts.accountId, principal.accountId),
@@ -42,8 +71,7 @@ export async function listPosts(opts: { db: Db; principal: Principal; query: Lis
           sql`${posts.content} ilike ${pattern} escape '\\'`,
         )
       : undefined,
-    from ? gte(posts.createdAt, from) : undefined,
-    to ? lte(posts.createdAt, to) : undefined,
+    ...ranges,
   );
   const page = { page: query.page, limit: query.limit };
   const rows = await db
