@@ -247,6 +247,33 @@ describe('posts, as an admin', () => {
     await page.context().close();
   });
 
+  it('asks for exactly the days it shows, in the browser’s zone: a post on each edge is there', async () => {
+    // A week nine weeks ahead, Monday to Sunday in Tokyo.
+    const later = tokyoDay(Date.now() + 63 * DAY_MS);
+    const monday = addDays(later, -((new Date(`${later}T00:00:00Z`).getUTCDay() + 6) % 7));
+    const sunday = addDays(monday, 6);
+    const edges = [
+      ['Posts e2e: the week’s first instant', `${monday}T00:00:00.000+09:00`, monday],
+      ['Posts e2e: the week’s last instant', `${sunday}T23:59:59.999+09:00`, sunday],
+    ] as const;
+    for (const [title, scheduledAt] of edges) {
+      const created = await api('POST', '/api/content/posts', {
+        title,
+        status: 'scheduled',
+        scheduledAt,
+      });
+      expect(created.status).toBe(201);
+    }
+    const page = await signedIn(ADMIN);
+    for (const view of ['week', 'month']) {
+      await page.goto(`/dashboard/posts/calendar?view=${view}&date=${monday}`);
+      for (const [title, , day] of edges) {
+        await dayCell(page, day).getByRole('link', { name: title }).waitFor();
+      }
+    }
+    await page.context().close();
+  });
+
   it('offers on each post exactly the changes of status the transition table allows', async () => {
     const create = async (title: string, body: Record<string, unknown> = {}) =>
       (await api('POST', '/api/content/posts', { title, ...body })).json.data.id as string;

@@ -3,12 +3,18 @@ import { describe, expect, it } from 'vitest';
 import {
   addMonths,
   daysOf,
-  instantsOf,
   isDay,
+  rangeOf,
   stepFrom,
   titleOf,
 } from '../src/app/dashboard/posts/calendar/calendar-grid';
-import { fromLocalInput, onLocalDay, toLocalInput } from '../src/components/local-dates';
+import {
+  fromLocalInput,
+  localDay,
+  localDayStart,
+  onLocalDay,
+  toLocalInput,
+} from '../src/components/local-dates';
 import { mayCall } from '../src/server/may-call';
 
 describe('the calendar grid', () => {
@@ -43,11 +49,85 @@ describe('the calendar grid', () => {
       expect(isDay(bad)).toBe(false);
     }
   });
+});
 
-  it('fetches a window that holds the shown days in every time zone', () => {
-    expect(instantsOf('week', '2026-05-17')).toEqual({
-      from: '2026-05-10T00:00:00.000Z',
-      to: '2026-05-19T00:00:00.000Z',
+describe('the instants a view asks the posts list for', () => {
+  /** Runs `check` with the process in `zone` (Node reads TZ again when it is set). */
+  function inZone(zone: string, check: () => void) {
+    const before = process.env.TZ;
+    process.env.TZ = zone;
+    try {
+      check();
+    } finally {
+      if (before === undefined) delete process.env.TZ;
+      else process.env.TZ = before;
+    }
+  }
+  const range = (view: 'month' | 'week', anchor: string) => rangeOf(view, anchor, localDayStart);
+
+  it('are the shown days exactly, from the first midnight to a millisecond before the next', () => {
+    inZone('Asia/Tokyo', () => {
+      // Monday 11 to Sunday 17 May 2026 in Tokyo (UTC+9).
+      expect(range('week', '2026-05-17')).toEqual({
+        from: '2026-05-10T15:00:00.000Z',
+        to: '2026-05-17T14:59:59.999Z',
+      });
+      // 27 April to 31 May: the whole weeks around May.
+      expect(range('month', '2026-05-17')).toEqual({
+        from: '2026-04-26T15:00:00.000Z',
+        to: '2026-05-31T14:59:59.999Z',
+      });
+    });
+    inZone('UTC', () => {
+      expect(range('week', '2026-05-17')).toEqual({
+        from: '2026-05-11T00:00:00.000Z',
+        to: '2026-05-17T23:59:59.999Z',
+      });
+    });
+    // The far ends of the zones: UTC+14 and UTC−11.
+    inZone('Pacific/Kiritimati', () => {
+      expect(range('week', '2026-05-17').from).toBe('2026-05-10T10:00:00.000Z');
+    });
+    inZone('Pacific/Pago_Pago', () => {
+      expect(range('week', '2026-05-17').to).toBe('2026-05-18T10:59:59.999Z');
+    });
+  });
+
+  it('follow the clock changes inside the range (a week of 167 or 169 hours)', () => {
+    const hours = ({ from, to }: { from: string; to: string }) =>
+      (Date.parse(to) + 1 - Date.parse(from)) / 3_600_000;
+    inZone('Europe/Paris', () => {
+      // Summer time from Sunday 29 March 2026: midnight of the 23rd is UTC+1, of the 30th UTC+2.
+      const spring = range('week', '2026-03-25');
+      expect(spring).toEqual({
+        from: '2026-03-22T23:00:00.000Z',
+        to: '2026-03-29T21:59:59.999Z',
+      });
+      expect(hours(spring)).toBe(167);
+      // Back to winter time on Sunday 25 October: the week ending that day has 169 hours.
+      expect(hours(range('week', '2026-10-21'))).toBe(169);
+    });
+    // Where the clock skips midnight (Santiago, 6 September 2026), that day begins at 01:00.
+    inZone('America/Santiago', () => {
+      expect(localDay(localDayStart('2026-09-06').toISOString())).toBe('2026-09-06');
+      expect(range('week', '2026-09-07').from).toBe('2026-09-07T03:00:00.000Z');
+      expect(range('week', '2026-09-01').to).toBe('2026-09-07T02:59:59.999Z');
+    });
+  });
+
+  it('hold every post the grid shows and none it does not, at each edge', () => {
+    inZone('America/New_York', () => {
+      const { from, to } = range('week', '2026-05-17');
+      const days = daysOf('week', '2026-05-17');
+      for (const [iso, shown] of [
+        [from, true],
+        [to, true],
+        [new Date(Date.parse(from) - 1).toISOString(), false],
+        [new Date(Date.parse(to) + 1).toISOString(), false],
+      ] as const) {
+        expect(days.includes(localDay(iso)), iso).toBe(shown);
+        expect(iso >= from && iso <= to, iso).toBe(shown);
+      }
     });
   });
 });

@@ -33,5 +33,14 @@ export function onLocalDay(iso: string, day: string): string | null {
   return Number.isNaN(d.getTime()) ? null : d.toISOString();
 }
 
+/**
+ * When the reader's calendar day `day` (`YYYY-MM-DD`) begins: its local midnight, or the first
+ * time it has where a clock change skips midnight (Santiago's spring-forward day begins at 01:00).
+ */
+export function localDayStart(day: string): Date {
+  const [year = 0, month = 1, date = 1] = day.split('-').map(Number);
+  return new Date(year, month - 1, date);
+}
+
 /** Today on the reader's calendar. */
 export const localToday = () => localDay(new Date().toISOString());

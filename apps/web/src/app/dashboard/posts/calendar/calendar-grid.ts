@@ -57,21 +57,18 @@ export function daysOf(view: CalendarView, anchor: string): string[] {
 export const stepFrom = (view: CalendarView, anchor: string, direction: 1 | -1) =>
   view === 'week' ? addDays(anchor, 7 * direction) : addMonths(anchor, direction);
 
-export const utcToday = () => new Date().toISOString().slice(0, 10);
-
 /**
- * The UTC instants that hold every shown day in any zone (UTC−12 to UTC+14): from the day
- * before the first to two days after the last. Without an anchor the reader's today may be
- * the UTC day before or after, so the views around both are covered.
+ * The instants the view's days cover on the reader's calendar, as the posts list's bounds
+ * (inclusive at both ends): from when the first day begins to one millisecond before the day
+ * after the last one begins. `dayStart` says when a day begins in the reader's zone (the
+ * browser's `localDayStart`), so a day of 23 or 25 hours is covered exactly.
  */
-export function instantsOf(view: CalendarView, anchor: string | null) {
-  const days = anchor
-    ? daysOf(view, anchor)
-    : [...daysOf(view, addDays(utcToday(), -1)), ...daysOf(view, addDays(utcToday(), 1))];
-  const sorted = [...days].sort();
+export function rangeOf(view: CalendarView, anchor: string, dayStart: (day: string) => Date) {
+  const days = daysOf(view, anchor);
+  const end = dayStart(addDays(days.at(-1) ?? anchor, 1)).getTime();
   return {
-    from: `${addDays(sorted[0] ?? utcToday(), -1)}T00:00:00.000Z`,
-    to: `${addDays(sorted.at(-1) ?? utcToday(), 2)}T00:00:00.000Z`,
+    from: dayStart(days[0] ?? anchor).toISOString(),
+    to: new Date(end - 1).toISOString(),
   };
 }
 

@@ -3,10 +3,18 @@ import type { dashboardCaller } from '~/server/dashboard';
 
 type Caller = Awaited<ReturnType<typeof dashboardCaller>>;
 export type CalendarPost = Pick<Post, 'id' | 'title' | 'status' | 'scheduledAt' | 'publishedAt'>;
+/** The instants the calendar shows, both included (the posts list's bounds). */
+export type CalendarRange = { from: string; to: string };
+export type CalendarPosts = {
+  posts: CalendarPost[];
+  /** Posts of the range left out by the cap, per status: none when nothing was left out. */
+  missing: { scheduled: number; published: number };
+};
 
 const LIMIT = 100;
-// posts.list filters on createdAt only: the calendar reads pages until its window is
-// covered, up to this many per status, and says so when it stopped short.
+// The list reads only the posts of the range (its index does too), but nothing bounds how many
+// posts one range holds: past 1,000 of a status (some 24 a day on a six-week month) the
+// calendar stops reading, says how many it left out, and the page stays as cheap as 10 pages.
 const MAX_PAGES = 10;
 
 const slim = ({ id, title, status, scheduledAt, publishedAt }: Post): CalendarPost => ({
@@ -16,39 +24,49 @@ const slim = ({ id, title, status, scheduledAt, publishedAt }: Post): CalendarPo
   scheduledAt,
   publishedAt,
 });
-const within = (iso: string | null, from: string, to: string) =>
-  iso !== null && iso >= from && iso < to;
 
-/** Scheduled posts due, and published posts published, between the instants `from` and `to`. */
-export async function calendarPosts(caller: Caller, { from, to }: { from: string; to: string }) {
-  const posts: CalendarPost[] = [];
-  let truncated = false;
-  // Soonest first: once one is due after the window, so are all the rest.
-  for (let page = 1; ; page++) {
-    const list = await caller.posts.list({
+/** Every page of one listing, up to the cap, and how many of its posts the cap left out. */
+async function pagesOf(list: (page: number) => ReturnType<Caller['posts']['list']>) {
+  const posts: Post[] = [];
+  for (let page = 1; page <= MAX_PAGES; page++) {
+    const answer = await list(page);
+    posts.push(...answer.data);
+    const { total, totalPages } = answer.meta.pagination;
+    if (page >= totalPages) return { posts, missing: 0 };
+    if (page === MAX_PAGES) return { posts, missing: Math.max(0, total - posts.length) };
+  }
+  return { posts, missing: 0 };
+}
+
+/**
+ * Scheduled posts due, and published posts published, between the instants `from` and `to`
+ * (both included): the list filters on those times, so only the posts the calendar shows are read.
+ */
+export async function calendarPosts(caller: Caller, { from, to }: CalendarRange) {
+  const scheduled = await pagesOf((page) =>
+    caller.posts.list({
       status: 'scheduled',
-      sort: 'scheduledAt',
+      scheduledFrom: from,
+      scheduledTo: to,
+      sort: 'scheduledAt', // soonest first: a cut leaves out the latest
       limit: LIMIT,
       page,
-    });
-    posts.push(...list.data.filter((p) => within(p.scheduledAt, from, to)).map(slim));
-    const last = list.data.at(-1)?.scheduledAt;
-    if (page >= list.meta.pagination.totalPages || (last && last >= to)) break;
-    if (page === MAX_PAGES) {
-      truncated = true;
-      break;
-    }
-  }
-  // A post is published after it is created: one created after the window was not published
-  // in it. Newest first, so the recent ones come before any cut.
-  for (let page = 1; ; page++) {
-    const list = await caller.posts.list({ status: 'published', to, limit: LIMIT, page });
-    posts.push(...list.data.filter((p) => within(p.publishedAt, from, to)).map(slim));
-    if (page >= list.meta.pagination.totalPages) break;
-    if (page === MAX_PAGES) {
-      truncated = true;
-      break;
-    }
-  }
-  return { posts, truncated };
+    }),
+  );
+  const published = await pagesOf((page) =>
+    caller.posts.list({
+      status: 'published',
+      publishedFrom: from,
+      publishedTo: to,
+      limit: LIMIT,
+      page,
+    }),
+  );
+  // Keyed by id: a post published between the two reads, or moved between two pages, once.
+  const byId = new Map<string, CalendarPost>();
+  for (const post of [...scheduled.posts, ...published.posts]) byId.set(post.id, slim(post));
+  return {
+    posts: [...byId.values()],
+    missing: { scheduled: scheduled.missing, published: published.missing },
+  } satisfies CalendarPosts;
 }

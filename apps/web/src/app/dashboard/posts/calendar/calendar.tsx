@@ -1,32 +1,54 @@
 'use client';
 
 import Link from 'next/link';
-import { useOptimistic, useRef, useState, useTransition, type DragEvent } from 'react';
-import { localDay, localToday, onLocalDay } from '~/components/local-dates';
+import { useEffect, useOptimistic, useRef, useState, useTransition, type DragEvent } from 'react';
+import { localDay, localDayStart, localToday, onLocalDay } from '~/components/local-dates';
 import { TimeZoneNote, useTimeZone } from '~/components/local-time';
 import { useToast } from '~/components/toast';
 import { movePost } from '../actions';
 import { STATUS_LABELS } from '../post-status';
+import { loadCalendarPosts } from './actions';
 import {
   dateOf,
   dayName,
   daysOf,
+  rangeOf,
   stepFrom,
   titleOf,
   WEEKDAY_NAMES,
   weekdayShort,
   type CalendarView,
 } from './calendar-grid';
-import type { CalendarPost } from './calendar-posts';
+import type { CalendarPost, CalendarPosts, CalendarRange } from './calendar-posts';
 import { MoveDialog } from './move-dialog';
 
 type CalendarProps = {
   view: CalendarView;
   /** The day whose month or week to show; the reader's today when null. */
   anchor: string | null;
-  posts: CalendarPost[];
   canMove: boolean;
 };
+
+type Answer = CalendarPosts | { error: string };
+/** The answer for the range `key` (`from/to`): a newer range's answer replaces an older one. */
+type Loaded = { key: string; answer: Answer };
+const NO_POSTS: CalendarPost[] = [];
+const UNREACHED: Answer = { error: 'The posts could not be loaded: reload the page to try again.' };
+const keyOf = (range: CalendarRange) => `${range.from}/${range.to}`;
+const load = (range: CalendarRange) => loadCalendarPosts(range).catch((): Answer => UNREACHED);
+const count = new Intl.NumberFormat('en-GB');
+
+/** Says how many posts of the shown days the calendar left out (it reads at most 1,000 a status). */
+function missingNote({ scheduled, published }: CalendarPosts['missing']) {
+  const parts = [
+    scheduled > 0 && `${count.format(scheduled)} scheduled`,
+    published > 0 && `${count.format(published)} published`,
+  ].filter(Boolean);
+  if (parts.length === 0) return null;
+  return `These days hold more posts than the calendar shows: ${parts.join(' and ')} ${
+    scheduled + published === 1 ? 'post is' : 'posts are'
+  } not shown.`;
+}
 
 // A drag that carries this type is one of our posts (not a link or text from elsewhere).
 const DRAG_TYPE = 'application/x-chorus-post';
@@ -52,11 +74,27 @@ export function Calendar(props: CalendarProps) {
   return <CalendarDays {...props} />;
 }
 
-function CalendarDays({ view, anchor: given, posts, canMove }: CalendarProps) {
+function CalendarDays({ view, anchor: given, canMove }: CalendarProps) {
   const today = localToday();
   const anchor = given ?? today;
   const days = daysOf(view, anchor);
   const month = anchor.slice(0, 7);
+  // Exactly the shown days, from when the first begins to when the last ends in this zone.
+  const range = rangeOf(view, anchor, localDayStart);
+  const key = keyOf(range);
+  const [loaded, setLoaded] = useState<Loaded>();
+  useEffect(() => {
+    let current = true;
+    const shown = { from: range.from, to: range.to };
+    void load(shown).then((answer) => {
+      if (current) setLoaded({ key: keyOf(shown), answer });
+    });
+    return () => {
+      current = false;
+    };
+  }, [range.from, range.to]);
+  const answer = loaded?.key === key ? loaded.answer : undefined;
+  const posts = answer && 'posts' in answer ? answer.posts : NO_POSTS;
   const show = useToast();
   const [, startTransition] = useTransition();
   const [shown, moveLocally] = useOptimistic(
@@ -72,9 +110,14 @@ function CalendarDays({ view, anchor: given, posts, canMove }: CalendarProps) {
     if (!scheduledAt || day === localDay(whenOf(post))) return;
     startTransition(async () => {
       moveLocally({ id: post.id, scheduledAt });
-      const answer = await movePost({ id: post.id, scheduledAt });
-      if (answer.ok) show(`Moved “${post.title}” to ${dayName(day)}.`);
-      else show(answer.error ?? 'The post was not moved.', 'error');
+      const moved = await movePost({ id: post.id, scheduledAt });
+      if (!moved.ok) return show(moved.error ?? 'The post was not moved.', 'error');
+      show(`Moved “${post.title}” to ${dayName(day)}.`);
+      // The shown days read again; the moved post stays where it was dropped meanwhile.
+      const fresh = await load(range);
+      startTransition(() =>
+        setLoaded((current) => (current?.key === key ? { key, answer: fresh } : current)),
+      );
     });
   };
   // Only a future day can take a scheduled post; elsewhere the drop is refused at once.
@@ -103,8 +146,9 @@ function CalendarDays({ view, anchor: given, posts, canMove }: CalendarProps) {
     byDay.set(day, [...(byDay.get(day) ?? []), post]);
   }
   const title = titleOf(view, anchor);
+  const note = answer && 'missing' in answer ? missingNote(answer.missing) : null;
   return (
-    <section className="panel calendar" aria-labelledby="calendar-title">
+    <section className="panel calendar" aria-labelledby="calendar-title" aria-busy={!answer}>
       <div className="calendar-head">
         <h2 id="calendar-title">{title}</h2>
         <nav aria-label="Calendar" className="calendar-nav">
@@ -125,6 +169,21 @@ function CalendarDays({ view, anchor: given, posts, canMove }: CalendarProps) {
         {canMove &&
           ' Drag a scheduled post to another day to move it (it keeps its time), or use its Move button.'}
       </p>
+      {!answer && (
+        <p className="muted small" role="status">
+          Loading the posts of these days…
+        </p>
+      )}
+      {answer && 'error' in answer && (
+        <p className="notice error" role="alert">
+          {answer.error}
+        </p>
+      )}
+      {note && (
+        <p className="notice" role="note">
+          {note}
+        </p>
+      )}
       <div className="weekdays" aria-hidden="true">
         {WEEKDAY_NAMES.map((name) => (
           <span key={name}>{name.slice(0, 3)}</span>

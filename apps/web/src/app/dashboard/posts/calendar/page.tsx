@@ -1,9 +1,8 @@
 import Link from 'next/link';
-import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
+import { requirePrincipal } from '~/server/dashboard';
 import { mayCall } from '~/server/may-call';
 import { Calendar } from './calendar';
-import { instantsOf, isDay, type CalendarView } from './calendar-grid';
-import { calendarPosts } from './calendar-posts';
+import { isDay, type CalendarView } from './calendar-grid';
 
 export const dynamic = 'force-dynamic';
 
@@ -11,13 +10,12 @@ const PATH = '/dashboard/posts/calendar';
 type Search = Promise<Record<string, string | string[] | undefined>>;
 const one = (value: string | string[] | undefined) => (typeof value === 'string' ? value : '');
 
+/** The grid is drawn in the browser, which knows the reader's zone and asks for its posts. */
 export default async function CalendarPage({ searchParams }: { searchParams: Search }) {
   const params = await searchParams;
   const me = await requirePrincipal(PATH);
-  const caller = await dashboardCaller(PATH);
   const view: CalendarView = one(params.view) === 'week' ? 'week' : 'month';
   const anchor = isDay(one(params.date)) ? one(params.date) : null;
-  const { posts, truncated } = await calendarPosts(caller, instantsOf(view, anchor));
   return (
     <>
       <p className="small">
@@ -25,12 +23,7 @@ export default async function CalendarPage({ searchParams }: { searchParams: Sea
       </p>
       <h1>Calendar</h1>
       <p className="lead">Scheduled and published posts, by the day they go out.</p>
-      {truncated && (
-        <p className="notice" role="note">
-          This account has too many posts to show them all here: some may be missing.
-        </p>
-      )}
-      <Calendar view={view} anchor={anchor} posts={posts} canMove={mayCall(me, 'posts.update')} />
+      <Calendar view={view} anchor={anchor} canMove={mayCall(me, 'posts.update')} />
     </>
   );
 }

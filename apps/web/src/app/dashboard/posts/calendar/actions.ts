@@ -1,0 +1,26 @@
+'use server';
+
+import { z } from 'zod';
+import { dashboardCaller } from '~/server/dashboard';
+import { formError } from '~/server/form-errors';
+import { calendarPosts, type CalendarPosts } from './calendar-posts';
+
+// The shape only: the procedure judges the instants (a zone, a start not after the end).
+const ZRange = z.object({ from: z.string().max(64), to: z.string().max(64) });
+
+/**
+ * The posts of the range the calendar shows. The browser asks, because only it knows the
+ * reader's time zone, and so the instants its days begin and end.
+ */
+export async function loadCalendarPosts(
+  range: unknown,
+): Promise<CalendarPosts | { error: string }> {
+  const input = ZRange.safeParse(range);
+  if (!input.success) return { error: 'The calendar asked for a range it does not show.' };
+  const caller = await dashboardCaller('/dashboard/posts/calendar');
+  try {
+    return await calendarPosts(caller, input.data);
+  } catch (error) {
+    return { error: formError(error) };
+  }
+}
