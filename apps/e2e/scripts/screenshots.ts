@@ -39,6 +39,8 @@ for (const [suffix, width] of [
   for (const name of PAGES) {
     await page.goto(name === 'home' ? '/dashboard' : `/dashboard/${name}`);
     await page.getByRole('heading', { level: 1 }).first().waitFor();
+    // What a page loads in the browser (the calendar's posts) is drawn before the picture.
+    await page.waitForFunction(() => !document.querySelector('[aria-busy="true"], .loading'));
     // A nested page's file is named with dashes: posts/calendar → posts-calendar.png.
     const file = `${out}${name.replaceAll('/', '-')}${suffix}.png`;
     await page.screenshot({ path: file, fullPage: suffix === '' });
