@@ -26,7 +26,7 @@ export const postsRouter = router({
         tags,
         summary: 'List posts',
         description:
-          'Newest first. `q` is plain text (`%` and `_` match themselves), searched in title and content. `from`/`to` bound `createdAt`, `scheduledFrom`/`scheduledTo` bound `scheduledAt` and `publishedFrom`/`publishedTo` bound `publishedAt`, every bound inclusive; a post without `scheduledAt` (or `publishedAt`) never matches a bound on it. A start after its end is 400 `validation_error` naming the start. All filters combine, with each other and with `page`, `limit` and `sort`.',
+          'Newest first unless `sort` says otherwise. `q` is plain text (`%` and `_` match themselves), searched in title and content. `from`/`to` bound `createdAt`, `scheduledFrom`/`scheduledTo` bound `scheduledAt` and `publishedFrom`/`publishedTo` bound `publishedAt`, every bound inclusive; a post without `scheduledAt` (or `publishedAt`) never matches a bound on it. A start after its end is 400 `validation_error` naming the start. All filters combine, with each other and with `page`, `limit` and `sort`.',
       },
     })
     .input(ZListPostsQuery)
