@@ -71,8 +71,8 @@ class NodeRequest {
   }
 }
 
-// The rest of Request, read from the full one.
-const BUILT_TO_READ = [
+// The rest of Request comes from the full one: its properties, and its methods bound to it.
+const BUILT_ON_USE = [
   'body',
   'cache',
   'credentials',
@@ -84,15 +84,6 @@ const BUILT_TO_READ = [
   'referrer',
   'referrerPolicy',
   'signal',
-] as const;
-for (const name of BUILT_TO_READ) {
-  Object.defineProperty(NodeRequest.prototype, name, {
-    get(this: NodeRequest) {
-      return this.built()[name];
-    },
-  });
-}
-const BUILT_TO_CALL = [
   'arrayBuffer',
   'blob',
   'bytes',
@@ -101,11 +92,12 @@ const BUILT_TO_CALL = [
   'json',
   'text',
 ] as const;
-for (const name of BUILT_TO_CALL) {
+for (const name of BUILT_ON_USE) {
   Object.defineProperty(NodeRequest.prototype, name, {
-    value(this: NodeRequest) {
+    get(this: NodeRequest) {
       const request = this.built();
-      return (request[name] as () => unknown).call(request);
+      const member: unknown = request[name];
+      return typeof member === 'function' ? member.bind(request) : member;
     },
   });
 }

@@ -28,14 +28,13 @@ const slim = ({ id, title, status, scheduledAt, publishedAt }: Post): CalendarPo
 /** Every page of one listing, up to the cap, and how many of its posts the cap left out. */
 async function pagesOf(list: (page: number) => ReturnType<Caller['posts']['list']>) {
   const posts: Post[] = [];
-  for (let page = 1; page <= MAX_PAGES; page++) {
+  for (let page = 1; ; page++) {
     const answer = await list(page);
     posts.push(...answer.data);
     const { total, totalPages } = answer.meta.pagination;
     if (page >= totalPages) return { posts, missing: 0 };
     if (page === MAX_PAGES) return { posts, missing: Math.max(0, total - posts.length) };
   }
-  return { posts, missing: 0 };
 }
 
 /**
