@@ -47,8 +47,7 @@ export function oneOf<T extends string>(value: string, allowed: readonly T[], fl
   return value as T;
 }
 
-export function required(values: Record<string, string | undefined>, flag: string): string {
-  const value = values[flag];
+export function required(value: string | undefined, flag: string): string {
   if (value === undefined || value === '') throw new UsageError(`--${flag} is required.`);
   return value;
 }

@@ -18,23 +18,38 @@ export const USAGE = `Usage: npm run -s cli -- <command> [options]
   api-key list   --email EMAIL
   api-key revoke --id KEY_ID
 
+Every command takes --json (one JSON document on stdout). --version prints the version.
+
 Scopes: read, write, content:read, content:write, analytics:read, analytics:write.
 The command uses the same database as the server (DATABASE_URL, or the embedded one).`;
 
 export interface Io {
-  /** What a script may capture: the key, or a table. */
+  /** What a script may capture: the key, a table, or JSON with --json. */
   out(line: string): void;
   /** What a person reads. */
   info(line: string): void;
 }
 
-type Flags = Record<string, string | undefined>;
+type Flags = Record<string, string | boolean | undefined>;
 
-function flags(args: string[], names: string[]): Flags {
+/** A command whose arguments are checked: what is left is to run it on the database. */
+export type ParsedCommand = (db: Db, io: Io) => Promise<void>;
+
+interface Command {
+  /** The command's string options; every command also takes `--json`. */
+  options: string[];
+  /** Checks the flags (throwing UsageError) and returns what runs on the database. */
+  parse(flags: Flags): ParsedCommand;
+}
+
+function flagsOf(args: string[], names: string[]): Flags {
   try {
     const { values, positionals } = parseArgs({
       args,
-      options: Object.fromEntries(names.map((name) => [name, { type: 'string' as const }])),
+      options: {
+        ...Object.fromEntries(names.map((name) => [name, { type: 'string' as const }])),
+        json: { type: 'boolean' as const },
+      },
       strict: true,
       allowPositionals: true,
     });
@@ -46,81 +61,137 @@ function flags(args: string[], names: string[]): Flags {
   }
 }
 
-async function accountCreate(db: Db, args: string[], io: Io) {
-  const f = flags(args, ['name', 'admin-email', 'admin-password', 'admin-name', 'tier']);
-  const password = required(f, 'admin-password');
-  if (password.length < 8) throw new UsageError('--admin-password must be at least 8 characters.');
-  const { accountId, adminId } = await createAccount(db, {
-    name: required(f, 'name'),
-    tier: oneOf(f.tier ?? 'free', ['free', 'pro', 'enterprise'] as const, '--tier'),
-    admin: {
-      email: parseEmail(required(f, 'admin-email'), '--admin-email'),
-      password,
-      name: f['admin-name'],
-    },
-  });
-  io.info(`Created account ${accountId} with the admin ${f['admin-email']} (${adminId}).`);
-  io.out(accountId);
-}
+const text = (f: Flags, name: string) => {
+  const value = f[name];
+  return typeof value === 'string' ? value : undefined;
+};
+const requiredText = (f: Flags, name: string) => required(text(f, name), name);
 
-async function apiKeyCreate(db: Db, args: string[], io: Io) {
-  const f = flags(args, ['email', 'name', 'scopes', 'env', 'expires-in']);
-  const email = parseEmail(required(f, 'email'), '--email');
-  const request = {
-    name: required(f, 'name'),
-    scopes: parseScopes(required(f, 'scopes')),
-    environment: oneOf(f.env ?? 'live', ['live', 'test'] as const, '--env'),
-    expiresAt: f['expires-in'] ? parseExpiresIn(f['expires-in']) : undefined,
-  };
-  const { apiKey, secret } = await createApiKey({
-    db,
-    userId: (await findUserByEmail(db, email)).id,
-    ...request,
-  });
-  io.info(
-    `Created API key ${apiKey.id} "${apiKey.name}" for ${email} with scopes ${apiKey.scopes.join(', ')}${apiKey.expiresAt ? `, expiring ${apiKey.expiresAt}` : ''}.`,
-  );
-  io.info('The key is shown once; store it now:');
-  io.out(secret);
-}
+/** One JSON document on stdout for --json, else the lines for people and scripts. */
+const json = (io: Io, value: unknown) => io.out(JSON.stringify(value, null, 2));
 
-async function apiKeyList(db: Db, args: string[], io: Io) {
-  const f = flags(args, ['email']);
-  const email = parseEmail(required(f, 'email'), '--email');
-  const { accountId } = await findUserByEmail(db, email);
-  const now = new Date().toISOString();
-  for (const key of await listApiKeys(db, accountId)) {
-    const state = key.revokedAt
-      ? 'revoked'
-      : key.expiresAt && key.expiresAt < now
-        ? 'expired'
-        : 'active';
-    io.out(
-      `${key.id}\t${key.prefix}…${key.lastFour}\t${state}\t${key.name}\t${key.scopes.join(',')}\tlast used ${key.lastUsedAt ?? 'never'}`,
-    );
-  }
-}
+const accountCreate: Command = {
+  options: ['name', 'admin-email', 'admin-password', 'admin-name', 'tier'],
+  parse(f) {
+    const password = requiredText(f, 'admin-password');
+    if (password.length < 8)
+      throw new UsageError('--admin-password must be at least 8 characters.');
+    const input = {
+      name: requiredText(f, 'name'),
+      tier: oneOf(text(f, 'tier') ?? 'free', ['free', 'pro', 'enterprise'] as const, '--tier'),
+      admin: {
+        email: parseEmail(requiredText(f, 'admin-email'), '--admin-email'),
+        password,
+        name: text(f, 'admin-name'),
+      },
+    };
+    return async (db, io) => {
+      const { accountId, adminId } = await createAccount(db, input);
+      if (f.json) return json(io, { accountId, adminId, adminEmail: input.admin.email });
+      io.info(`Created account ${accountId} with the admin ${input.admin.email} (${adminId}).`);
+      io.out(accountId);
+    };
+  },
+};
 
-async function apiKeyRevoke(db: Db, args: string[], io: Io) {
-  const f = flags(args, ['id']);
-  const key = await revokeApiKey(db, required(f, 'id'));
-  io.info(`Revoked API key ${key.id} "${key.name}". Requests with it are now refused.`);
-}
+const apiKeyCreate: Command = {
+  options: ['email', 'name', 'scopes', 'env', 'expires-in'],
+  parse(f) {
+    const email = parseEmail(requiredText(f, 'email'), '--email');
+    const expiresIn = text(f, 'expires-in');
+    const request = {
+      name: requiredText(f, 'name'),
+      scopes: parseScopes(requiredText(f, 'scopes')),
+      environment: oneOf(text(f, 'env') ?? 'live', ['live', 'test'] as const, '--env'),
+      expiresAt: expiresIn ? parseExpiresIn(expiresIn) : undefined,
+    };
+    return async (db, io) => {
+      const { apiKey, secret } = await createApiKey({
+        db,
+        userId: (await findUserByEmail(db, email)).id,
+        ...request,
+      });
+      if (f.json) return json(io, { ...apiKey, secret });
+      io.info(
+        `Created API key ${apiKey.id} "${apiKey.name}" for ${email} with scopes ${apiKey.scopes.join(', ')}${apiKey.expiresAt ? `, expiring ${apiKey.expiresAt}` : ''}.`,
+      );
+      io.info('The key is shown once; store it now:');
+      io.out(secret);
+    };
+  },
+};
 
-const COMMANDS: Record<string, (db: Db, args: string[], io: Io) => Promise<void>> = {
+const LIST_HEADER = ['ID', 'KEY', 'STATE', 'NAME', 'SCOPES', 'LAST USED'];
+
+const apiKeyList: Command = {
+  options: ['email'],
+  parse(f) {
+    const email = parseEmail(requiredText(f, 'email'), '--email');
+    return async (db, io) => {
+      const { accountId } = await findUserByEmail(db, email);
+      const now = new Date().toISOString();
+      const keys = (await listApiKeys(db, accountId)).map((key) => ({
+        ...key,
+        state: key.revokedAt
+          ? 'revoked'
+          : key.expiresAt && key.expiresAt < now
+            ? 'expired'
+            : 'active',
+      }));
+      if (f.json) return json(io, keys);
+      io.out(LIST_HEADER.join('\t'));
+      for (const key of keys) {
+        io.out(
+          [
+            key.id,
+            `${key.prefix}…${key.lastFour}`,
+            key.state,
+            key.name,
+            key.scopes.join(','),
+            key.lastUsedAt ?? 'never',
+          ].join('\t'),
+        );
+      }
+    };
+  },
+};
+
+const apiKeyRevoke: Command = {
+  options: ['id'],
+  parse(f) {
+    const id = requiredText(f, 'id');
+    return async (db, io) => {
+      const key = await revokeApiKey(db, id);
+      if (f.json) return json(io, key);
+      io.info(`Revoked API key ${key.id} "${key.name}". Requests with it are now refused.`);
+    };
+  },
+};
+
+const COMMANDS: Record<string, Command> = {
   'account create': accountCreate,
   'api-key create': apiKeyCreate,
   'api-key list': apiKeyList,
   'api-key revoke': apiKeyRevoke,
 };
 
-/** Runs one command; throws UsageError for a bad call and AppError for a refused one. */
-export async function runCommand(db: Db, argv: string[], io: Io) {
+/**
+ * Checks a whole command line without touching anything (throws UsageError for a bad call),
+ * so that a mistake is reported before the database is opened.
+ */
+export function parseCommand(argv: string[]): ParsedCommand {
   const [group = '', action = '', ...rest] = argv;
-  const command = COMMANDS[`${group} ${action}`];
+  const command = Object.hasOwn(COMMANDS, `${group} ${action}`)
+    ? COMMANDS[`${group} ${action}`]
+    : undefined;
   if (!command)
     throw new UsageError(
       group ? `Unknown command "${[group, action].join(' ').trim()}".` : 'No command given.',
     );
-  await command(db, rest, io);
+  return command.parse(flagsOf(rest, command.options));
+}
+
+/** Parses, then runs one command; throws UsageError for a bad call and AppError for a refused one. */
+export async function runCommand(db: Db, argv: string[], io: Io) {
+  await parseCommand(argv)(db, io);
 }

@@ -2,19 +2,28 @@
 /** The operator's command line: bootstrap accounts and API keys against the server's database. */
 import { migrateDatabase, openConfiguredDatabase } from '@chorus/db/node';
 import { AppError } from '@chorus/services';
+import { createRequire } from 'node:module';
 import { UsageError } from './args';
-import { runCommand, USAGE } from './commands';
+import { parseCommand, USAGE } from './commands';
+
+const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
 async function main(argv: string[]): Promise<number> {
   if (argv.length === 0 || argv.includes('--help') || argv.includes('-h')) {
     process.stdout.write(`${USAGE}\n`);
     return argv.length === 0 ? 2 : 0;
   }
+  if (argv.includes('--version')) {
+    process.stdout.write(`chorus ${version}\n`);
+    return 0;
+  }
+  // Every argument is checked before anything is opened: a typo costs no database.
+  const command = parseCommand(argv);
   const database = await openConfiguredDatabase();
   try {
     // Idempotent: a first command on a fresh embedded database creates the schema.
     await migrateDatabase(database);
-    await runCommand(database.db, argv, {
+    await command(database.db, {
       out: (line) => process.stdout.write(`${line}\n`),
       info: (line) => process.stderr.write(`${line}\n`),
     });

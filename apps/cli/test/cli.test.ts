@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,14 +78,39 @@ describe('api-key create, list and revoke', () => {
     expect(principal).toMatchObject({ role: 'admin', scopes: ['read', 'write'] });
 
     const listed = await run('api-key', 'list', '--email', 'ops@acme.test');
-    expect(listed.out).toHaveLength(1);
-    expect(listed.out[0]).toContain('active');
-    expect(listed.out[0]).not.toContain(secret);
-    const id = listed.out[0]?.split('\t')[0] ?? '';
+    expect(listed.out).toHaveLength(2);
+    expect(listed.out[0]).toBe('ID\tKEY\tSTATE\tNAME\tSCOPES\tLAST USED');
+    expect(listed.out[1]).toContain('active');
+    expect(listed.out[1]).not.toContain(secret);
+    const id = listed.out[1]?.split('\t')[0] ?? '';
 
     await run('api-key', 'revoke', '--id', id);
     expect(await authenticateBearer(database.db, secret ?? '')).toBeNull();
-    expect((await run('api-key', 'list', '--email', 'ops@acme.test')).out[0]).toContain('revoked');
+    expect((await run('api-key', 'list', '--email', 'ops@acme.test')).out[1]).toContain('revoked');
+  });
+
+  it('answers one JSON document with --json, the secret only on create', async () => {
+    const created = await run(
+      'api-key',
+      'create',
+      '--email',
+      'ops@acme.test',
+      '--name',
+      'json',
+      '--scopes',
+      'content:read',
+      '--json',
+    );
+    expect(created.info).toEqual([]);
+    const key = JSON.parse(created.out.join('\n'));
+    expect(key).toMatchObject({ name: 'json', scopes: ['content:read'] });
+    expect(key.secret).toMatch(/^csk_live_/);
+    const listed = JSON.parse(
+      (await run('api-key', 'list', '--email', 'ops@acme.test', '--json')).out.join('\n'),
+    );
+    const entry = listed.find((k: { id: string }) => k.id === key.id);
+    expect(entry).toMatchObject({ name: 'json', state: 'active' });
+    expect(JSON.stringify(listed)).not.toContain(key.secret);
   });
 
   it('makes test keys with --env test', async () => {
@@ -206,6 +231,20 @@ describe('the installed command', () => {
     );
     expect(stdout.trim()).toMatch(/^csk_live_[0-9A-Za-z]{32,}$/);
     expect(stderr).toContain('shown once');
+  });
+
+  it('checks its arguments before opening a database, and prints its version', async () => {
+    const fresh = await mkdtemp(join(tmpdir(), 'chorus-cli-fresh-'));
+    const bogus = await promisify(execFile)(process.execPath, ['--import', 'tsx', main, 'bogus'], {
+      env: { ...process.env, DATABASE_URL: '', CHORUS_DATA_DIR: fresh },
+    }).catch((e: { code: number; stderr: string }) => e);
+    expect(bogus).toMatchObject({ code: 2 });
+    expect((bogus as { stderr: string }).stderr).toContain('Unknown command "bogus"');
+    // Nothing was created: the embedded database was never opened.
+    expect(await readdir(fresh)).toEqual([]);
+    await rm(fresh, { recursive: true, force: true });
+    const { stdout } = await cli('--version');
+    expect(stdout.trim()).toMatch(/^chorus \d+\.\d+\.\d+/);
   });
 
   it('exits 2 with the usage on a bad call, and 1 with a sentence on a refused one', async () => {

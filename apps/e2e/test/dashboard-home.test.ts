@@ -19,7 +19,7 @@ let browser: Browser;
 let key = '';
 
 const api = (method: string, path: string, body?: unknown) => callApi(key, method, path, body);
-const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+const inHours = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString();
 
 beforeAll(async () => {
   key = await cliApiKey(
@@ -28,15 +28,16 @@ beforeAll(async () => {
     'read,write,content:read,content:write,analytics:write',
   );
   expect((await api('POST', '/api/users', { ...MEMBER, role: 'user' })).status).toBe(201);
-  // Created first, sent last: the home page orders by when they go out.
-  for (const [title, days] of [
+  // Created first, sent last: the home page orders by when they go out. Within hours, so that
+  // the other files' scheduled posts (days away) never push these out of the next five.
+  for (const [title, hours] of [
     ['Home: goes out second', 2],
     ['Home: goes out first', 1],
   ] as const) {
     const post = await api('POST', '/api/content/posts', {
       title,
       status: 'scheduled',
-      scheduledAt: inDays(days),
+      scheduledAt: inHours(hours),
     });
     expect(post.status).toBe(201);
   }

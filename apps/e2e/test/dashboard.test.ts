@@ -43,6 +43,28 @@ describe('sign-in', () => {
     await page.context().close();
   });
 
+  it('keeps credentials out of URLs before the form is live: no native submit', async () => {
+    // Without JavaScript the form is as it is before hydration: the button is disabled, so
+    // neither a click nor Enter can send the password as a GET query string.
+    const context = await browser.newContext({ baseURL: base, javaScriptEnabled: false });
+    const bare = await context.newPage();
+    await bare.goto('/sign-in');
+    const button = bare.getByRole('button', { name: 'Sign in' });
+    expect(await button.isDisabled()).toBe(true);
+    await bare.getByLabel('Email').fill(ADMIN.email);
+    await bare.getByLabel('Password').fill(ADMIN.password);
+    await bare.getByLabel('Password').press('Enter');
+    expect(new URL(bare.url()).search).toBe('');
+    expect(await bare.locator('form').getAttribute('method')).toBe('post');
+    await context.close();
+    // With JavaScript, the same form signs in once it is live.
+    const page = await newPage();
+    await page.goto('/sign-in');
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.waitForURL((url) => url.pathname === '/dashboard');
+    await page.context().close();
+  });
+
   it('never follows a callbackUrl off the site', async () => {
     const page = await newPage();
     await page.goto(`/sign-in?callbackUrl=${encodeURIComponent('https://evil.example/x')}`);

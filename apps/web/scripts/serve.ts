@@ -9,11 +9,13 @@
  * To serve another non-tRPC handler under /api/ (a multipart upload, say), write it as a
  * fetch-style `(Request) => Promise<Response>` and add it to `mounts` before the REST door.
  */
+import { defaultRateLimiter } from '@chorus/api';
 import { createApiListener, createHttpServer, refuseUpgrade } from '@chorus/api/http';
 import { createRestDoor } from '@chorus/api/rest';
 import { getDatabase } from '../src/server/database';
 import { requestSessionPrincipal } from '../src/server/session';
 import { handleTrpc } from '../src/server/trpc-door';
+import { portProblem } from './port';
 import { startWeb, webProxy, webUpgrade } from './web-proxy';
 
 const dev = process.argv.includes('--dev');
@@ -33,11 +35,27 @@ server.on(
       ['/api', createRestDoor({ getDatabase, sessionPrincipal: requestSessionPrincipal })],
     ],
     webPaths: ['/api/auth'],
-    web: webProxy(web.socket),
+    // Sign-in attempts and server actions count in the doors' limiter: one budget each.
+    web: webProxy(web.socket, {
+      rateLimiter: defaultRateLimiter(),
+      sessionPrincipal: requestSessionPrincipal,
+    }),
   }),
 );
-server.on('upgrade', refuseUpgrade(webUpgrade(web.socket)));
-server.listen(port);
+// Only the development server answers upgrades (live reload); in production, none is served.
+server.on('upgrade', refuseUpgrade(dev ? webUpgrade(web.socket) : undefined));
+// Another process may have taken the port since `npm start` checked it: say so, and fail.
+server.on('error', (error) => {
+  process.stderr.write(`[chorus] Could not start: ${portProblem(String(port), error)}\n`);
+  web.child.removeAllListeners('exit');
+  web.child.kill('SIGTERM');
+  process.exit(1);
+});
+// Tells `npm start` it serves (the port, as bound: PORT=0 picks one).
+server.listen(port, () => {
+  const address = server.address();
+  process.send?.({ listening: typeof address === 'object' && address ? address.port : port });
+});
 
 // Requests in flight get a few seconds to finish; idle keep-alive connections close at once.
 const stop = () => {

@@ -15,6 +15,7 @@ import {
   assertIntegrationConfig,
   assertMediaConfig,
   log,
+  maxBatchFromEnv,
   rateLimitConfigFromEnv,
   trustedProxiesFromEnv,
 } from '@chorus/api';
@@ -26,8 +27,9 @@ import {
   type EmbeddedServer,
 } from '@chorus/db/node';
 import { runWorker } from '@chorus/jobs';
-import { grantLifetimeMs } from '@chorus/services';
+import { grantLifetimeMs, webhookSettings } from '@chorus/services';
 import { createFirstAdmin } from './first-admin';
+import { assertPortFree } from './port';
 
 const appDir = fileURLToPath(new URL('..', import.meta.url));
 const require = createRequire(import.meta.url);
@@ -71,6 +73,8 @@ function checkConfiguration(env: NodeJS.ProcessEnv) {
   trustedProxiesFromEnv(env);
   grantLifetimeMs(env);
   assertMediaConfig(env);
+  maxBatchFromEnv(env);
+  webhookSettings(env);
 }
 
 /**
@@ -129,6 +133,10 @@ function useAuthUrl() {
 
 async function main() {
   const dev = process.argv.includes('--dev');
+  const port = process.env.PORT ?? '3000';
+  if (!/^\d{1,5}$/.test(port) || Number(port) > 65535)
+    throw new Error(`PORT must be a port number (0 to 65535), not "${port}".`);
+  await assertPortFree(port);
   const options = databaseOptionsFromEnv();
   if (!options.url) await useEmbeddedEncryptionKey(options.dataDir);
   await useSessionSecret(options.url ? undefined : options.dataDir, dev);
@@ -155,7 +163,6 @@ async function main() {
           onError: (error) => log('error', 'job queue error', { error: error.message }),
         });
 
-  const port = process.env.PORT ?? '3000';
   // The HTTP server (Next and the API's doors) runs in a process of its own, so the embedded
   // database and the job worker here never compete with it for the event loop.
   const server = spawn(
@@ -163,7 +170,8 @@ async function main() {
     ['--import', 'tsx', 'scripts/serve.ts', ...(dev ? ['--dev'] : [])],
     {
       cwd: appDir,
-      stdio: 'inherit',
+      // The channel tells when it listens: only then is it announced.
+      stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
       env: {
         ...process.env,
         DATABASE_URL: databaseUrl,
@@ -172,7 +180,10 @@ async function main() {
       },
     },
   );
-  say(`Serving on http://localhost:${port} (API docs at /docs)`);
+  server.on('message', (message: { listening?: number }) => {
+    if (message.listening !== undefined)
+      say(`Serving on http://localhost:${message.listening} (API docs at /docs)`);
+  });
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
@@ -185,7 +196,8 @@ async function main() {
   server.on('exit', async (code) => {
     await worker?.stop();
     await embedded?.stop();
-    process.exit(code ?? 0);
+    // Stopped by a signal (ours), it ends as asked; any other end is a failure to report.
+    process.exit(code ?? (stopping ? 0 : 1));
   });
 }
 

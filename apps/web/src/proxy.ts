@@ -48,5 +48,5 @@ export function proxy(request: NextRequest) {
 
 export const config = {
   // Not the API (the REST door sets its headers), Next's hashed assets or public files.
-  matcher: ['/((?!api/|_next/static|_next/image|docs-assets/|integrations/|favicon.ico).*)'],
+  matcher: ['/((?!api/|_next/static|_next/image|integrations/|favicon.ico).*)'],
 };

@@ -5,6 +5,16 @@ export { toApiError, type ApiError } from './errors';
 export { log } from './logger';
 export { readCapped } from './body-limit';
 export { assertIntegrationConfig } from './integrations-config';
-export { clientIp, rateLimitConfigFromEnv, trustedProxiesFromEnv } from './rate-limit';
-export { createTrpcHandler, type TrpcHandlerOptions } from './trpc-door';
+export {
+  anonymousBucket,
+  clientIp,
+  createRateLimiter,
+  defaultRateLimiter,
+  memoryStore,
+  principalBucket,
+  rateLimitConfigFromEnv,
+  trustedProxiesFromEnv,
+  type RateLimiter,
+} from './rate-limit';
+export { createTrpcHandler, maxBatchFromEnv, type TrpcHandlerOptions } from './trpc-door';
 export { assertMediaConfig, maxUploadBytesFromEnv } from './media/config';

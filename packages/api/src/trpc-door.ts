@@ -4,6 +4,7 @@ import { AppError } from '@chorus/services';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { readCapped } from './body-limit';
 import { toApiError, toTrpcError } from './errors';
+import { refuseDeepJson } from './json-depth';
 import {
   anonymousBucket,
   clientIp,
@@ -24,27 +25,66 @@ export interface TrpcHandlerOptions {
   sessionPrincipal?: (req: Request) => Promise<Principal | null>;
   /** Counts requests (decisions §8); by default the process's, shared with the REST door. */
   rateLimiter?: RateLimiter;
+  /** The most calls one batch may hold; by default CHORUS_TRPC_MAX_BATCH, else 20. */
+  maxBatchSize?: number;
+}
+
+export const DEFAULT_MAX_BATCH = 20;
+
+/** CHORUS_TRPC_MAX_BATCH: the most calls a tRPC batch may hold (default 20). */
+export function maxBatchFromEnv(env: Record<string, string | undefined> = process.env): number {
+  const raw = env.CHORUS_TRPC_MAX_BATCH?.trim();
+  if (!raw) return DEFAULT_MAX_BATCH;
+  const size = Number(raw);
+  if (!Number.isSafeInteger(size) || size < 1 || size > 1000) {
+    throw new Error('CHORUS_TRPC_MAX_BATCH must be a whole number from 1 to 1000.');
+  }
+  return size;
 }
 
 /** tRPC bodies (batches included) are small; the same cap as REST bodies (decisions §6). */
 const MAX_BODY = 1024 * 1024;
 
-/** The request with its body read under the cap (the fetch adapter would read it whole). */
-async function capped(req: Request): Promise<Request> {
-  if (req.method === 'GET' || req.method === 'HEAD') return req;
+/**
+ * How many calls the request holds: `/api/trpc/a,b,c?batch=1` is three, each counted against
+ * the budget as a request of its own; more than `max` is refused before any runs (400).
+ */
+function callsIn(url: URL, max: number): number {
+  if (url.searchParams.get('batch') !== '1') return 1;
+  const paths = url.pathname.replace(/^\/api\/trpc\/?/, '').split(',');
+  if (paths.length <= max) return paths.length;
+  const message = `A batch may hold at most ${max} calls; this one holds ${paths.length}.`;
+  throw new AppError('validation_error', message, {
+    issues: [{ path: 'batch', message }],
+    maxBatchSize: max,
+  });
+}
+
+/**
+ * The request with its body read under the cap (the fetch adapter would read it whole), and
+ * its JSON (body, or `input` of a query) refused when too deep for the readers that recurse.
+ */
+async function capped(req: Request, url: URL): Promise<Request> {
+  if (req.method === 'GET' || req.method === 'HEAD') {
+    refuseDeepJson(url.searchParams.get('input') ?? '');
+    return req;
+  }
   const body = await readCapped(req, MAX_BODY);
+  refuseDeepJson(body);
   return new Request(req.url, { method: req.method, headers: req.headers, body });
 }
 
 /**
  * The typed door for the dashboard and internal apps (`@chorus/client`): the same procedures
  * as REST, with the same request ids and the same rate limits per credential, so no door
- * bypasses the budget. One HTTP request counts once (a batch too): GET reads, POST writes.
+ * bypasses the budget. Every call counts, a batch of N as N requests (GET reads, POST
+ * writes), and a batch holds at most `maxBatchSize` calls.
  */
 export function createTrpcHandler({
   getDatabase,
   sessionPrincipal = async () => null,
   rateLimiter = defaultRateLimiter(),
+  maxBatchSize = maxBatchFromEnv(),
 }: TrpcHandlerOptions) {
   async function principalFor(req: Request, database: Database) {
     const token = bearerToken(req.headers.get('authorization'));
@@ -55,8 +95,11 @@ export function createTrpcHandler({
     const requestId = requestIdFor(incoming);
     const headers = responseHeaders(requestId);
     let req: Request;
+    let calls: number;
     try {
-      req = await capped(incoming);
+      const url = new URL(incoming.url);
+      calls = callsIn(url, maxBatchSize);
+      req = await capped(incoming, url);
     } catch (error) {
       const failure = toApiError(error);
       return Response.json(
@@ -74,7 +117,7 @@ export function createTrpcHandler({
         const bucket = principal
           ? principalBucket(principal, req.method, rateLimiter.limits)
           : anonymousBucket(clientIp(req), rateLimiter.limits);
-        await enforceRateLimit(rateLimiter, bucket, headers).catch((error: unknown) => {
+        await enforceRateLimit(rateLimiter, bucket, headers, calls).catch((error: unknown) => {
           throw error instanceof AppError ? toTrpcError(error) : error;
         });
         return {

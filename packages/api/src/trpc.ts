@@ -5,10 +5,10 @@ import type { Role, Scope } from '@chorus/validators';
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { z } from 'zod';
-import { requireScopes } from './access';
+import { accessBreach, type AccessRule } from './access';
 import type { Context } from './context';
 import { toApiError, toTrpcError } from './errors';
-import { nulRefusal } from './refuse-nul';
+import { controlRefusal } from './refuse-control';
 
 /** Who may call a procedure: set by the tiers below, read by the OpenAPI document. */
 export type AccessMeta = {
@@ -61,34 +61,9 @@ export function parseSynchronously(schema: z.ZodType) {
 for (const value of Object.values(validators))
   if (value instanceof z.ZodType) parseSynchronously(value);
 
-/** What a procedure's caller must be; each tier checks it in this order. */
-interface Rule {
-  /** Signed in to the dashboard (a session), not a bearer token. */
-  dashboard?: true;
-  scopes?: Scope[];
-  role?: Role;
-}
-
-/** The first rule the caller breaks, in the order of decisions §1: who, how, scopes, role. */
-function breach(principal: Principal | null, rule: Rule): AppError | null {
-  if (!principal) return new AppError('unauthorized', 'Authentication required.');
-  if (rule.dashboard && principal.credential.kind !== 'session') {
-    return new AppError('forbidden', 'This is done in the dashboard, signed in.');
-  }
-  try {
-    if (rule.scopes) requireScopes(principal, rule.scopes);
-  } catch (error) {
-    return error as AppError;
-  }
-  if (rule.role === 'admin' && principal.role !== 'admin') {
-    return new AppError('forbidden', 'Only admins can do this.');
-  }
-  return null;
-}
-
-/** Input with a NUL character is refused before anything reads it, then the caller's breach. */
+/** Input with a NUL or another control character is refused before anything reads it, then the caller's breach. */
 async function refuseFirst(getRawInput: () => Promise<unknown>, refusal: AppError | null) {
-  const refused = nulRefusal(await getRawInput()) ?? refusal;
+  const refused = controlRefusal(await getRawInput()) ?? refusal;
   if (refused) throw toTrpcError(refused);
 }
 
@@ -108,9 +83,9 @@ export const publicProcedure = t.procedure.use(async ({ getRawInput, next }) => 
  * A tier of callers in one middleware (each middleware tRPC runs costs a few copies of the
  * call's options, on every call).
  */
-const tier = (rule: Rule) =>
+const tier = (rule: AccessRule) =>
   t.procedure.use(async ({ ctx, getRawInput, next }) => {
-    await refuseFirst(getRawInput, breach(ctx.principal, rule));
+    await refuseFirst(getRawInput, accessBreach(ctx.principal, rule));
     return withDomainCode(await next({ ctx: { principal: ctx.principal as Principal } }));
   });
 

@@ -1,4 +1,4 @@
-import { eq, count as countOf, trackedEvents } from '@chorus/db';
+import { eq, count as countOf, MAX_DAILY_COUNT, sql, trackedEvents } from '@chorus/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness';
 import { createPost } from './posts-fixtures';
@@ -203,12 +203,17 @@ describe('GET /api/analytics/events', () => {
       ['type=purchase', 'type'],
       ['from=2026-02-30', 'from'],
       ['from=2026-03-02&to=2026-03-01', 'from'],
+      ['from=0000-01-01', 'from'],
       ['limit=101', 'limit'],
     ]) {
       const { status, json } = await h.call('GET', `/api/analytics/events?${query}`);
       expect(status, query).toBe(400);
       expect(issuePaths(json), query).toEqual([path]);
     }
+    // Year 0 is no day (the database has none): refused on the statistics too, never a 500.
+    const stats = await h.call('GET', '/api/analytics/stats?to=0000-01-01');
+    expect(stats.status).toBe(400);
+    expect(issuePaths(stats.json)).toEqual(['to']);
   });
 });
 
@@ -384,8 +389,8 @@ describe('GET /api/analytics/content/{id}', () => {
     const two = await createPost(h, { title: 'Two' }, token);
     await record(
       [
-        { type: 'impression', contentId: one.id, count: 50, integrationId: 'x' },
-        { type: 'comment', contentId: one.id, count: 5, integrationId: 'x' },
+        { type: 'impression', contentId: one.id, count: 50, integrationId: 'facebook' },
+        { type: 'comment', contentId: one.id, count: 5, integrationId: 'facebook' },
         { type: 'impression', contentId: two.id, count: 999 },
       ],
       token,
@@ -396,7 +401,7 @@ describe('GET /api/analytics/content/{id}', () => {
     expect(json.data.engagementRate).toBe(0.1);
     expect(json.data.daily.at(-1).totals).toMatchObject({ impression: 50, comment: 5 });
     expect(json.data.byPlatform).toEqual([
-      { integrationId: 'x', totals: expect.objectContaining({ impression: 50 }) },
+      { integrationId: 'facebook', totals: expect.objectContaining({ impression: 50 }) },
     ]);
     expect(json.data.topContent).toEqual([
       { contentId: one.id, title: 'One', totals: json.data.totals, engagementRate: 0.1 },
@@ -463,5 +468,54 @@ describe('tenancy, scopes and roles', () => {
     const { secret } = await h.keyFor(created.json.id, ['analytics:read', 'analytics:write']);
     expect((await record([{ type: 'view' }], secret)).status).toBe(201);
     expect((await h.call('GET', '/api/analytics/stats', { token: secret })).status).toBe(200);
+  });
+});
+
+describe('large counters', () => {
+  it('counts past 2^31 − 1 in one day and reads the sums back exactly', async () => {
+    const { token, accountId } = await h.newAccount('Big counts', 'admin@big-counts.test');
+    const post = await createPost(h, { title: 'Viral' }, token);
+    const batch = Array.from({ length: 1000 }, () => ({
+      type: 'impression',
+      contentId: post.id,
+      integrationId: 'facebook',
+      count: 1_000_000,
+    }));
+    // 3 × 10^9 for one type, day, post and platform: past 2^31 − 1 at the third batch.
+    for (let i = 0; i < 3; i++) expect((await record(batch, token)).status).toBe(201);
+    const { status, json } = await h.call('GET', '/api/analytics/stats', { token });
+    expect(status).toBe(200);
+    expect(json.data.totals.impression).toBe(3_000_000_000);
+    expect(json.data.byPlatform).toEqual([
+      { integrationId: 'facebook', totals: expect.objectContaining({ impression: 3e9 }) },
+    ]);
+    expect(json.data.topContent[0].totals.impression).toBe(3e9);
+    const perPost = await h.call('GET', `/api/analytics/content/${post.id}`, { token });
+    expect(perPost.json.data.totals.impression).toBe(3e9);
+    expect(await eventsIn(accountId)).toBe(3000);
+  });
+
+  it('refuses, 400 on events, a batch that would pass the daily cap, and records none of it', async () => {
+    const { token, accountId } = await h.newAccount('Capped', 'admin@capped-counts.test');
+    expect((await record([{ type: 'like', integrationId: 'facebook' }], token)).status).toBe(201);
+    // A day already near the cap (10^12), as years of syncs could make it.
+    await h.db.execute(
+      sql`update analytics_daily_by_platform set "like" = ${MAX_DAILY_COUNT - 5}
+          where account_id = ${accountId}`,
+    );
+    const refused = await record([{ type: 'like', integrationId: 'facebook', count: 10 }], token);
+    expect(refused.status).toBe(400);
+    expect(refused.json.error.code).toBe('validation_error');
+    expect(refused.json.error.details.issues).toEqual([
+      { path: 'events', message: expect.stringMatching(/past 1,000,000,000,000/) },
+    ]);
+    expect(await eventsIn(accountId)).toBe(1);
+    // Up to the cap is fine, and the stats read it as a safe integer.
+    expect(
+      (await record([{ type: 'like', integrationId: 'facebook', count: 5 }], token)).status,
+    ).toBe(201);
+    const { json } = await h.call('GET', '/api/analytics/stats', { token });
+    expect(json.data.totals.like).toBe(MAX_DAILY_COUNT);
+    expect(Number.isSafeInteger(json.data.totals.like)).toBe(true);
   });
 });

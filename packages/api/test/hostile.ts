@@ -1,5 +1,6 @@
 /** Generators of hostile input for the fuzz test, shaped by an OpenAPI schema where one is given. */
 import fc from 'fast-check';
+import { pngDeclaring } from './media-fixtures';
 
 export interface Schema {
   $ref?: string;
@@ -34,6 +35,14 @@ export const hostileValue = (): fc.Arbitrary<unknown> =>
       'x'.repeat(70_000),
       "'; drop table users; --",
       '{{7*7}}',
+      // Years the database or an ISO answer cannot hold, as a timestamp field would take them.
+      '0000-01-01T00:00:00Z',
+      '9999-12-31T23:30:00-05:00',
+      // Counters at and past 32 bits.
+      2_147_483_647,
+      2_147_483_648,
+      4_294_967_295,
+      1e12,
       '../../etc/passwd',
       'javascript:alert(1)',
       '__proto__',
@@ -80,6 +89,46 @@ const objectFor = (schema: Schema | undefined) => {
     });
 };
 
+const formValue = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''));
+
+/** Dates and timestamps for range filters: plain days, edges, impossible days, year 0. */
+export const hostileDate = () =>
+  fc.constantFrom(
+    '2026-11-23',
+    '2026-02-29',
+    '2028-02-29',
+    '2026-02-30',
+    '0000-01-01',
+    '0001-01-01',
+    '9999-12-31',
+    '10000-01-01',
+    '2026-11-23T00:00:00Z',
+    '0001-01-01T00:00:00+01:00',
+    '2026-11-23T24:00:00Z',
+    '2026-1-2',
+  );
+
+/** A multipart body with one `file` part, as the media upload takes it. */
+const multipartFile = (name: string, bytes: Buffer): HostileBody => ({
+  contentType: 'multipart/form-data; boundary=x',
+  bytes: new Uint8Array(
+    Buffer.concat([
+      Buffer.from(
+        `--x\r\nContent-Disposition: form-data; name="file"; filename="${name}"\r\n` +
+          'Content-Type: image/png\r\n\r\n',
+      ),
+      bytes,
+      Buffer.from('\r\n--x--\r\n'),
+    ]),
+  ),
+});
+
+/** A batch of tracked events, each standing for `count` occurrences of one type today. */
+const eventBatch = (size: number, count: number) =>
+  JSON.stringify({
+    events: Array.from({ length: size }, () => ({ type: 'like', integrationId: 'x', count })),
+  });
+
 export interface HostileBody {
   contentType: string;
   bytes: Uint8Array | string;
@@ -97,13 +146,15 @@ export const hostileBody = (schema: Schema | undefined): fc.Arbitrary<HostileBod
     },
     {
       weight: 2,
-      arbitrary: objectFor(schema).map((o) => ({
+      // Arrays as repeated keys (decisions §6), as `tags=a&tags=b` or as `tags[]=a&tags[]=b`.
+      arbitrary: fc.tuple(objectFor(schema), fc.constantFrom('', '[]')).map(([o, brackets]) => ({
         contentType: 'application/x-www-form-urlencoded',
         bytes: new URLSearchParams(
-          Object.entries(o).map(([k, v]) => [
-            k,
-            typeof v === 'string' ? v : (JSON.stringify(v) ?? ''),
-          ]),
+          Object.entries(o).flatMap(([k, v]): [string, string][] =>
+            Array.isArray(v)
+              ? v.map((item) => [`${k}${brackets}`, formValue(item)])
+              : [[k, formValue(v)]],
+          ),
         ).toString(),
       })),
     },
@@ -113,6 +164,14 @@ export const hostileBody = (schema: Schema | undefined): fc.Arbitrary<HostileBod
         { contentType: 'application/json', bytes: '{"name": ' },
         { contentType: 'application/json', bytes: deep(20_000) },
         { contentType: 'application/json', bytes: `{"a":${deep(5_000)}}` },
+        { contentType: 'application/json', bytes: `{"name":"x","a":${deep(64)}}` },
+        // Images declaring 2^32 − 1 pixels on a side, or none.
+        multipartFile('huge.png', pngDeclaring(0xffffffff, 0xffffffff)),
+        multipartFile('empty.png', pngDeclaring(0, 9)),
+        // Large counters: a full batch at the most an event may stand for (10^9 a request,
+        // past 2^31 − 1 in three), and one event past it.
+        { contentType: 'application/json', bytes: eventBatch(1000, 1_000_000) },
+        { contentType: 'application/json', bytes: eventBatch(1, 2_147_483_648) },
         { contentType: 'application/json', bytes: '[1,2,3]' },
         { contentType: 'application/json', bytes: 'null' },
         { contentType: 'application/json', bytes: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]) },

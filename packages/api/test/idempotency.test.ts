@@ -6,12 +6,19 @@ import {
   releaseIdempotencyKey,
 } from '@chorus/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { requestFingerprint } from '../src/rest/idempotency';
+import { authenticateBearer } from '@chorus/auth';
+import { credentialOf, requestFingerprint } from '../src/rest/idempotency';
 import { startHarness, type Harness } from './harness';
 
 let h: Harness;
+/** The main admin's API key, as the stored keys name it. */
+let credential: string;
 beforeAll(async () => {
+  process.env.CHORUS_ENCRYPTION_KEY = 'e'.repeat(64);
   h = await startHarness();
+  const principal = await authenticateBearer(h.db, h.main.token);
+  if (!principal) throw new Error('the harness key does not authenticate');
+  credential = credentialOf(principal);
 });
 afterAll(() => h.close());
 
@@ -70,7 +77,7 @@ describe('Idempotency-Key on POST', () => {
     expect(await countByEmail(other.email)).toBe(0);
   });
 
-  it('refuses the same key from another user of the account', async () => {
+  it('scopes keys per credential: another user’s same key is another key, never a replay', async () => {
     const key = `key-${unique()}`;
     const body = newUser();
     expect((await h.call('POST', '/api/users', { body, headers: withKey(key) })).status).toBe(201);
@@ -78,13 +85,15 @@ describe('Idempotency-Key on POST', () => {
       body: { ...newUser(), role: 'admin' },
     });
     const { secret } = await h.keyFor(colleague.json.id);
-    const reused = await h.call('POST', '/api/users', {
+    const theirs = await h.call('POST', '/api/users', {
       body,
       token: secret,
       headers: withKey(key),
     });
-    expect(reused.status).toBe(400);
-    expect(reused.json.error.code).toBe('idempotency_key_reused');
+    // Run afresh (the email is taken by then), not the first answer replayed.
+    expect(theirs.status).toBe(400);
+    expect(theirs.json.error.code).toBe('email_already_exists');
+    expect(theirs.headers.get('idempotent-replayed')).toBeNull();
   });
 
   it('scopes keys per account', async () => {
@@ -108,7 +117,7 @@ describe('Idempotency-Key on POST', () => {
     const key = `key-${unique()}`;
     const body = newUser();
     // Another server instance has claimed the key and is running the request right now.
-    const ref = { db: h.db, accountId: h.main.accountId, key };
+    const ref = { db: h.db, accountId: h.main.accountId, credential, key };
     const fingerprint = requestFingerprint(h.main.adminId, 'POST', '/api/users', body);
     const claim = await claimIdempotencyKey({ ...ref, fingerprint });
     expect(claim.kind).toBe('run');
@@ -224,7 +233,7 @@ describe('Idempotency-Key on POST', () => {
   it('lets a retry take over a run abandoned by a dead server', async () => {
     const key = `key-${unique()}`;
     const body = newUser();
-    const ref = { db: h.db, accountId: h.main.accountId, key };
+    const ref = { db: h.db, accountId: h.main.accountId, credential, key };
     const fingerprint = requestFingerprint(h.main.adminId, 'POST', '/api/users', body);
     const claim = await claimIdempotencyKey({ ...ref, fingerprint });
     await h.db
@@ -267,5 +276,74 @@ describe('Idempotency-Key on POST', () => {
     const body = newUser();
     expect((await h.call('POST', '/api/users', { body })).status).toBe(201);
     expect((await h.call('POST', '/api/users', { body })).status).toBe(400); // email taken
+  });
+});
+
+describe('Idempotency-Key and access', () => {
+  /** A webhook of the main account (a public IP literal: no DNS needed) and its rotation. */
+  async function rotated(key: string) {
+    const hook = await h.call('POST', '/api/webhooks', {
+      body: { url: 'https://93.184.216.34/hooks', events: ['*'] },
+    });
+    expect(hook.status).toBe(201);
+    const path = `/api/webhooks/${hook.json.data.id}/rotate-secret`;
+    const first = await h.call('POST', path, { headers: withKey(key) });
+    expect(first.status).toBe(200);
+    expect(first.json.data.secret).toMatch(/^whsec_/);
+    return { path, secret: first.json.data.secret as string };
+  }
+
+  it('checks scopes before replaying: a read-only key of the same user never gets the secret', async () => {
+    const key = `key-${unique()}`;
+    const { path, secret } = await rotated(key);
+    const readOnly = await h.keyFor(h.main.adminId, ['read']);
+    const replayed = await h.call('POST', path, { token: readOnly.secret, headers: withKey(key) });
+    expect(replayed.status).toBe(403);
+    expect(replayed.json.error.code).toBe('insufficient_scope');
+    expect(JSON.stringify(replayed.json)).not.toContain(secret);
+    expect(replayed.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('binds the answer to its credential: another key of the same user runs afresh', async () => {
+    const key = `key-${unique()}`;
+    const { path, secret } = await rotated(key);
+    const sibling = await h.keyFor(h.main.adminId);
+    const again = await h.call('POST', path, { token: sibling.secret, headers: withKey(key) });
+    expect(again.status).toBe(200);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect(again.json.data.secret).toMatch(/^whsec_/);
+    expect(again.json.data.secret).not.toBe(secret);
+    // The first credential's retry still gets its own answer.
+    const mine = await h.call('POST', path, { headers: withKey(key) });
+    expect(mine.headers.get('idempotent-replayed')).toBe('true');
+    expect(mine.json.data.secret).toBe(secret);
+  });
+
+  it('claims nothing for a caller the route refuses (role), so nothing is kept for it', async () => {
+    const member = await h.call('POST', '/api/users', { body: { ...newUser(), role: 'user' } });
+    const { secret: token } = await h.keyFor(member.json.id);
+    const key = `key-${unique()}`;
+    const refused = await h.call('POST', '/api/webhooks', {
+      body: { url: 'https://93.184.216.34/hooks', events: ['*'] },
+      token,
+      headers: withKey(key),
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.json.error.code).toBe('forbidden');
+    const kept = await h.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
+    expect(kept).toHaveLength(0);
+  });
+
+  it('keeps answers sealed: the secret is not in the table, and a replay still shows it', async () => {
+    const key = `key-${unique()}`;
+    const { path, secret } = await rotated(key);
+    const [row] = await h.db.select().from(idempotencyKeys).where(eq(idempotencyKeys.key, key));
+    expect(row?.responseBody).toBeTruthy();
+    expect(row?.responseBody).not.toContain(secret);
+    expect(row?.responseBody).not.toContain('whsec_');
+    expect(row?.credential).toBe(credential);
+    const replay = await h.call('POST', path, { headers: withKey(key) });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.json.data.secret).toBe(secret);
   });
 });

@@ -8,6 +8,12 @@ const APP = 'https://app.example.com/settings/integrations?tab=connected';
 
 let h: Harness;
 let provider: StandInProvider;
+/** What the stand-in's profile endpoint answers (a test may change it). */
+const profile = {
+  name: 'Acme Social',
+  accounts: { data: [{ name: 'Acme News' }, { name: 'Acme Deals' }] },
+  profile: { display_name: 'Acme Design' },
+};
 
 beforeAll(async () => {
   process.env.CHORUS_ENCRYPTION_KEY = 'a'.repeat(64);
@@ -15,11 +21,7 @@ beforeAll(async () => {
   provider = await startStandInProvider({
     clientId: 'chorus-client',
     clientSecret: 'stand-in-secret',
-    profile: {
-      name: 'Acme Social',
-      accounts: { data: [{ name: 'Acme News' }, { name: 'Acme Deals' }] },
-      profile: { display_name: 'Acme Design' },
-    },
+    profile,
   });
   Object.assign(
     process.env,
@@ -78,7 +80,9 @@ describe('OAuth connect', () => {
     expect(q.get('client_id')).toBe('chorus-client');
     expect(q.get('response_type')).toBe('code');
     expect(q.get('redirect_uri')).toBe('http://localhost:3000/api/integrations/callback/facebook');
-    expect(q.get('scope')).toBe('pages_show_list,pages_read_engagement,pages_manage_posts');
+    expect(q.get('scope')).toBe(
+      'pages_show_list,pages_read_engagement,pages_manage_posts,pages_manage_engagement,publish_video,pages_read_user_engagement',
+    );
     expect(q.get('code_challenge_method')).toBe('S256');
     expect(q.get('code_challenge')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(q.get('state')).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -120,8 +124,12 @@ describe('OAuth connect', () => {
     await land(await startFlow());
     const [row] = await connections();
     expect(row?.credentials).toMatch(/^v1\.[A-Za-z0-9_-]+$/);
-    const raw = JSON.stringify(await h.db.execute(sql`select * from integration_connections`));
-    expect(provider.state.issuedTokens).toHaveLength(2);
+    const raw = JSON.stringify([
+      await h.db.execute(sql`select * from integration_connections`),
+      await h.db.execute(sql`select * from channels`),
+    ]);
+    // The code exchange's two, the long-lived user token and the two Pages' tokens.
+    expect(provider.state.issuedTokens).toHaveLength(5);
     for (const token of provider.state.issuedTokens) expect(raw).not.toContain(token);
   });
 
@@ -130,6 +138,24 @@ describe('OAuth connect', () => {
     expect(new URL(res.headers.get('location') ?? '').searchParams.get('status')).toBe('connected');
     expect(provider.state.clientAuth).toEqual(['basic']);
     expect((await connectedList())[0].meta).toEqual({ accountName: 'Acme Design', pages: [] });
+  });
+
+  it("keeps a third party's names as clean lines: no NUL (which jsonb refuses) nor other control characters", async () => {
+    const { name, accounts } = profile;
+    profile.name = 'Acme\u0000 Social\u0007\nClub';
+    profile.accounts = { data: [{ name: '\u0001Acme\tNews\u009f' }, { name: '\u0000' }] };
+    try {
+      const res = await land(await startFlow());
+      expect(new URL(res.headers.get('location') ?? '').searchParams.get('status')).toBe(
+        'connected',
+      );
+      expect((await connectedList())[0].meta).toEqual({
+        accountName: 'Acme Social Club',
+        pages: ['Acme News'],
+      });
+    } finally {
+      Object.assign(profile, { name, accounts });
+    }
   });
 
   it('returns to /integrations on this service when no redirectUrl was given', async () => {

@@ -30,6 +30,17 @@ export const EXE = Buffer.concat([
   Buffer.alloc(200),
 ]);
 
+/**
+ * The fixture PNG with its header (IHDR) claiming another size: 0xFFFFFFFF wide fits the
+ * format. The checksum is left stale, as a hostile client would: no reader checks it here.
+ */
+export function pngDeclaring(width: number, height: number) {
+  const png = Buffer.from(fixture('pixel.png'));
+  png.writeUInt32BE(width, 16);
+  png.writeUInt32BE(height, 20);
+  return png;
+}
+
 export const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 export interface UploadOptions {

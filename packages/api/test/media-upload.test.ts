@@ -2,7 +2,15 @@ import { readdir } from 'node:fs/promises';
 import { count, eq, events, media } from '@chorus/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness';
-import { EXE, FIXTURES, fetchContent, fixture, sha256, upload } from './media-fixtures';
+import {
+  EXE,
+  FIXTURES,
+  fetchContent,
+  fixture,
+  pngDeclaring,
+  sha256,
+  upload,
+} from './media-fixtures';
 
 const LIMIT = 100_000;
 
@@ -102,6 +110,28 @@ describe('POST /api/content/media', () => {
       const damaged = Buffer.concat([png.subarray(0, 8), Buffer.alloc(40, 0xff)]);
       expect((await upload(h, damaged, { filename: 'b.png' })).status).toBe(415);
     });
+  });
+
+  it('refuses an image declaring 0xFFFFFFFF or 0 pixels on a side with 400 on file, keeping nothing', async () => {
+    await leavesNothing(async () => {
+      for (const [width, height] of [
+        [0xffffffff, 9],
+        [16, 0xffffffff],
+        [65_536, 1],
+        [0, 9],
+      ] as const) {
+        const res = await upload(h, pngDeclaring(width, height), { filename: 'huge.png' });
+        expect(res.status, `${width} × ${height}`).toBe(400);
+        const { error } = res.json;
+        expect(error.code).toBe('validation_error');
+        expect(error.details.issues[0]).toMatchObject({ path: 'file' });
+        expect(error.message).toContain(`${width} × ${height} pixels`);
+      }
+    });
+    // Up to 65,535 per side is an image like any other.
+    const widest = await upload(h, pngDeclaring(65_535, 1), { filename: 'wide.png' });
+    expect(widest.status).toBe(201);
+    expect(widest.json.data).toMatchObject({ width: 65_535, height: 1 });
   });
 
   it('refuses a file over the limit with 413 while streaming, leaving no record, bytes or event', async () => {

@@ -125,13 +125,28 @@ describe('GET /api/openapi.json', () => {
     type Parameter = {
       in: string;
       name: string;
-      schema: { description?: string; format?: string };
+      schema: { description?: string; anyOf?: { format?: string }[] };
     };
     const parameters = doc.paths['/api/content/posts'].get.parameters as Parameter[];
     const bounds = ['from', 'to', 'scheduledFrom', 'scheduledTo', 'publishedFrom', 'publishedTo'];
     for (const name of bounds) {
       const parameter = parameters.find((p) => p.name === name);
-      expect(parameter, name).toMatchObject({ in: 'query', schema: { format: 'date-time' } });
+      expect(parameter?.in, name).toBe('query');
+      // A date (the whole UTC day) or a timestamp, and the description says which day means what.
+      expect(
+        parameter?.schema.anyOf?.map((s) => s.format),
+        name,
+      ).toEqual(['date', 'date-time']);
+      const day = name.endsWith('o') ? 'through its last instant' : 'from its first instant';
+      expect(parameter?.schema.description, name).toContain(`the whole UTC day: ${day}`);
+    }
+    const events = doc.paths['/api/analytics/events'].get.parameters as Parameter[];
+    for (const name of ['from', 'to']) {
+      const parameter = events.find((p) => p.name === name);
+      expect(
+        parameter?.schema.anyOf?.map((s) => s.format),
+        name,
+      ).toEqual(['date', 'date-time']);
     }
     const described = (name: string) =>
       parameters.find((p) => p.name === name)?.schema.description ?? '';

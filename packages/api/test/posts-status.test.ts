@@ -12,7 +12,9 @@ afterAll(() => h.close());
 const ALLOWED: Record<string, string[]> = {
   draft: ['scheduled', 'published'],
   scheduled: ['draft', 'published'],
+  publishing: [],
   published: ['archived'],
+  failed: ['draft', 'archived'],
   archived: ['draft'],
 };
 

@@ -30,6 +30,7 @@ describe('POST /api/content/posts', () => {
         'scheduledAt',
         'status',
         'tags',
+        'targets',
         'title',
         'updatedAt',
       ].sort(),

@@ -145,12 +145,65 @@ export async function startStandInProvider(options: StandInOptions) {
     send(res, 200, {});
   }
 
+  /** A fresh token the provider accepts, recorded among those handed out. */
+  function issue(prefix: string) {
+    const token = `${prefix}_${b64url(randomBytes(18))}`;
+    accessTokens.add(token);
+    state.issuedTokens.push(token);
+    return token;
+  }
+
+  /**
+   * Meta's long-lived token exchange (`GET …/oauth/access_token?grant_type=fb_exchange_token`),
+   * which the Facebook provider calls at connect before listing the Pages.
+   */
+  function exchangeToken(url: URL, res: ServerResponse) {
+    const q = url.searchParams;
+    if (
+      q.get('client_id') !== options.clientId ||
+      q.get('client_secret') !== options.clientSecret
+    ) {
+      return send(res, 400, {
+        error: { message: 'Invalid client', type: 'OAuthException', code: 1 },
+      });
+    }
+    if (
+      q.get('grant_type') !== 'fb_exchange_token' ||
+      !accessTokens.has(q.get('fb_exchange_token') ?? '')
+    ) {
+      return send(res, 400, {
+        error: { message: 'Invalid token', type: 'OAuthException', code: 190 },
+      });
+    }
+    send(res, 200, { access_token: issue('ll'), token_type: 'bearer', expires_in: 5_184_000 });
+  }
+
+  /** The Graph API's `me/accounts`: the profile's `accounts.data` as Pages with their tokens. */
+  const pageTokens = new Map<string, string>();
+  function pagesOf() {
+    const accounts = (options.profile.accounts as { data?: { name: string }[] } | undefined)?.data;
+    return (accounts ?? []).map((page, index) => {
+      const id = String(100_000 + index);
+      if (!pageTokens.has(id)) pageTokens.set(id, issue('pt'));
+      return { id, name: page.name, access_token: pageTokens.get(id) };
+    });
+  }
+
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const route = `${req.method} ${url.pathname}`;
     const handle = async () => {
       if (route === 'GET /authorize') return authorize(url, res);
       if (route === 'POST /token') return token(req, res);
+      if (route === 'GET /token') return exchangeToken(url, res);
+      if (route === 'GET /me/accounts') {
+        const token = bearer(req);
+        return token && accessTokens.has(token)
+          ? send(res, 200, { data: pagesOf() })
+          : send(res, 401, {
+              error: { message: 'Invalid token', type: 'OAuthException', code: 190 },
+            });
+      }
       if (route === 'GET /me') {
         const token = bearer(req);
         return token && accessTokens.has(token)
@@ -189,8 +242,11 @@ export async function startStandInProvider(options: StandInOptions) {
       [`${prefix}PROFILE_URL`]: `${base}/me`,
       [`${prefix}REVOKE_URL`]: `${base}/revoke`,
       [`${prefix}METRICS_URL`]: `${base}/metrics`,
+      // Where a publishing network's provider calls (decisions §18): the Graph routes above.
+      [`${prefix}API_URL`]: base,
     }),
     reset() {
+      pageTokens.clear();
       state.denyWith = undefined;
       state.tokenErrorWith = undefined;
       state.tokenRequests = 0;

@@ -133,6 +133,78 @@ describe('webhook endpoints', () => {
     expect(httpPublic.status).toBe(400);
   });
 
+  it('refuses IPv4-compatible, NAT64, 6to4 and site-local IPv6 targets, whatever IPv4 they embed', async () => {
+    process.env.CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS = 'false';
+    for (const url of [
+      'https://[::10.0.0.1]/hook',
+      'https://[::a00:1]/hook',
+      'https://[::8.8.8.8]/hook',
+      'https://[64:ff9b::10.0.0.1]/hook',
+      'https://[64:ff9b::a9fe:a9fe]/hook',
+      'https://[64:ff9b::808:808]/hook',
+      'https://[2002:a00:1::1]/hook',
+      'https://[2002:7f00:1::]/hook',
+      'https://[2002:808:808::1]/hook',
+      'https://[fec0::1]/hook',
+      'https://[feff::1]/hook',
+    ]) {
+      const { status, json } = await h.call('POST', '/api/webhooks', {
+        body: { url, events: ['*'] },
+      });
+      expect(status, url).toBe(400);
+      expect(json.error.details.issues[0]).toMatchObject({
+        path: 'url',
+        message: expect.stringMatching(/private, loopback or link-local/),
+      });
+    }
+    // A public IPv6 address is still a target.
+    const v6 = await h.call('POST', '/api/webhooks', {
+      body: { url: 'https://[2606:4700:4700::1111]/hook', events: ['*'] },
+    });
+    expect(v6.status).toBe(201);
+  });
+
+  it('allows public targets on ports 443 and 8443 only, unless private targets are allowed', async () => {
+    process.env.CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS = 'false';
+    for (const url of [
+      'https://93.184.216.34:22/hook',
+      'https://93.184.216.34:6379/hook',
+      'https://93.184.216.34:80/hook',
+      'https://93.184.216.34:8080/hook',
+    ]) {
+      const { status, json } = await h.call('POST', '/api/webhooks', {
+        body: { url, events: ['*'] },
+      });
+      expect(status, url).toBe(400);
+      expect(json.error.details.issues[0]).toEqual({
+        path: 'url',
+        message: 'The URL must use port 443 or 8443.',
+      });
+    }
+    for (const url of [
+      'https://93.184.216.34/hook',
+      'https://93.184.216.34:443/hook',
+      'https://93.184.216.34:8443/hook',
+    ]) {
+      const { status } = await h.call('POST', '/api/webhooks', { body: { url, events: ['*'] } });
+      expect(status, url).toBe(201);
+    }
+    // The same port is refused on update too.
+    const { json: made } = await h.call('POST', '/api/webhooks', {
+      body: { url: 'https://93.184.216.34/hook', events: ['*'] },
+    });
+    const moved = await h.call('PUT', `/api/webhooks/${made.data.id}`, {
+      body: { url: 'https://93.184.216.34:25/hook' },
+    });
+    expect(moved.status).toBe(400);
+    // Allowed private targets: any port (the loopback receivers of the tests).
+    process.env.CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
+    const anyPort = await h.call('POST', '/api/webhooks', {
+      body: { url: 'https://93.184.216.34:9000/hook', events: ['*'] },
+    });
+    expect(anyPort.status).toBe(201);
+  });
+
   it('checks the target again at delivery time, sending nothing to a refused one', async () => {
     const { accountId, token, hook } = await isolated();
     process.env.CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS = 'false';
@@ -155,6 +227,45 @@ describe('webhook endpoints', () => {
     process.env.CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
     await sweep();
     expect(receiver.received.length).toBe(before + 1);
+  });
+});
+
+describe('webhooks per account', () => {
+  afterEach(() => {
+    delete process.env.CHORUS_WEBHOOK_MAX_PER_ACCOUNT;
+  });
+
+  it('refuses one more than the limit with 409 webhook_limit_reached, even all at once', async () => {
+    process.env.CHORUS_WEBHOOK_MAX_PER_ACCOUNT = '3';
+    const { token } = await h.newAccount('Many hooks', 'admin@many-hooks.test');
+    const body = { url: receiver.url, events: ['*'] };
+    // Five at once: the per-account lock lets exactly three in.
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () => h.call('POST', '/api/webhooks', { body, token })),
+    );
+    const statuses = results.map((r) => r.status).sort();
+    expect(statuses).toEqual([201, 201, 201, 409, 409]);
+    const refused = results.find((r) => r.status === 409);
+    expect(refused?.json.error).toMatchObject({
+      code: 'webhook_limit_reached',
+      status: 409,
+      details: { limit: 3 },
+    });
+    const listed = await h.call('GET', '/api/webhooks', { token });
+    expect(listed.json.meta.pagination.total).toBe(3);
+    // Deleting one makes room for one.
+    const first = results.find((r) => r.status === 201)?.json.data.id as string;
+    expect((await h.call('DELETE', `/api/webhooks/${first}`, { token })).status).toBe(204);
+    expect((await h.call('POST', '/api/webhooks', { body, token })).status).toBe(201);
+    expect((await h.call('POST', '/api/webhooks', { body, token })).status).toBe(409);
+  });
+
+  it('allows 50 by default, and refuses a bad setting naming it', async () => {
+    const { webhookSettings } = await import('@chorus/services');
+    expect(webhookSettings({}).maxPerAccount).toBe(50);
+    expect(() => webhookSettings({ CHORUS_WEBHOOK_MAX_PER_ACCOUNT: 'many' })).toThrow(
+      /CHORUS_WEBHOOK_MAX_PER_ACCOUNT/,
+    );
   });
 });
 

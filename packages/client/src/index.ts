@@ -1,8 +1,23 @@
-import type { AppRouter } from '@chorus/api';
-import { createTRPCClient, httpBatchLink, type TRPCClient } from '@trpc/client';
-import { ChorusApiError } from './errors';
+import { createTRPCClient, httpBatchLink } from '@trpc/client';
+import type {
+  inferProcedureInput,
+  inferRouterInputs,
+  inferRouterOutputs,
+  inferTransformedProcedureOutput,
+  TRPCMutationProcedure,
+  TRPCQueryProcedure,
+  TRPCRouterRecord,
+} from '@trpc/server';
+import { ChorusApiError } from './errors.js';
+import type { AppRouter } from './router.js';
 
-export { ChorusApiError } from './errors';
+export { ChorusApiError } from './errors.js';
+export type { AppRouter } from './router.js';
+
+/** What each procedure takes: `ChorusInputs['posts']['create']`. */
+export type ChorusInputs = inferRouterInputs<AppRouter>;
+/** What each procedure answers: `ChorusOutputs['users']['list']`. */
+export type ChorusOutputs = inferRouterOutputs<AppRouter>;
 
 export interface ChorusClientOptions {
   /** Where Chorus is served, e.g. `https://chorus.example.com`. */
@@ -13,7 +28,39 @@ export interface ChorusClientOptions {
   fetch?: typeof fetch;
 }
 
-export type ChorusClient = TRPCClient<AppRouter>;
+/** Options of one call. */
+export interface ChorusCallOptions {
+  /** Aborts the call: it then rejects with `ChorusApiError` (`network_error`). */
+  signal?: AbortSignal;
+}
+
+/**
+ * The procedures of `TRecord` as calls: `query` for reads, `mutate` for writes, nested
+ * routers as objects. Written with `@trpc/server`'s types only rather than as `@trpc/client`'s
+ * `TRPCClient`, whose declarations reach its WebSocket link and need `ws`'s types, which do
+ * not check under `NodeNext` without `skipLibCheck` (tRPC 11.22's `import ws from "ws"`).
+ */
+export type ChorusProcedures<TRecord> = {
+  [K in keyof TRecord]: TRecord[K] extends TRPCQueryProcedure<infer _>
+    ? {
+        query(
+          input: inferProcedureInput<TRecord[K]>,
+          options?: ChorusCallOptions,
+        ): Promise<inferTransformedProcedureOutput<AppRouter, TRecord[K]>>;
+      }
+    : TRecord[K] extends TRPCMutationProcedure<infer _>
+      ? {
+          mutate(
+            input: inferProcedureInput<TRecord[K]>,
+            options?: ChorusCallOptions,
+          ): Promise<inferTransformedProcedureOutput<AppRouter, TRecord[K]>>;
+        }
+      : TRecord[K] extends TRPCRouterRecord
+        ? ChorusProcedures<TRecord[K]>
+        : never;
+};
+
+export type ChorusClient = ChorusProcedures<AppRouter['_def']['record']>;
 
 /** Calls of `query`/`mutate` answer the same, and throw `ChorusApiError` when they fail. */
 function withApiErrors<T extends object>(target: T): T {
@@ -49,8 +96,12 @@ export function createChorusClient(options: ChorusClientOptions): ChorusClient {
         url: `${options.url.replace(/\/+$/, '')}/api/trpc`,
         headers: () => ({ authorization: `Bearer ${options.token}` }),
         fetch: options.fetch,
+        // The server refuses a batch of more than 20 calls (CHORUS_TRPC_MAX_BATCH's default):
+        // more calls in one tick go as several requests.
+        maxItems: 20,
       }),
     ],
   });
-  return withApiErrors(client);
+  // The same object tRPC builds: its proxy answers every path with `query` and `mutate`.
+  return withApiErrors(client) as unknown as ChorusClient;
 }

@@ -16,6 +16,17 @@ export function isUniqueViolation(error: unknown, constraint: string): boolean {
   return false;
 }
 
+/** PostgreSQL's check_violation. */
+const CHECK_VIOLATION = '23514';
+
+/** The check constraint `error` (or what drizzle wrapped in it) broke, if it broke one. */
+export function brokenCheck(error: unknown): string | null {
+  for (let e = error as PgErrorLike | undefined; e; e = e.cause as PgErrorLike | undefined) {
+    if (e.code === CHECK_VIOLATION) return e.constraint_name ?? e.constraint ?? '';
+  }
+  return null;
+}
+
 // Network failures (postgres.js) and server states that mean "the database is not there".
 const UNAVAILABLE = new Set([
   'ECONNREFUSED',

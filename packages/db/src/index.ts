@@ -2,5 +2,5 @@ export * from 'drizzle-orm/sql';
 export { alias } from 'drizzle-orm/pg-core';
 export * from './schema';
 export { openDatabase, type Database, type DatabaseOptions, type Db } from './client';
-export { isUnavailable, isUniqueViolation } from './errors';
+export { brokenCheck, isUnavailable, isUniqueViolation } from './errors';
 export { driverRows, isoFromUtc, preparedPerDb, utcText } from './prepared';

@@ -47,16 +47,8 @@ export async function createTestServerDatabase(): Promise<Database & { url: stri
   }
   const pglite = new PGlite();
   await pglite.waitReady;
-  // Several connections, as pg-boss's pool needs (stack-notes: one is not enough).
-  const server = new PGLiteSocketServer({
-    db: pglite,
-    host: '127.0.0.1',
-    port: 0,
-    maxConnections: 32,
-  });
-  serializeExchanges(server);
-  await server.start();
-  const url = `postgres://postgres@${server.getServerConn()}/postgres`;
+  const server = await servePglite(pglite);
+  const url = server.url;
   markEmbedded(url);
   const database = await openDatabase({ url, max: 5 });
   await migrateDatabase(database);
@@ -68,5 +60,25 @@ export async function createTestServerDatabase(): Promise<Database & { url: stri
       await server.stop();
       await pglite.close();
     },
+  };
+}
+
+/**
+ * Serves a PGlite on a free loopback port over the PostgreSQL protocol, for clients that hold
+ * several connections at once (pg-boss's pool, Bluesky's AppView in the publishing tests).
+ */
+export async function servePglite(pglite: PGlite) {
+  // Several connections, as pg-boss's pool needs (stack-notes: one is not enough).
+  const server = new PGLiteSocketServer({
+    db: pglite,
+    host: '127.0.0.1',
+    port: 0,
+    maxConnections: 32,
+  });
+  serializeExchanges(server);
+  await server.start();
+  return {
+    url: `postgres://postgres@${server.getServerConn()}/postgres`,
+    stop: () => server.stop(),
   };
 }

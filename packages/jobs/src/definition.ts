@@ -1,10 +1,15 @@
 import type { Db } from '@chorus/db';
+import type { MediaSource } from '@chorus/services';
 import type PgBoss from 'pg-boss';
 
 /** What every job handler gets: the database and the queue (to send follow-up jobs). */
 export interface JobContext {
   db: Db;
   boss: PgBoss;
+  /** Where publishing reads attachments (storage, signed URLs). */
+  media: MediaSource;
+  /** Makes this process's workers of a queue fetch now instead of at their next poll. */
+  notify(queue: string): void;
 }
 
 /**
@@ -18,9 +23,13 @@ export interface JobDefinition<T extends object = object> {
   queue?: Omit<PgBoss.Queue, 'name'>;
   /** Batch size and polling of the worker. */
   work?: PgBoss.WorkOptions;
+  /** How many fetch loops of this queue a worker runs side by side (default 1). */
+  loops?: number;
   handle(jobs: PgBoss.Job<T>[], context: JobContext): Promise<void>;
   /** Runs once when a worker starts, after the queue exists: catch-up, recurring schedules. */
   onStart?(context: JobContext): Promise<void>;
+  /** Runs when the worker stops, before its queues drain. */
+  onStop?(): void;
 }
 
 /** Keeps the payload type of a definition while listing it among the others. */

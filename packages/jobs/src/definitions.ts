@@ -1,7 +1,13 @@
 import type { JobDefinition } from './definition';
 import { deliverWebhooksJob, seedWebhookLanesJob } from './deliver-webhooks';
 import { publishDuePostsJob } from './publish-due-posts';
-import { syncAnalyticsJob, syncConnectionAnalyticsJob } from './sync-analytics';
+import { dispatchPublishingJob, publishTargetJob } from './publish-targets';
+import { refreshTokensJob } from './refresh-tokens';
+import {
+  syncAnalyticsJob,
+  syncConnectionAnalyticsJob,
+  syncPublishedAnalyticsJob,
+} from './sync-analytics';
 
 /**
  * Every kind of background work the worker runs. Each area adds its definitions here (one
@@ -9,8 +15,12 @@ import { syncAnalyticsJob, syncConnectionAnalyticsJob } from './sync-analytics';
  */
 export const JOB_DEFINITIONS: JobDefinition[] = [
   publishDuePostsJob(),
+  publishTargetJob(),
+  dispatchPublishingJob(),
+  refreshTokensJob(),
   deliverWebhooksJob(),
   seedWebhookLanesJob(),
   syncAnalyticsJob(),
   syncConnectionAnalyticsJob(),
+  syncPublishedAnalyticsJob(),
 ];

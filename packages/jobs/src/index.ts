@@ -5,3 +5,5 @@ export { runWorker } from './run';
 export * from './publish-due-posts';
 export * from './sync-analytics';
 export * from './deliver-webhooks';
+export * from './publish-targets';
+export * from './refresh-tokens';

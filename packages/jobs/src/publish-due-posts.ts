@@ -1,5 +1,6 @@
 import { publishDuePosts } from '@chorus/services';
 import { defineJob } from './definition';
+import { queueTargets } from './publish-targets';
 
 export const PUBLISH_DUE_POSTS = 'posts.publish-due';
 
@@ -32,9 +33,11 @@ export const publishDuePostsJob = (timing: SchedulerTiming = schedulerTiming()) 
     name: PUBLISH_DUE_POSTS,
     queue: { policy: 'stately', retryLimit: 3, retryDelay: 1, expireInSeconds: 60 },
     work: { pollingIntervalSeconds: timing.pollingIntervalSeconds },
-    handle: async (_jobs, { db, boss }) => {
+    handle: async (_jobs, context) => {
+      const { db, boss } = context;
       try {
-        await publishDuePosts({ db });
+        // Posts with targets go `publishing`: their targets are queued as soon as committed.
+        await publishDuePosts({ db, onTargetsDue: (ids) => queueTargets(context, ids) });
       } finally {
         // Refused (null) when another worker's sweep already waits: the chain goes on there.
         await boss.send(

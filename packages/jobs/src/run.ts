@@ -1,4 +1,6 @@
 import { openDatabase } from '@chorus/db';
+import { databaseOptionsFromEnv } from '@chorus/db/node';
+import { storageFromEnv } from '@chorus/storage';
 import { startWorker } from './worker';
 
 /**
@@ -6,11 +8,14 @@ import { startWorker } from './worker';
  * `npm run worker` alone). `stop` lets running jobs finish, then closes the pool.
  */
 export async function runWorker(opts: { databaseUrl: string; onError: (error: Error) => void }) {
+  // Publishing reads attachments where the API stored them (a bad setting stops the start).
+  const storage = storageFromEnv(process.env, { dataDir: databaseOptionsFromEnv().dataDir });
   const database = await openDatabase({ url: opts.databaseUrl, max: 5 });
   try {
     const worker = await startWorker({
       databaseUrl: opts.databaseUrl,
       db: database.db,
+      media: { storage },
       onError: opts.onError,
     });
     return {

@@ -1,8 +1,9 @@
-import { connectionsToSync, syncConnectionAnalytics } from '@chorus/services';
+import { connectionsToSync, syncConnectionAnalytics, syncPublishedFigures } from '@chorus/services';
 import { defineJob } from './definition';
 
 export const SYNC_ANALYTICS = 'analytics.sync';
 export const SYNC_CONNECTION_ANALYTICS = 'analytics.sync-connection';
+export const SYNC_PUBLISHED_ANALYTICS = 'analytics.sync-published';
 
 /** From `CHORUS_ANALYTICS_SYNC_CRON` (default hourly, on the hour; 5 fields, UTC). */
 export function analyticsSyncCron(env = process.env): string {
@@ -53,5 +54,21 @@ export const syncConnectionAnalyticsJob = () =>
     },
     handle: async (jobs, { db }) => {
       for (const job of jobs) await syncConnectionAnalytics({ db, ...job.data });
+    },
+  });
+
+/**
+ * The figures of published targets, read from each network on the same schedule as the
+ * analytics sync (docs/publishing.md); `stately`: one run at a time across workers.
+ */
+export const syncPublishedAnalyticsJob = (cron = analyticsSyncCron()) =>
+  defineJob<object>({
+    name: SYNC_PUBLISHED_ANALYTICS,
+    queue: { policy: 'stately', retryLimit: 2, expireInSeconds: 1800 },
+    handle: async (_jobs, { db }) => {
+      await syncPublishedFigures({ db });
+    },
+    onStart: async ({ boss }) => {
+      await boss.schedule(SYNC_PUBLISHED_ANALYTICS, cron);
     },
   });

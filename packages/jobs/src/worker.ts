@@ -1,4 +1,5 @@
 import type { Db } from '@chorus/db';
+import type { MediaSource } from '@chorus/services';
 import PgBoss from 'pg-boss';
 import type { JobDefinition } from './definition';
 import { JOB_DEFINITIONS } from './definitions';
@@ -7,6 +8,8 @@ export interface WorkerOptions {
   /** The PostgreSQL server pg-boss keeps its queues on (the embedded server's URL included). */
   databaseUrl: string;
   db: Db;
+  /** Where publishing reads attachments; without it, posts with media fail to publish. */
+  media?: MediaSource;
   definitions?: JobDefinition[];
   /** Told about failures that no job caught (pg-boss's `error` event). */
   onError?: (error: Error) => void;
@@ -54,24 +57,42 @@ async function retryingConflicts<T>(work: () => Promise<T>, attempts = 5): Promi
 export async function startWorker({
   databaseUrl,
   db,
+  media = {},
   definitions = JOB_DEFINITIONS,
   onError = () => {},
 }: WorkerOptions): Promise<Worker> {
   const boss = createQueueClient(databaseUrl);
   boss.on('error', onError);
   await boss.start();
-  const context = { db, boss };
+  const loops = new Map<string, string[]>();
+  const context = {
+    db,
+    boss,
+    media,
+    notify: (queue: string) => {
+      for (const id of loops.get(queue) ?? []) boss.notifyWorker(id);
+    },
+  };
   for (const definition of definitions) {
     await retryingConflicts(() =>
       boss.createQueue(definition.name, { name: definition.name, ...definition.queue }),
     );
-    await boss.work<object>(definition.name, definition.work ?? {}, (jobs) =>
-      definition.handle(jobs, context),
-    );
+    const ids: string[] = [];
+    for (let loop = 0; loop < (definition.loops ?? 1); loop++) {
+      ids.push(
+        await boss.work<object>(definition.name, definition.work ?? {}, (jobs) =>
+          definition.handle(jobs, context),
+        ),
+      );
+    }
+    loops.set(definition.name, ids);
   }
   for (const definition of definitions) await definition.onStart?.(context);
   return {
     boss,
-    stop: () => boss.stop({ graceful: true, timeout: 10_000, wait: true }),
+    stop: async () => {
+      for (const definition of definitions) definition.onStop?.();
+      await boss.stop({ graceful: true, timeout: 10_000, wait: true });
+    },
   };
 }

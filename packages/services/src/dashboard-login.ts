@@ -1,7 +1,11 @@
 import { hashPassword, verifyPassword, verifyTotp } from '@chorus/auth';
 import { and, eq, isNull, lt, or, sql, users, type Db } from '@chorus/db';
 import { blockedUntil, clearFailures, recordFailure, SIGN_IN_RULES } from './sign-in-throttle';
+import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from '@chorus/validators';
 import { unsealTotpSecret } from './two-factor';
+
+/** A TOTP code is 6 digits; with spaces a user might type, still short. */
+const MAX_CODE_LENGTH = 32;
 
 /**
  * Why a login was refused: `code_required` asks the sign-in page for the TOTP step;
@@ -40,7 +44,14 @@ export async function verifyDashboardLogin(opts: {
 }) {
   const { db, password, code } = opts;
   // PostgreSQL text cannot hold U+0000 (the throttle keys are stored): no real login has one.
-  if (`${opts.email}${password}${code ?? ''}`.includes('\0')) {
+  // Nor is any email or password longer than an account can have: refused before the database
+  // (the email is part of a throttle key) and before argon2 (whose cost grows with the input).
+  if (
+    opts.email.length > MAX_EMAIL_LENGTH ||
+    password.length > MAX_PASSWORD_LENGTH ||
+    (code ?? '').length > MAX_CODE_LENGTH ||
+    `${opts.email}${password}${code ?? ''}`.includes('\0')
+  ) {
     throw new LoginError('invalid_credentials');
   }
   const email = opts.email.trim().toLowerCase();

@@ -16,11 +16,13 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   invalid_status_transition: 409,
   last_admin: 409,
+  webhook_limit_reached: 409,
   idempotency_in_progress: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limit_exceeded: 429,
   internal_error: 500,
+  integration_unreachable: 502,
   service_unavailable: 503,
 } as const;
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, idempotencyKeys, lte, sql, type Db } from '@chorus/db';
 import { AppError } from './errors';
+import { seal, unseal } from './integrations/encryption';
 
 /** How long the first answer for a key is kept (decisions §15). */
 const KEEP_FOR = sql`interval '24 hours'`;
@@ -23,11 +24,28 @@ export type IdempotencyClaim =
 interface KeyRef {
   db: Db;
   accountId: string;
+  /**
+   * The credential the key belongs to (keys are scoped per credential): another credential
+   * sending the same key names another key, and never meets this one's answer.
+   */
+  credential: string;
   key: string;
 }
 
-const byKey = ({ accountId, key }: KeyRef) =>
-  and(eq(idempotencyKeys.accountId, accountId), eq(idempotencyKeys.key, key));
+const byKey = ({ accountId, credential, key }: KeyRef) =>
+  and(
+    eq(idempotencyKeys.accountId, accountId),
+    eq(idempotencyKeys.credential, credential),
+    eq(idempotencyKeys.key, key),
+  );
+
+/**
+ * Stored answers are sealed (AES-256-GCM, CHORUS_ENCRYPTION_KEY): some hold a secret shown
+ * once (a webhook's `secret`), which must not lie in the table in plaintext. The key's identity
+ * is the authenticated context: an answer copied onto another key does not open there.
+ */
+const sealContext = ({ accountId, credential, key }: KeyRef) =>
+  `idempotency:${accountId}:${credential}:${key}`;
 
 /**
  * Claims an Idempotency-Key for a request. The insert is the lock (primary key on account and
@@ -46,9 +64,9 @@ export async function claimIdempotencyKey(
     const fresh = { fingerprint, lockToken, expiresAt: sql`now() + ${KEEP_FOR}` };
     const claimed = await db
       .insert(idempotencyKeys)
-      .values({ accountId: opts.accountId, key: opts.key, ...fresh })
+      .values({ accountId: opts.accountId, credential: opts.credential, key: opts.key, ...fresh })
       .onConflictDoUpdate({
-        target: [idempotencyKeys.accountId, idempotencyKeys.key],
+        target: [idempotencyKeys.accountId, idempotencyKeys.credential, idempotencyKeys.key],
         set: {
           ...fresh,
           lockedAt: sql`now()`,
@@ -70,7 +88,8 @@ export async function claimIdempotencyKey(
       );
     }
     if (row.responseStatus !== null) {
-      return { kind: 'replay', response: { status: row.responseStatus, body: row.responseBody } };
+      const body = row.responseBody === null ? null : unsealed(row.responseBody, opts);
+      return { kind: 'replay', response: { status: row.responseStatus, body } };
     }
     break;
   }
@@ -80,13 +99,29 @@ export async function claimIdempotencyKey(
   );
 }
 
+/** A kept answer, or a clear refusal when it can no longer be read (the key changed). */
+function unsealed(body: string, ref: KeyRef): string {
+  try {
+    return unseal(body, sealContext(ref));
+  } catch {
+    throw new AppError(
+      'idempotency_key_reused',
+      'The answer kept for this Idempotency-Key can no longer be read (the server’s encryption key changed); use a new key.',
+    );
+  }
+}
+
 /** Keeps the answer of the run that holds `lockToken`, for replays. */
 export async function completeIdempotencyKey(
   opts: KeyRef & { lockToken: string; response: StoredResponse },
 ) {
   await opts.db
     .update(idempotencyKeys)
-    .set({ responseStatus: opts.response.status, responseBody: opts.response.body })
+    .set({
+      responseStatus: opts.response.status,
+      responseBody:
+        opts.response.body === null ? null : seal(opts.response.body, sealContext(opts)),
+    })
     .where(and(byKey(opts), eq(idempotencyKeys.lockToken, opts.lockToken)));
 }
 

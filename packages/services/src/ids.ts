@@ -33,7 +33,9 @@ export function newId(
     | 'app'
     | 'del'
     | 'grt'
-    | 'tok',
+    | 'tok'
+    | 'chn'
+    | 'tgt',
 ): string {
   let time = Date.now();
   let timePart = '';

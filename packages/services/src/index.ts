@@ -19,3 +19,6 @@ export * from './pagination';
 export * from './posts';
 export * from './analytics';
 export * from './webhooks';
+export * from './publishing';
+export * from './account-settings';
+export * from './posts-io';

@@ -1,5 +1,6 @@
 import { totpCode, totpStep } from '@chorus/auth';
-import { eq, users, type Database } from '@chorus/db';
+import { eq, like, signInThrottles, users, type Database } from '@chorus/db';
+import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from '@chorus/validators';
 import { createTestDatabase } from '@chorus/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -51,6 +52,31 @@ describe('dashboard login', () => {
     expect(await reason(login('nobody@example.test', 'password-login'))).toBe(
       'invalid_credentials',
     );
+  });
+
+  it('refuses an email or password longer than any account has before the database and argon2', async () => {
+    const { email } = await newUser();
+    const clientIp = '192.0.2.77';
+    const keys = () =>
+      database.db
+        .select({ key: signInThrottles.key })
+        .from(signInThrottles)
+        .where(like(signInThrottles.key, `%${clientIp}`));
+    const attempt = (mail: string, password: string, code?: string) =>
+      reason(verifyDashboardLogin({ db: database.db, email: mail, password, code, clientIp }));
+    for (const [mail, password, code] of [
+      [email, 'p'.repeat(MAX_PASSWORD_LENGTH + 1)],
+      [email, 'p'.repeat(5_000_000)],
+      [`${'e'.repeat(MAX_EMAIL_LENGTH)}@x.test`, 'password-login'],
+      [email, 'password-login', '1'.repeat(33)],
+    ] as [string, string, string?][]) {
+      expect(await attempt(mail, password, code)).toBe('invalid_credentials');
+    }
+    // Refused unread: no failure was counted (counting reads and writes the database).
+    expect(await keys()).toEqual([]);
+    // At the limits, the attempt is checked, and its failure counted.
+    expect(await attempt(email, 'p'.repeat(MAX_PASSWORD_LENGTH))).toBe('invalid_credentials');
+    expect((await keys()).length).toBe(2);
   });
 
   it('refuses a NUL character in the email or password as invalid credentials, not a crash', async () => {

@@ -1,4 +1,13 @@
-import { count, eq, events, openDatabase, posts, type Database } from '@chorus/db';
+import {
+  count,
+  eq,
+  events,
+  inArray,
+  openDatabase,
+  postTargets,
+  posts,
+  type Database,
+} from '@chorus/db';
 import { createTestDatabase } from '@chorus/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAccount, newId, publishDuePosts } from '../src';
@@ -54,5 +63,103 @@ describe('publishDuePosts', () => {
       .where(eq(posts.status, 'scheduled'));
     expect(stillScheduled?.n).toBe(5);
     expect(await publishDuePosts({ db: database.db })).toBe(0);
+  });
+
+  it('sends a due post with targets to publishing, its targets pending, with post.publishing', async () => {
+    const withTargets = newId('post');
+    const without = newId('post');
+    const due = new Date(Date.now() - 1000);
+    await database.db.insert(posts).values([
+      { id: withTargets, accountId, title: 'T', status: 'scheduled', scheduledAt: due },
+      { id: without, accountId, title: 'N', status: 'scheduled', scheduledAt: due },
+    ]);
+    // A target left over from an earlier round: the new round starts it afresh.
+    const targetIds = [newId('tgt'), newId('tgt')];
+    await database.db.insert(postTargets).values(
+      targetIds.map((id, position) => ({
+        id,
+        postId: withTargets,
+        accountId,
+        channelId: newId('chn'),
+        position,
+        attempts: position * 3,
+        error: position ? { code: 'rejected', message: 'No', retryable: false } : null,
+      })),
+    );
+    const heard: string[][] = [];
+    expect(
+      await publishDuePosts({
+        db: database.db,
+        onTargetsDue: async (ids) => {
+          heard.push(ids);
+        },
+      }),
+    ).toBe(2);
+    expect(heard.flat().sort()).toEqual([...targetIds].sort());
+    const rows = await database.db
+      .select({ id: posts.id, status: posts.status, publishedAt: posts.publishedAt })
+      .from(posts)
+      .where(inArray(posts.id, [withTargets, without]));
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    expect(byId.get(withTargets)).toMatchObject({ status: 'publishing', publishedAt: null });
+    expect(byId.get(without)?.status).toBe('published');
+    const targets = await database.db
+      .select()
+      .from(postTargets)
+      .where(eq(postTargets.postId, withTargets));
+    for (const target of targets) {
+      expect(target).toMatchObject({ status: 'pending', attempts: 0, error: null });
+    }
+    const types = await database.db
+      .select({ type: events.type, id: events.payload })
+      .from(events)
+      .where(inArray(events.type, ['post.publishing', 'post.published']));
+    const of = (id: string) =>
+      types
+        .filter((row) => (row.id as { data: { object: { id: string } } }).data.object.id === id)
+        .map((row) => row.type);
+    expect(of(withTargets)).toEqual(['post.publishing']);
+    expect(of(without)).toEqual(['post.published']);
+  });
+  it('never makes a published target due again: a rescheduled post sends only the rest', async () => {
+    const due = new Date(Date.now() - 1000);
+    const partly = newId('post');
+    const done = newId('post');
+    await database.db.insert(posts).values([
+      { id: partly, accountId, title: 'Partly', status: 'scheduled', scheduledAt: due },
+      { id: done, accountId, title: 'Done', status: 'scheduled', scheduledAt: due },
+    ]);
+    const published = { status: 'published' as const, externalId: 'x1', url: 'https://x/1' };
+    const [sent, failed, allSent] = [newId('tgt'), newId('tgt'), newId('tgt')];
+    await database.db.insert(postTargets).values([
+      { id: sent, postId: partly, accountId, channelId: newId('chn'), position: 0, ...published },
+      {
+        id: failed,
+        postId: partly,
+        accountId,
+        channelId: newId('chn'),
+        position: 1,
+        status: 'failed',
+      },
+      { id: allSent, postId: done, accountId, channelId: newId('chn'), position: 0, ...published },
+    ]);
+    const heard: string[] = [];
+    await publishDuePosts({
+      db: database.db,
+      onTargetsDue: async (ids) => void heard.push(...ids),
+    });
+    expect(heard).toEqual([failed]);
+    const rows = await database.db
+      .select({ id: postTargets.id, status: postTargets.status })
+      .from(postTargets)
+      .where(inArray(postTargets.id, [sent, failed, allSent]));
+    expect(Object.fromEntries(rows.map((row) => [row.id, row.status]))).toEqual({
+      [sent]: 'published',
+      [failed]: 'pending',
+      [allSent]: 'published',
+    });
+    // With nothing left to send, the post is settled at once rather than left publishing.
+    const [post] = await database.db.select().from(posts).where(eq(posts.id, done));
+    expect(post?.status).toBe('published');
   });
 });

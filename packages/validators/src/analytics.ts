@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { paginationQuery, ZTimestamp } from './common';
+import { paginationQuery, rangeBound, ZDay, ZTimestamp, ZZonedTime } from './common';
 import { ZEnvelope, ZListEnvelope } from './envelope';
 
 export const TRACKED_EVENT_TYPES = [
@@ -23,17 +23,7 @@ export const MAX_PROPERTIES_BYTES = 8 * 1024;
 /** How far ahead of the server's clock `occurredAt` may be: clock skew, not the future. */
 export const MAX_CLOCK_SKEW_MS = 5 * 60 * 1000;
 
-const ZTime = z.iso.datetime({ offset: true }).meta({ example: '2026-11-21T10:00:00.000Z' });
-
-/** `YYYY-MM-DD` naming a real calendar day (2026-02-30 is refused). */
-export const ZDay = z
-  .string()
-  .refine((s) => {
-    if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
-    const d = new Date(`${s}T00:00:00.000Z`);
-    return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
-  }, 'Must be a real calendar date as YYYY-MM-DD.')
-  .meta({ example: '2026-11-21' });
+const ZTime = ZZonedTime;
 
 const ZProperties = z
   .record(z.string(), z.unknown())
@@ -97,9 +87,6 @@ export const ZTrackedEvent = z
   })
   .meta({ id: 'TrackedEvent' });
 
-/** A bound of a range: a UTC day (whole day) or a timestamp. */
-const ZBound = z.union([ZDay, ZTime]);
-
 export const ZListTrackedEventsQuery = paginationQuery(25).extend({
   // The description before `.optional()`: after it, the OpenAPI parameter loses it.
   type: ZTrackedEventType.meta({ description: 'Only events of this type.' }).optional(),
@@ -115,12 +102,8 @@ export const ZListTrackedEventsQuery = paginationQuery(25).extend({
     .max(64)
     .meta({ description: 'Only events on this platform.' })
     .optional(),
-  from: ZBound.meta({
-    description: 'Occurred at or after: a timestamp, or a date (from its first instant, UTC).',
-  }).optional(),
-  to: ZBound.meta({
-    description: 'Occurred at or before: a timestamp, or a date (to its last instant, UTC).',
-  }).optional(),
+  from: rangeBound('from', 'Only events that occurred at or after this time.'),
+  to: rangeBound('to', 'Only events that occurred at or before this time.'),
 });
 
 /** Days of a stats range, both inclusive; default the last 30 days, at most 366. */

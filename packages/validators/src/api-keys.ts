@@ -1,15 +1,16 @@
 import { z } from 'zod';
-import { ZTimestamp } from './common';
+import { singleLine } from './text';
+import { inYearRange, YEAR_RANGE_MESSAGE, ZTimestamp } from './common';
 import { ZScope } from './scopes';
 
 export const ZApiKeyEnvironment = z.enum(['live', 'test']);
 
 export const ZCreateApiKey = z.object({
-  name: z.string().trim().min(1).max(100),
+  name: singleLine(z.string().trim().min(1).max(100)),
   scopes: z.array(ZScope).min(1),
   environment: ZApiKeyEnvironment.default('live'),
   /** When the key stops working; never, when left out. */
-  expiresAt: ZTimestamp.optional(),
+  expiresAt: ZTimestamp.refine(inYearRange, YEAR_RANGE_MESSAGE).optional(),
 });
 
 export const ZApiKey = z.object({

@@ -8,12 +8,15 @@ export const EVENT_TYPES = [
   'post.created',
   'post.updated',
   'post.scheduled',
+  'post.publishing',
   'post.published',
+  'post.failed',
   'post.deleted',
   'media.uploaded',
   'media.deleted',
   'integration.connected',
   'integration.disconnected',
+  'integration.needs_reconnect',
   'webhook.test',
 ] as const;
 

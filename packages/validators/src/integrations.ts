@@ -80,7 +80,35 @@ export const ZConnectIntegration = ZIntegrationIdParam.extend({
     .max(512)
     .regex(/^[\x21-\x7e]+$/, 'Must be printable ASCII without spaces.')
     .optional()
-    .meta({ description: 'API-key integrations: the third-party key; stored encrypted.' }),
+    .meta({
+      description:
+        'API-key integrations: the third-party key; stored encrypted. Bluesky: an app password; Mastodon: an access token of the account.',
+    }),
+  handle: z
+    .string()
+    .trim()
+    .min(3)
+    .max(253)
+    .regex(/^@?[^\s@]+$/, 'Must be a handle such as alice.bsky.social, or a DID.')
+    .optional()
+    .meta({
+      description: 'Bluesky: the handle (or DID) the app password belongs to.',
+      example: 'alice.bsky.social',
+    }),
+  serviceUrl: z
+    .string()
+    .trim()
+    .max(2048)
+    .refine(
+      (value) => /^https?:\/\//i.test(value) && URL.canParse(value),
+      'Must be an absolute http(s) URL.',
+    )
+    .optional()
+    .meta({
+      description:
+        "Bluesky: the account's PDS (default https://bsky.social); Mastodon: the instance (default https://mastodon.social). An address resolving to a private or loopback network is refused unless the deployment allows private targets.",
+      example: 'https://mastodon.social',
+    }),
 });
 
 export const ZConnectionMeta = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { singleLine } from './text';
 import { ZTimestamp } from './common';
 import { ZScope } from './scopes';
 
@@ -27,7 +28,7 @@ export const ZRedirectUri = z
   );
 
 export const ZCreateOAuthClient = z.object({
-  name: z.string().trim().min(1).max(100),
+  name: singleLine(z.string().trim().min(1).max(100)),
   redirectUris: z.array(ZRedirectUri).min(1).max(10),
   scopes: z.array(ZScope).min(1),
   confidential: z.boolean(),

@@ -1,14 +1,22 @@
 import { z } from 'zod';
-import { paginationQuery, ZTimestamp } from './common';
+import { singleLine } from './text';
+import { paginationQuery, rangeBound, ZTimestamp, ZZonedTime } from './common';
 import { ZEnvelope, ZListEnvelope } from './envelope';
 
-export const POST_STATUSES = ['draft', 'scheduled', 'published', 'archived'] as const;
+export const POST_STATUSES = [
+  'draft',
+  'scheduled',
+  'publishing',
+  'published',
+  'failed',
+  'archived',
+] as const;
 export const ZPostStatus = z.enum(POST_STATUSES);
 export type PostStatus = z.infer<typeof ZPostStatus>;
 
-const ZTitle = z.string().trim().min(1).max(300);
+const ZTitle = singleLine(z.string().trim().min(1).max(300));
 const ZContent = z.string().max(50_000);
-const ZTag = z.string().trim().min(1).max(50);
+const ZTag = singleLine(z.string().trim().min(1).max(50));
 
 /** Up to 30 tags of 1–50 characters, trimmed, duplicates dropped (decisions §10). */
 const ZTags = z
@@ -26,9 +34,101 @@ const ZMediaIds = z
  * When to publish, with a time zone: `Z` or an offset such as `+02:00` (stored as UTC). A
  * time without a zone is refused rather than guessed.
  */
-const ZScheduleTime = z.iso
-  .datetime({ offset: true })
-  .meta({ example: '2026-11-21T10:00:00.000Z' });
+const ZScheduleTime = ZZonedTime;
+
+/** At most this many channels per post, and posts per thread (the longest networks allow). */
+const MAX_TARGETS = 50;
+const MAX_THREAD_PARTS = 25;
+
+const ZThreadPart = z
+  .object({
+    content: ZContent,
+    mediaIds: ZMediaIds.optional().meta({ description: 'Media of this part; none when left out.' }),
+  })
+  .meta({ id: 'ThreadPart' });
+
+/** What a client sends for one channel: fields left out fall back to the post's (decisions §18). */
+export const ZTargetInput = z
+  .object({
+    channelId: z.string().min(1).max(64).meta({
+      description: 'A channel of the account (`GET /api/content/channels`).',
+      example: 'chn_01JD2Y8Q9Z3M4N5P6R7S8T9V0W',
+    }),
+    content: ZContent.optional().meta({
+      description: "This channel's text; the post's `content` when left out.",
+    }),
+    mediaIds: ZMediaIds.optional().meta({
+      description: "This channel's media; the post's `mediaIds` when left out.",
+    }),
+    firstComment: z.string().max(50_000).nullable().optional().meta({
+      description:
+        'Posted as the first comment (a reply on Bluesky, Mastodon, X and Threads) right after the post.',
+    }),
+    thread: z
+      .array(ZThreadPart)
+      .max(MAX_THREAD_PARTS - 1)
+      .optional()
+      .meta({
+        description: 'Posts that follow the first as a thread, in order (networks with threads).',
+      }),
+  })
+  .meta({ id: 'TargetInput' });
+export type TargetInput = z.infer<typeof ZTargetInput>;
+
+/** One target per channel: a post goes to each channel once. */
+const ZTargets = z
+  .array(ZTargetInput)
+  .max(MAX_TARGETS)
+  .superRefine((targets, ctx) => {
+    const seen = new Set<string>();
+    targets.forEach((target, index) => {
+      if (seen.has(target.channelId)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: [index, 'channelId'],
+          message: 'A post goes to each channel once: this channel is already a target.',
+        });
+      }
+      seen.add(target.channelId);
+    });
+  });
+
+export const TARGET_STATUSES = [
+  'pending',
+  'publishing',
+  'published',
+  'failed',
+  'unconfirmed',
+] as const;
+
+export const ZTarget = z
+  .object({
+    id: z.string().meta({ example: 'tgt_01JD2Y8Q9Z3M4N5P6R7S8T9V0W' }),
+    channelId: z.string().meta({ example: 'chn_01JD2Y8Q9Z3M4N5P6R7S8T9V0W' }),
+    content: z.string().nullable().meta({ description: "null: the post's `content`." }),
+    mediaIds: z.array(z.string()).nullable().meta({ description: "null: the post's `mediaIds`." }),
+    firstComment: z.string().nullable(),
+    thread: z
+      .array(z.object({ content: z.string(), mediaIds: z.array(z.string()).optional() }))
+      .nullable(),
+    status: z.enum(TARGET_STATUSES).meta({
+      description:
+        '`pending` (waiting to be sent), `publishing` (being sent), `published`, `failed` (see `error`), `unconfirmed` (the outcome is unknown: check the network, then `resolve`).',
+    }),
+    externalId: z.string().nullable().meta({ description: "The post's id at the network." }),
+    url: z.string().nullable().meta({ description: 'Where the post is seen on the network.' }),
+    publishedAt: ZTimestamp.nullable(),
+    attempts: z.number().int(),
+    error: z
+      .object({
+        code: z.string().meta({ example: 'rejected' }),
+        message: z.string().meta({ example: 'Text character limit of 500 exceeded' }),
+        retryable: z.boolean(),
+      })
+      .nullable(),
+  })
+  .meta({ id: 'Target' });
+export type Target = z.infer<typeof ZTarget>;
 
 export const ZPost = z
   .object({
@@ -41,6 +141,7 @@ export const ZPost = z
     scheduledAt: ZTimestamp.nullable(),
     publishedAt: ZTimestamp.nullable(),
     authorId: z.string().nullable().meta({ description: 'null once the author is deleted.' }),
+    targets: z.array(ZTarget).meta({ description: 'The channels the post goes to, in order.' }),
     createdAt: ZTimestamp,
     updatedAt: ZTimestamp,
   })
@@ -55,6 +156,19 @@ export const ZCreatePost = z.object({
   tags: ZTags.default([]),
   mediaIds: ZMediaIds.default([]),
   scheduledAt: ZScheduleTime.optional(),
+  targets: ZTargets.default([]).meta({
+    example: [
+      { channelId: 'chn_01JD2Y8Q9Z3M4N5P6R7S8T9V0W' },
+      {
+        channelId: 'chn_01JD2Y8Q9Z3M4N5P6R7S8T9V0X',
+        content: 'Launch day! The short version.',
+        thread: [{ content: 'What is new, in three posts 🧵' }],
+        firstComment: 'Details: https://example.com/launch',
+      },
+    ],
+    description:
+      'The channels to publish to, each with the fields that differ from the post. Without targets, publishing only changes the status.',
+  }),
 });
 
 export const ZUpdatePost = z.object({
@@ -64,18 +178,43 @@ export const ZUpdatePost = z.object({
   tags: ZTags.optional(),
   mediaIds: ZMediaIds.optional(),
   scheduledAt: ZScheduleTime.nullable().optional(),
+  targets: ZTargets.optional().meta({
+    description: 'Replaces the targets; only while the post is a draft or scheduled.',
+  }),
 });
 
 export const ZPostIdParam = z.object({ id: z.string() });
+export const ZTargetIdParam = ZPostIdParam.extend({ targetId: z.string() });
+
+/** What someone found on the network for an `unconfirmed` target (decisions §18). */
+export const ZResolveTarget = z
+  .object({
+    published: z.boolean().meta({
+      description:
+        '`true`: the post is on the network; `false`: it is not (the target fails, retryable).',
+    }),
+    url: z
+      .string()
+      .max(2048)
+      .refine((v) => /^https?:\/\//i.test(v) && URL.canParse(v), 'Must be an absolute http(s) URL.')
+      .optional()
+      .meta({
+        description: 'With `published: true`: where the post is on the network, if known.',
+        example: 'https://bsky.app/profile/alice.bsky.social/post/3l6oveex3ii2l',
+      }),
+  })
+  .meta({ id: 'ResolveTarget' });
+export type ResolveTargetInput = z.infer<typeof ZResolveTarget>;
 
 /**
  * A bound on a publishing time in the list's query: the format of `from`/`to`, inclusive like
  * them. A post without that time has nothing to compare, so it never matches.
  */
-const bound = (field: 'scheduledAt' | 'publishedAt', side: 'at or after' | 'at or before') =>
-  ZScheduleTime.meta({
-    description: `Only posts whose \`${field}\` is ${side} this time (inclusive); posts without a \`${field}\` never match.`,
-  }).optional();
+const bound = (field: 'scheduledAt' | 'publishedAt', side: 'from' | 'to') =>
+  rangeBound(
+    side,
+    `Only posts whose \`${field}\` is ${side === 'from' ? 'at or after' : 'at or before'} this time (inclusive); posts without a \`${field}\` never match.`,
+  );
 
 export const ZListPostsQuery = paginationQuery(25).extend({
   status: ZPostStatus.meta({ description: 'Only posts in this status.' }).optional(),
@@ -87,12 +226,12 @@ export const ZListPostsQuery = paginationQuery(25).extend({
     .max(200)
     .meta({ description: 'Plain text searched in title and content, case-insensitively.' })
     .optional(),
-  from: ZScheduleTime.meta({ description: 'Created at or after this time.' }).optional(),
-  to: ZScheduleTime.meta({ description: 'Created at or before this time.' }).optional(),
-  scheduledFrom: bound('scheduledAt', 'at or after'),
-  scheduledTo: bound('scheduledAt', 'at or before'),
-  publishedFrom: bound('publishedAt', 'at or after'),
-  publishedTo: bound('publishedAt', 'at or before'),
+  from: rangeBound('from', 'Created at or after this time.'),
+  to: rangeBound('to', 'Created at or before this time.'),
+  scheduledFrom: bound('scheduledAt', 'from'),
+  scheduledTo: bound('scheduledAt', 'to'),
+  publishedFrom: bound('publishedAt', 'from'),
+  publishedTo: bound('publishedAt', 'to'),
   sort: z.enum(['-createdAt', 'scheduledAt']).default('-createdAt').meta({
     description:
       '`-createdAt`: newest first (the default). `scheduledAt`: soonest `scheduledAt` first, posts without one last; with `status=scheduled`, what goes out next.',
@@ -100,6 +239,19 @@ export const ZListPostsQuery = paginationQuery(25).extend({
 });
 
 export const ZPostResponse = ZEnvelope(ZPost, 'PostResponse');
+
+export const ZValidation = z
+  .object({
+    valid: z.boolean(),
+    issues: z.array(z.object({ path: z.string(), message: z.string() })).meta({
+      description: 'What the networks would refuse, each with the path of the field at fault.',
+      example: [
+        { path: 'targets[1].content', message: '312 of 300 allowed on Bluesky (12 over).' },
+      ],
+    }),
+  })
+  .meta({ id: 'Validation' });
+export const ZValidationResponse = ZEnvelope(ZValidation, 'ValidationResponse');
 export const ZPostList = ZListEnvelope(ZPost, 'PostList');
 
 export type Post = z.infer<typeof ZPost>;

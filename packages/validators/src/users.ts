@@ -1,10 +1,18 @@
 import { z } from 'zod';
+import { singleLine } from './text';
 import { paginationQuery, ZTimestamp } from './common';
 import { ZRole } from './scopes';
 
-const ZName = z.string().trim().min(1).max(200);
-const ZEmail = z.email().max(320);
-const ZPassword = z.string().min(8, 'Password must be at least 8 characters.').max(1024);
+const ZName = singleLine(z.string().trim().min(1).max(200));
+/** The longest email and password anyone can have: a sign-in with longer ones is refused unread. */
+export const MAX_EMAIL_LENGTH = 320;
+export const MAX_PASSWORD_LENGTH = 1024;
+
+const ZEmail = z.email().max(MAX_EMAIL_LENGTH);
+const ZPassword = z
+  .string()
+  .min(8, 'Password must be at least 8 characters.')
+  .max(MAX_PASSWORD_LENGTH);
 
 export const ZUserSummary = z
   .object({

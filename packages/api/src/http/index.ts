@@ -5,3 +5,5 @@ export {
   type ApiListenerOptions,
   type FetchHandler,
 } from './listener';
+export { refuse } from './refuse';
+export { apiError, type ApiError } from '../errors';

@@ -93,13 +93,15 @@ export function createApiListener({ mounts, webPaths, web }: ApiListenerOptions)
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => unknown;
 
 /**
- * Protocol upgrades (WebSocket) go to the web app (the development server's live reload); the
- * API answers over plain HTTP only, so one under /api/ is refused in the envelope.
+ * Protocol upgrades (WebSocket) go to the web app when it serves them (the development
+ * server's live reload); the API answers over plain HTTP only, so one under /api/ is refused in
+ * the envelope, and so is every one when there is no `web` (production: Next would hold the
+ * connection open without ever answering).
  */
-export function refuseUpgrade(web: UpgradeHandler): UpgradeHandler {
+export function refuseUpgrade(web?: UpgradeHandler): UpgradeHandler {
   return (req, socket, head) => {
     const path = requestUrl(req)?.pathname;
-    if (path === undefined || under(path, '/api')) {
+    if (!web || path === undefined || under(path, '/api')) {
       return refuseOnSocket(
         socket,
         apiError('validation_error', 'Protocol upgrades are not served here.'),

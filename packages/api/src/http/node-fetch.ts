@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
+import { PassThrough, Readable } from 'node:stream';
 
 const hasBody = (method: string) => method !== 'GET' && method !== 'HEAD';
 
@@ -23,13 +23,25 @@ function headersOf(req: IncomingMessage): Headers {
   return headers;
 }
 
+/**
+ * The request's body as a web stream, through a stream of its own: a door that stops reading
+ * (a refused upload) cancels that one, not the request, whose socket would go with it (a reset
+ * the client sees instead of the answer). The listener drains what is left (`settleBody`).
+ */
+function bodyOf(req: IncomingMessage): ReadableStream<Uint8Array> {
+  const body = new PassThrough();
+  req.on('error', (error) => body.destroy(error));
+  req.pipe(body);
+  return Readable.toWeb(body) as ReadableStream<Uint8Array>;
+}
+
 /** The full fetch Request: a streamed body for methods that have one. */
 function fullRequest(req: IncomingMessage, url: URL, headers: Headers): Request {
   const method = req.method ?? 'GET';
   return new Request(url, {
     method,
     headers,
-    body: hasBody(method) ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
+    body: hasBody(method) ? bodyOf(req) : undefined,
     // Node's fetch needs this for a streamed request body.
     ...(hasBody(method) && { duplex: 'half' }),
   } as RequestInit);
@@ -149,11 +161,39 @@ export const toResponse = (answer: Answer): Response =>
     : answer;
 
 /**
+ * The most of an unread body the server reads and throws away after answering (a refused
+ * upload of any accepted size, 25 MiB by default), so that the connection stays usable.
+ */
+export const DRAIN_LIMIT = 32 * 1024 * 1024;
+
+/**
+ * A request answered before its body was read (415 for an upload's type, 413): the rest is
+ * read and dropped, up to `DRAIN_LIMIT`, so that the client reads the answer and may send its
+ * next request on the same connection. A body declared longer is not read: the answer says
+ * `Connection: close`. Answers whether the connection is to close.
+ */
+export function settleBody(req: IncomingMessage, limit = DRAIN_LIMIT): boolean {
+  if (req.complete || !hasBody(req.method ?? 'GET')) return false;
+  if (Number(req.headers['content-length'] ?? 0) > limit) return true;
+  let drained = 0;
+  req.unpipe();
+  req.on('data', (chunk: Buffer) => {
+    drained += chunk.byteLength;
+    // A body without a length that goes on and on: the connection goes instead.
+    if (drained > limit) req.socket.destroy();
+  });
+  req.resume();
+  return false;
+}
+
+/**
  * Writes a door's answer to the Node response: a JSON body (every API answer) whole, with its
- * length; any other body streamed.
+ * length; any other body streamed. An unread rest of the request's body is dealt with first
+ * (`settleBody`).
  */
 export async function send(res: ServerResponse, response: Answer): Promise<void> {
   const headers: Record<string, string | string[]> = {};
+  if (settleBody(res.req)) headers.connection = 'close';
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie') headers[name] = value;
   });
@@ -164,7 +204,11 @@ export async function send(res: ServerResponse, response: Answer): Promise<void>
     res.writeHead(response.status, headers);
     return void res.end(response.text);
   }
-  if (response.body && response.headers.get('content-type')?.includes('json')) {
+  if (
+    response.body &&
+    !STREAMED.has(response) &&
+    response.headers.get('content-type')?.includes('json')
+  ) {
     const body = Buffer.from(await response.arrayBuffer());
     headers['content-length'] = String(body.byteLength);
     res.writeHead(response.status, headers);
@@ -172,6 +216,34 @@ export async function send(res: ServerResponse, response: Answer): Promise<void>
   }
   res.writeHead(response.status, headers);
   if (!response.body) return void res.end();
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) res.write(chunk);
+  // At the client's pace: a slow reader holds one chunk here, not the whole body; a reader
+  // gone ends the loop, which cancels the body (an export stops reading the database).
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    if (res.destroyed) break;
+    if (!res.write(chunk)) await drainedOrClosed(res);
+  }
   res.end();
+}
+
+const drainedOrClosed = (res: ServerResponse) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+
+/**
+ * Responses whose body is a stream to pass on as it comes, though it is JSON (an export):
+ * other JSON bodies are read whole first, to send them with a Content-Length.
+ */
+const STREAMED = new WeakSet<Response>();
+
+/** Marks a JSON response to be streamed to the client rather than read whole first. */
+export function streamed(response: Response): Response {
+  STREAMED.add(response);
+  return response;
 }

@@ -8,7 +8,12 @@ const MALFORMED =
   'The request could not be parsed: check the request line, the URL and the headers.';
 
 /** A request the doors cannot even read, answered in the envelope on the Node response. */
-export function refuse(res: ServerResponse, incomingId: string | undefined, error: ApiError) {
+export function refuse(
+  res: ServerResponse,
+  incomingId: string | undefined,
+  error: ApiError,
+  headers: Record<string, string> = {},
+) {
   const body = JSON.stringify(errorEnvelope(error));
   res.writeHead(error.status, {
     'Content-Type': 'application/json; charset=utf-8',
@@ -16,6 +21,7 @@ export function refuse(res: ServerResponse, incomingId: string | undefined, erro
     'X-Request-Id': requestIdFrom(incomingId),
     'API-Version': '1',
     ...apiSecurityHeaders(),
+    ...headers,
   });
   res.end(body);
 }

@@ -22,7 +22,7 @@ export const mediaPaths: ZodOpenApiPathsObject = {
       operationId: 'uploadMedia',
       summary: 'Upload media',
       tags: ['Media'],
-      description: `A \`multipart/form-data\` body with one \`file\` part and an optional \`altText\` field. The bytes stream to storage as they arrive. The type is detected from the file's bytes, never from its name or the part's \`Content-Type\`: ${MEDIA_TYPES.join(', ')} are accepted, anything else is 415 \`unsupported_media_type\`. Over the size limit (\`CHORUS_MEDIA_MAX_BYTES\`, ${DEFAULT_MAX_UPLOAD_BYTES} bytes by default) the answer is 413 \`payload_too_large\` and nothing is kept. Images get their \`width\` and \`height\`.\n\nWith an \`Idempotency-Key\`, a retry that uploads the same file (same name, alt text and bytes) gets the first answer back; its bytes are not kept twice.`,
+      description: `A \`multipart/form-data\` body with one \`file\` part and an optional \`altText\` field. The bytes stream to storage as they arrive. The type is detected from the file's bytes, never from its name or the part's \`Content-Type\`: ${MEDIA_TYPES.join(', ')} are accepted, anything else is 415 \`unsupported_media_type\`. Over the size limit (\`CHORUS_MEDIA_MAX_BYTES\`, ${DEFAULT_MAX_UPLOAD_BYTES} bytes by default) the answer is 413 \`payload_too_large\` and nothing is kept. Images get their \`width\` and \`height\`; one declaring no pixels or more than 65,535 on a side is 400 \`validation_error\` on \`file\`.\n\nWith an \`Idempotency-Key\`, a retry that uploads the same file (same name, alt text and bytes) gets the first answer back; its bytes are not kept twice.`,
       requestBody: {
         required: true,
         content: {

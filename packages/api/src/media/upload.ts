@@ -6,7 +6,7 @@ import {
   type StagedUpload,
 } from '@chorus/services';
 import { ZAltText } from '@chorus/validators';
-import { nulRefusal } from '../refuse-nul';
+import { controlRefusal } from '../refuse-control';
 import type { Answer } from '../http/node-fetch';
 import { withIdempotency } from '../rest/idempotency';
 import { json } from '../rest/respond';
@@ -16,7 +16,7 @@ import { readUploadForm } from './multipart';
 function altTextOf(fields: Map<string, string>): string | null {
   const value = fields.get('altText');
   if (value === undefined) return null;
-  const refused = nulRefusal({ altText: value });
+  const refused = controlRefusal({ altText: value });
   if (refused) throw refused;
   const parsed = ZAltText.safeParse(value);
   if (parsed.success) return parsed.data;

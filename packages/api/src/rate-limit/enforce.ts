@@ -11,11 +11,17 @@ function setHeaders(headers: Headers, decision: Decision) {
 }
 
 /**
- * Counts the request and sets the rate-limit headers. Over the limit, adds `Retry-After` and
- * throws 429 `rate_limit_exceeded`: called before any work, so a refused request does none.
+ * Counts the request (as `cost` requests: a tRPC batch of N calls costs N) and sets the
+ * rate-limit headers. Over the limit, adds `Retry-After` and throws 429 `rate_limit_exceeded`:
+ * called before any work, so a refused request does none.
  */
-export async function enforceRateLimit(limiter: RateLimiter, bucket: Bucket, headers: Headers) {
-  const decision = await limiter.check(bucket);
+export async function enforceRateLimit(
+  limiter: RateLimiter,
+  bucket: Bucket,
+  headers: Headers,
+  cost = 1,
+) {
+  const decision = await limiter.check(bucket, cost);
   setHeaders(headers, decision);
   if (decision.success) return;
   const retryAfter = Math.max(1, Math.ceil((decision.reset - Date.now()) / 1000));

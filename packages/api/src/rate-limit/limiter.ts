@@ -10,8 +10,11 @@ import type { Decision, WindowStore } from './store';
 
 export interface RateLimiter {
   readonly limits: RateLimits;
-  /** Counts a request against the bucket. Never throws: a failing store lets it pass. */
-  check(bucket: Bucket): Promise<Decision>;
+  /**
+   * Counts a request (`cost` requests: a tRPC batch) against the bucket. Never throws: a
+   * failing store lets it pass.
+   */
+  check(bucket: Bucket, cost?: number): Promise<Decision>;
   /** The bucket's state without counting; same failure rule. */
   peek(bucket: Bucket): Promise<Decision>;
   /** Checks the shared store for /api/health; null when the counters live in this process. */
@@ -73,9 +76,10 @@ export function createRateLimiter({
     return { success: true, limit: bucket.limit, remaining: bucket.limit, reset };
   }
 
-  async function ask(bucket: Bucket, count: boolean): Promise<Decision> {
+  async function ask(bucket: Bucket, count: boolean, cost = 1): Promise<Decision> {
     try {
-      const decision = await within(count ? store.limit(bucket) : store.peek(bucket), timeoutMs);
+      const work = count ? store.limit(bucket, cost) : store.peek(bucket);
+      const decision = await within(work, timeoutMs);
       if (failingSince !== undefined) {
         log('info', 'rate limiter recovered', {
           store: store.kind,
@@ -91,7 +95,7 @@ export function createRateLimiter({
 
   return {
     limits,
-    check: (bucket) => ask(bucket, true),
+    check: (bucket, cost) => ask(bucket, true, cost),
     peek: (bucket) => ask(bucket, false),
     probe: store.kind === 'redis' ? () => within(store.ping(), timeoutMs) : null,
     close: () => store.close(),

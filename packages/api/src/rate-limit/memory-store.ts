@@ -34,7 +34,7 @@ export function memoryStore(now = () => Date.now(), windowMs = WINDOW_MS): Windo
     return { current: 0, previous: 0 };
   }
 
-  function state(bucket: Bucket, count: boolean): Decision {
+  function state(bucket: Bucket, count: boolean, cost = 1): Decision {
     const at = now();
     const window = Math.floor(at / windowMs);
     const reset = (window + 1) * windowMs;
@@ -53,13 +53,19 @@ export function memoryStore(now = () => Date.now(), windowMs = WINDOW_MS): Windo
       blockedUntil.set(bucket.key, reset);
       return { success: false, limit: bucket.limit, remaining: 0, reset };
     }
-    counters.set(bucket.key, { window, current: current + 1, previous });
-    return { success: true, limit: bucket.limit, remaining: bucket.limit - used - 1, reset };
+    // As the library's script: the cost is counted even when it does not fit, and refused.
+    counters.set(bucket.key, { window, current: current + cost, previous });
+    const remaining = bucket.limit - used - cost;
+    if (remaining < 0) {
+      blockedUntil.set(bucket.key, reset);
+      return { success: false, limit: bucket.limit, remaining: 0, reset };
+    }
+    return { success: true, limit: bucket.limit, remaining, reset };
   }
 
   return {
     kind: 'memory',
-    limit: async (bucket) => state(bucket, true),
+    limit: async (bucket, cost) => state(bucket, true, cost),
     peek: async (bucket) => state(bucket, false),
     ping: async () => {},
     close: async () => {

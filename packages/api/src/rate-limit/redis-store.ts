@@ -50,8 +50,11 @@ export function redisStore(target: RedisTarget, prefix: string): WindowStore {
 
   return {
     kind: 'redis',
-    async limit(bucket: Bucket): Promise<Decision> {
-      const { success, limit, remaining, reset } = await limiterFor(bucket.limit).limit(bucket.key);
+    async limit(bucket: Bucket, cost = 1): Promise<Decision> {
+      const { success, limit, remaining, reset } = await limiterFor(bucket.limit).limit(
+        bucket.key,
+        { rate: cost },
+      );
       return { success, limit, remaining, reset };
     },
     async peek(bucket: Bucket): Promise<Decision> {

@@ -13,8 +13,12 @@ export interface Decision {
 export interface WindowStore {
   /** `redis` when counters live in Redis (reported by /api/health), `memory` otherwise. */
   readonly kind: 'redis' | 'memory';
-  /** Counts one request against the bucket, unless it is already over its limit. */
-  limit(bucket: Bucket): Promise<Decision>;
+  /**
+   * Counts `cost` requests (1 by default; a tRPC batch of N costs N) against the bucket, unless
+   * it is already over its limit. As @upstash/ratelimit's `rate`: a cost that does not fit is
+   * counted and refused.
+   */
+  limit(bucket: Bucket, cost?: number): Promise<Decision>;
   /** The bucket's state, without counting. */
   peek(bucket: Bucket): Promise<Decision>;
   /** Resolves when the backing service answers. */

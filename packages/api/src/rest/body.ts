@@ -2,6 +2,7 @@ import { AppError } from '@chorus/services';
 import { ForbiddenKeyError, isForbiddenKey, parseJsonSafely, safeRecord } from '@chorus/validators';
 import type { ZodType } from 'zod';
 import { readCapped } from '../body-limit';
+import { refuseDeepJson } from '../json-depth';
 
 export const MAX_JSON_BODY = 1024 * 1024;
 
@@ -10,14 +11,44 @@ type Def = {
   innerType?: ZodType;
   element?: ZodType;
   shape?: Record<string, ZodType>;
+  in?: ZodType;
+  out?: ZodType;
 };
 const defOf = (schema: ZodType | undefined) => (schema as unknown as { def: Def } | undefined)?.def;
 
-/** Strips optional/default/nullable wrappers to reach the schema that says what a field is. */
+/**
+ * Strips optional/default/nullable wrappers, and the pipes `.transform()` makes, to reach the
+ * schema that says what a field is on the way in (tags are an array before they are deduped).
+ */
 function unwrap(schema: ZodType | undefined): Def | undefined {
   let def = defOf(schema);
-  while (def?.innerType) def = defOf(def.innerType);
-  return def;
+  for (;;) {
+    if (def?.innerType) def = defOf(def.innerType);
+    // `z.preprocess` pipes a transform into the schema: what comes in is the pipe's output.
+    else if (def?.type === 'pipe')
+      def = defOf(defOf(def.in)?.type === 'transform' ? def.out : def.in);
+    else return def;
+  }
+}
+
+/** An array of strings, numbers or booleans: what repeated form keys can carry. */
+const isFormArray = (def: Def | undefined) =>
+  def?.type === 'array' && unwrap(def.element)?.shape === undefined;
+
+/**
+ * The input's array fields, as form keys (`tags`, `settings[scopes]`): the fields a form body
+ * gives as repeated keys (`tags=a&tags=b`, or `tags[]=a&tags[]=b`). Arrays of objects (a batch
+ * of events) have no form: they take JSON.
+ */
+export function arrayFields(schema: ZodType | undefined): string[] {
+  const fields: string[] = [];
+  for (const [name, field] of Object.entries(unwrap(schema)?.shape ?? {})) {
+    const def = unwrap(field);
+    if (isFormArray(def)) fields.push(name);
+    for (const [child, inner] of Object.entries(def?.shape ?? {}))
+      if (isFormArray(unwrap(inner))) fields.push(`${name}[${child}]`);
+  }
+  return fields;
 }
 
 function convertValue(values: string[], def: Def | undefined): unknown {
@@ -75,8 +106,12 @@ const forbidden = (key: string) =>
  * The request body as a JSON object (decisions §6): JSON or form-encoded, at most 1 MiB,
  * an object at the top. Empty bodies are `{}` so optional-only inputs need no body.
  */
-export async function readJsonBody(req: Request, schema: ZodType | undefined): Promise<object> {
-  const text = await readCapped(req, MAX_JSON_BODY);
+export async function readJsonBody(
+  req: Request,
+  schema: ZodType | undefined,
+  limit = MAX_JSON_BODY,
+): Promise<object> {
+  const text = await readCapped(req, limit);
   if (text.trim() === '') return {};
   const type = (req.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
   if (type === 'application/x-www-form-urlencoded')
@@ -87,6 +122,7 @@ export async function readJsonBody(req: Request, schema: ZodType | undefined): P
       `Content type ${type ? `"${type}"` : '(none)'} is not accepted: send application/json or application/x-www-form-urlencoded.`,
     );
   }
+  refuseDeepJson(text);
   let body: unknown;
   try {
     body = parseJsonSafely(text);

@@ -18,7 +18,8 @@ import {
 } from '../rate-limit';
 import { readJsonBody } from './body';
 import { callProcedure } from './call';
-import { requireScopes } from '../access';
+import { accessBreach, requireScopes } from '../access';
+import { controlRefusal } from '../refuse-control';
 import { maxUploadBytesFromEnv } from '../media/config';
 import { defaultStorage } from '../storage';
 import { withIdempotency } from './idempotency';
@@ -211,6 +212,12 @@ export function createRestDoor({
     const query = url.searchParams;
     const run = () => callProcedure({ route, params, query, input, context, headers });
     if (route.method !== 'POST' || !principal) return run();
+    // Before a key is claimed or replayed, in the procedure’s own order (control characters, then access): a
+    // stored answer goes only to a caller allowed to make the request.
+    const refused =
+      controlRefusal({ ...input, ...match.params }) ??
+      accessBreach(principal, route.meta.access ?? {});
+    if (refused) throw refused;
     return withIdempotency(
       {
         db: database.db,

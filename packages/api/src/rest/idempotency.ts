@@ -41,6 +41,23 @@ function canonical(value: unknown): unknown {
 }
 
 /**
+ * The credential an Idempotency-Key belongs to (keys are scoped per credential, decisions §15
+ * being silent): an API key; an OAuth client for one user (its tokens rotate hourly, and a
+ * retry after a refresh is still the same caller); a dashboard session.
+ */
+export function credentialOf(principal: Principal): string {
+  const { credential } = principal;
+  switch (credential.kind) {
+    case 'api_key':
+      return `key:${credential.id}`;
+    case 'oauth':
+      return `oauth:${credential.clientId ?? credential.id}:${principal.userId}`;
+    case 'session':
+      return `session:${credential.id}`;
+  }
+}
+
+/**
  * Who sent what: a retry must match it. The user is part of it, so that another user of the
  * account cannot obtain this user's answer by reusing the key.
  */
@@ -82,8 +99,9 @@ function answerWith({ status, body }: StoredResponse, headers: Headers): Answer 
 }
 
 /**
- * Runs a POST at most once per Idempotency-Key (decisions §15). The first answer is kept for
- * 24 hours and replayed to retries of the same request by the same user, 2xx and 4xx alike
+ * Runs a POST at most once per Idempotency-Key of a credential (decisions §15). The first
+ * answer is kept for 24 hours, sealed, and replayed to retries of the same request by the same
+ * credential, 2xx and 4xx alike
  * (as Stripe does: the outcome of a request is final). A 5xx is not kept: the key is released
  * so that a retry runs the request again.
  */
@@ -92,7 +110,12 @@ export async function withIdempotency(
   run: () => Promise<Answer>,
 ): Promise<Answer> {
   if (req.key === null) return run();
-  const ref = { db: req.db, accountId: req.principal.accountId, key: validKey(req.key) };
+  const ref = {
+    db: req.db,
+    accountId: req.principal.accountId,
+    credential: credentialOf(req.principal),
+    key: validKey(req.key),
+  };
   const fingerprint = requestFingerprint(req.principal.userId, req.method, req.target, req.body);
   purgeNowAndThen(req.db);
   const claim = await claimIdempotencyKey({ ...ref, fingerprint });

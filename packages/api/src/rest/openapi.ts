@@ -9,6 +9,7 @@ import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 type SchemaObject = NonNullable<NonNullable<OpenAPIObject['components']>['schemas']>[string];
 import { z } from 'zod';
 import { mediaExtraResponses, mediaPaths } from '../media/openapi';
+import { postsIoPaths } from '../posts-io/openapi';
 import { appRouter } from '../root';
 import type { Route } from './routes';
 import { restRoutes } from './table';
@@ -25,7 +26,7 @@ const DESCRIPTION = `The Chorus REST API, version 1 (every response carries \`AP
 
 **Rate limits.** Every response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (Unix epoch seconds when the window ends) for the budget the request counted against: a sliding window of 60 seconds, per account for API keys, per account, user and client for OAuth tokens, with reads (GET, HEAD) and writes counted apart; unauthenticated requests count per client IP. Over the limit, the answer is 429 \`rate_limit_exceeded\` with \`Retry-After\` (seconds), and nothing was done.
 
-**Idempotent retries.** Every POST accepts an \`Idempotency-Key\` header (1–255 characters, e.g. a UUID). The first answer for a key (status and body, successes and 4xx errors alike) is kept for 24 hours per account and replayed, with \`Idempotent-Replayed: true\`, to a retry of the same request by the same user; the work is done once. The same key with another request is 400 \`idempotency_key_reused\`; a retry while the first request still runs is 409 \`idempotency_in_progress\`. A 5xx answer is not kept: retrying with the same key runs the request again.`;
+**Idempotent retries.** Every POST accepts an \`Idempotency-Key\` header (1–255 characters, e.g. a UUID). The first answer for a key (status and body, successes and 4xx errors alike) is kept for 24 hours (sealed: it may hold a secret) and replayed, with \`Idempotent-Replayed: true\`, to a retry of the same request by the same credential; the work is done once. Keys are scoped per credential (an API key, an OAuth application for its user): another credential's same key is another key, and never gets this answer. Scopes and role are checked before a key is claimed or replayed. The same key with another request is 400 \`idempotency_key_reused\`; a retry while the first request still runs is 409 \`idempotency_in_progress\`. A 5xx answer is not kept: retrying with the same key runs the request again.`;
 
 const HealthReport = z
   .object({
@@ -231,7 +232,7 @@ function build(): OpenAPIObject {
       // Completed with absolute URLs and the scopes by `oauth2Scheme`.
       oauth2: { type: 'oauth2', flows: {} },
     },
-    paths: { ...publicPaths, ...mediaPaths },
+    paths: { ...publicPaths, ...mediaPaths, ...postsIoPaths },
     defs: { Error: ZErrorEnvelope },
   });
   for (const route of restRoutes.routes) {
@@ -299,12 +300,15 @@ const EVENT_OBJECTS: Record<EventType, string> = {
   'post.created': 'Post',
   'post.updated': 'Post',
   'post.scheduled': 'Post',
+  'post.publishing': 'Post',
   'post.published': 'Post',
+  'post.failed': 'Post',
   'post.deleted': 'Post',
   'media.uploaded': 'Media',
   'media.deleted': 'Media',
   'integration.connected': 'ConnectedIntegration',
   'integration.disconnected': 'ConnectedIntegration',
+  'integration.needs_reconnect': 'ConnectedIntegration',
   'webhook.test': 'Webhook',
 };
 

@@ -53,6 +53,9 @@ export type RouteMatch =
 const toPattern = (path: string) =>
   new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^/}]+\}/g, '([^/]+)')}$`);
 
+/** The order of methods in an `Allow` header. */
+const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
 const paramNames = (path: string) => [...path.matchAll(/\{([^/}]+)\}/g)].map((m) => m[1] ?? '');
 
 /** The template's parameters as matched in `path`, on an object without a prototype. */
@@ -64,12 +67,23 @@ function paramsOf(route: Route, path: string): Record<string, string> {
 }
 
 /**
- * The REST routes, read from the procedures' OpenAPI meta (one source for routing and docs),
- * then the handler routes.
+ * The REST routes: the handler routes, then those read from the procedures' OpenAPI meta (one
+ * source for routing and docs).
  */
 export function routeTable(router: AnyRouter, handlers: HandlerRoute[] = []) {
   const procedures = router._def.procedures as Record<string, AnyProcedure>;
-  const routes: Route[] = [];
+  // Handler routes first: their paths are literal (`/api/content/posts/export`), and a
+  // procedure's template (`/api/content/posts/{id}`) would otherwise answer them.
+  const routes: Route[] = handlers.map((handler) => ({
+    method: handler.method,
+    path: handler.path,
+    pattern: toPattern(handler.path),
+    params: paramNames(handler.path),
+    procedure: [],
+    meta: handler.meta,
+    input: undefined,
+    handler,
+  }));
   for (const [name, procedure] of Object.entries(procedures)) {
     const meta = procedure._def.meta as Meta | undefined;
     if (!meta?.openapi || meta.openapi.enabled === false) continue;
@@ -90,20 +104,6 @@ export function routeTable(router: AnyRouter, handlers: HandlerRoute[] = []) {
     });
   }
 
-  for (const handler of handlers) {
-    const { method, path, meta } = handler;
-    routes.push({
-      method,
-      path,
-      pattern: toPattern(path),
-      params: paramNames(path),
-      procedure: [],
-      meta,
-      input: undefined,
-      handler,
-    });
-  }
-
   /** HEAD runs a GET route for its headers; not one with effects, such as a redirect route. */
   const answersHead = (route: Route) => route.method === 'GET' && !route.meta.redirect;
 
@@ -114,7 +114,10 @@ export function routeTable(router: AnyRouter, handlers: HandlerRoute[] = []) {
     const route =
       method === 'HEAD' ? onPath.find(answersHead) : onPath.find((r) => r.method === method);
     if (route) return { route, params: paramsOf(route, path) };
-    const allow = onPath.map((r) => r.method);
+    // One order whatever the routes' declaration order (handler routes come first).
+    const allow = [...new Set(onPath.map((r) => r.method))].sort(
+      (a, b) => METHOD_ORDER.indexOf(a) - METHOD_ORDER.indexOf(b),
+    );
     if (onPath.some(answersHead)) allow.push('HEAD');
     return { allow };
   }

@@ -81,13 +81,18 @@ export const integrationsRouter = router({
         tags,
         summary: 'Start a connection',
         description:
-          "Admins only. A `coming_soon` integration is refused (400 `integration_unavailable`) before the body is validated. OAuth integrations answer 200 with `authUrl`: send the browser there within 10 minutes. `redirectUrl` must be on this service's origin or on one listed in `CHORUS_INTEGRATION_REDIRECT_ORIGINS`. The third party returns it to the callback, which redirects to `redirectUrl` with `status=connected&provider=…` or `status=error&provider=…&error=…`. API-key integrations are connected at once (201); connecting again replaces the stored credentials.",
+          "Admins only. A `coming_soon` integration is refused (400 `integration_unavailable`) before the body is validated. OAuth integrations answer 200 with `authUrl`: send the browser there within 10 minutes. `redirectUrl` must be on this service's origin or on one listed in `CHORUS_INTEGRATION_REDIRECT_ORIGINS`. The third party returns it to the callback, which redirects to `redirectUrl` with `status=connected&provider=…` or `status=error&provider=…&error=…`. API-key integrations are connected at once (201); connecting again replaces the stored credentials. Publishing networks check the credentials by listing the account's channels (`GET /api/content/channels`): Bluesky takes `handle` and an app password as `apiKey` (and `serviceUrl` for a PDS other than bsky.social), Mastodon an access token as `apiKey` and the instance as `serviceUrl`. Credentials the network refuses are 400 `validation_error` naming `apiKey`; a `serviceUrl` on a private or loopback address is 400 naming `serviceUrl` (unless the deployment allows private targets); a network that cannot be reached is 502 `integration_unreachable`. After an OAuth grant the channels are listed the same way; if that fails the browser returns with `error=channel_discovery_failed` and nothing is stored.",
       },
       successStatuses: {
         200: { description: 'OAuth flow started', schema: 'ConnectResult' },
         201: { description: 'Connected with the API key', schema: 'ConnectedIntegration' },
       },
-      errors: ['integration_unavailable', 'missing_api_key', 'integration_not_configured'],
+      errors: [
+        'integration_unavailable',
+        'missing_api_key',
+        'integration_not_configured',
+        'integration_unreachable',
+      ],
     })
     // Ahead of `.input()`: a coming_soon integration is refused before its body is looked at.
     .use(async ({ getRawInput, next }) => {
@@ -97,18 +102,22 @@ export const integrationsRouter = router({
     })
     .input(ZConnectIntegration)
     .output(ZConnectResult)
-    .mutation(async ({ ctx, input: { integrationId, redirectUrl, apiKey } }) => {
-      const result = await connectIntegration({
-        db: ctx.db,
-        principal: ctx.principal,
-        origin: ctx.origin,
-        integrationId,
-        redirectUrl,
-        apiKey,
-      });
-      if (result.status === 'connected') ctx.response.status = 201;
-      return result;
-    }),
+    .mutation(
+      async ({ ctx, input: { integrationId, redirectUrl, apiKey, handle, serviceUrl } }) => {
+        const result = await connectIntegration({
+          db: ctx.db,
+          principal: ctx.principal,
+          origin: ctx.origin,
+          integrationId,
+          redirectUrl,
+          apiKey,
+          handle,
+          serviceUrl,
+        });
+        if (result.status === 'connected') ctx.response.status = 201;
+        return result;
+      },
+    ),
 
   disconnect: adminScoped('write')
     .meta({

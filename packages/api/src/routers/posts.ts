@@ -1,10 +1,22 @@
-import { createPost, deletePost, getPost, listPosts, updatePost } from '@chorus/services';
+import {
+  createPost,
+  deletePost,
+  getPost,
+  listPosts,
+  resolveTarget,
+  retryPost,
+  updatePost,
+  validatePost,
+} from '@chorus/services';
 import {
   ZCreatePost,
+  ZValidationResponse,
   ZListPostsQuery,
   ZPostIdParam,
   ZPostList,
   ZPostResponse,
+  ZResolveTarget,
+  ZTargetIdParam,
   ZUpdatePost,
 } from '@chorus/validators';
 import { z } from 'zod';
@@ -14,7 +26,10 @@ import { router, scoped } from '../trpc';
 const tags = ['Posts'];
 
 const TRANSITIONS =
-  'Status changes (decisions §10): draft → scheduled (needs a future `scheduledAt`) or published; scheduled → draft (clears `scheduledAt`) or published; published → archived; archived → draft. Any other is 409 `invalid_status_transition`, whose `details` name `currentStatus` and `allowedStatuses`.';
+  'Status changes (decisions §10, §18): draft → scheduled (needs a future `scheduledAt`) or published; scheduled → draft (clears `scheduledAt`) or published; published → archived; failed → draft or archived; archived → draft. Any other is 409 `invalid_status_transition`, whose `details` name `currentStatus` and `allowedStatuses`. A post with `targets` asked to become `published` answers in `publishing`: its targets are sent, each with its own `status`, and the post ends `published` when every target is, `failed` when any failed or is `unconfirmed` (see `retry` and `resolve`). `publishing` is left only by the engine.';
+
+const TARGETS =
+  "`targets` lists the channels (`GET /api/content/channels`) the post goes to, each with the fields that differ from the post (`content`, `mediaIds`, `firstComment`, `thread`); a channel of another account is refused like an unknown one (400 naming `targets[i].channelId`). Scheduling or publishing checks every target against its network's limits and rules: an invalid one is 400 `validation_error` whose `details.issues` have paths such as `targets[1].content` (`POST /api/content/posts/validate` gives the same answer without writing).";
 
 export const postsRouter = router({
   list: scoped('content:read')
@@ -33,6 +48,24 @@ export const postsRouter = router({
     .output(ZPostList)
     .query(async ({ ctx, input }) =>
       okPage(await listPosts({ db: ctx.db, principal: ctx.principal, query: input })),
+    ),
+
+  // Before `get`: REST routes match in declaration order.
+  validate: scoped('content:read')
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/api/content/posts/validate',
+        operationId: 'validatePost',
+        tags,
+        summary: 'Check a post against its channels, without saving it',
+        description: `Takes the body of \`POST /api/content/posts\` and answers 200 with \`valid\` and the \`issues\` that scheduling or publishing it would refuse: unknown channels or media, and each target against its network (length counted by the network's own rule, attachments, types and sizes, threads, first comments, and rules of the network's own such as Bluesky's 3,000 bytes). Nothing is written. A body that is not a valid post at all is 400 \`validation_error\`, as on create. ${TARGETS}`,
+      },
+    })
+    .input(ZCreatePost)
+    .output(ZValidationResponse)
+    .mutation(async ({ ctx, input }) =>
+      ok(await validatePost({ db: ctx.db, principal: ctx.principal, input })),
     ),
 
   get: scoped('content:read')
@@ -59,7 +92,7 @@ export const postsRouter = router({
         operationId: 'createPost',
         tags,
         summary: 'Create a post',
-        description: `Created as \`draft\` unless \`status\` says \`scheduled\` or \`published\`, with the conditions of those changes from draft. ${TRANSITIONS}`,
+        description: `Created as \`draft\` unless \`status\` says \`scheduled\` or \`published\`, with the conditions of those changes from draft. ${TRANSITIONS} ${TARGETS}`,
       },
       successStatus: 201,
       errors: ['invalid_status_transition'],
@@ -78,7 +111,7 @@ export const postsRouter = router({
         operationId: 'updatePost',
         tags,
         summary: 'Update a post',
-        description: `Partial update: fields left out are kept; \`mediaIds\` replaces the list. ${TRANSITIONS}`,
+        description: `Partial update: fields left out are kept; \`mediaIds\` and \`targets\` replace their lists. \`targets\` can change while the post is a draft or scheduled (otherwise 400 naming \`targets\`); a channel that stays a target keeps its target's \`id\`. ${TRANSITIONS} ${TARGETS}`,
       },
       errors: ['invalid_status_transition'],
     })
@@ -105,4 +138,42 @@ export const postsRouter = router({
     .mutation(async ({ ctx, input }) => {
       await deletePost({ db: ctx.db, principal: ctx.principal, id: input.id });
     }),
+
+  retry: scoped('content:write')
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/api/content/posts/{id}/retry',
+        operationId: 'retryPost',
+        tags,
+        summary: 'Send the failed targets of a failed post again',
+        description:
+          'The post goes from `failed` to `publishing` and its `failed` targets become `pending` again (fresh attempts); published targets are never sent again, and `unconfirmed` ones wait to be resolved (they may already be on the network). Answers the post in `publishing` and records `post.publishing`. 409 `invalid_status_transition` when the post is not `failed`, or when none of its targets failed (only unconfirmed ones: resolve them first).',
+      },
+      errors: ['invalid_status_transition'],
+    })
+    .input(ZPostIdParam)
+    .output(ZPostResponse)
+    .mutation(async ({ ctx, input }) =>
+      ok(await retryPost({ db: ctx.db, principal: ctx.principal, id: input.id })),
+    ),
+
+  resolve: scoped('content:write')
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/api/content/posts/{id}/targets/{targetId}/resolve',
+        operationId: 'resolveTarget',
+        tags,
+        summary: 'Settle an unconfirmed target',
+        description:
+          'A target is `unconfirmed` when an attempt\'s outcome is unknown on a network without idempotency keys (a timeout after the request left): Chorus never sends it again by itself, since that could post twice. Look on the network, then say what you found: `{ "published": true, "url": "…" }` makes it `published`; `{ "published": false }` makes it `failed` (retryable with `retry`). The post then ends as the engine would end it: `published` once every target is, otherwise `failed`. 409 `invalid_status_transition` for a target that is not `unconfirmed`; 404 for a target that is not this post\'s.',
+      },
+      errors: ['invalid_status_transition'],
+    })
+    .input(ZResolveTarget.extend(ZTargetIdParam.shape))
+    .output(ZPostResponse)
+    .mutation(async ({ ctx, input: { id, targetId, ...input } }) =>
+      ok(await resolveTarget({ db: ctx.db, principal: ctx.principal, id, targetId, input })),
+    ),
 });

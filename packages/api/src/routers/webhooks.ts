@@ -71,9 +71,10 @@ export const webhooksRouter = router({
         tags,
         summary: 'Create a webhook',
         description:
-          'The answer holds the signing `secret` (`whsec_…`), shown this once. `url` must be https on a public address: private, loopback and link-local targets are refused (400 naming `url`) unless the deployment allows them.',
+          'The answer holds the signing `secret` (`whsec_…`), shown this once. `url` must be https on a public address, port 443 or 8443: private, loopback and link-local targets (IPv6 ones embedding IPv4 included) and other ports are refused (400 naming `url`) unless the deployment allows private targets. An account holds at most 50 webhooks (the deployment may set another figure): one more is 409 `webhook_limit_reached`.',
       },
       successStatus: 201,
+      errors: ['webhook_limit_reached'],
     })
     .input(ZCreateWebhook)
     .output(ZWebhookWithSecretResponse)

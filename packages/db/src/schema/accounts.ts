@@ -1,4 +1,4 @@
-import { pgEnum, pgTable, text } from 'drizzle-orm/pg-core';
+import { boolean, pgEnum, pgTable, text } from 'drizzle-orm/pg-core';
 import { timestamptz } from './columns';
 
 export const accountTier = pgEnum('account_tier', ['free', 'pro', 'enterprise']);
@@ -8,6 +8,13 @@ export const accounts = pgTable('accounts', {
   id: text().primaryKey(),
   name: text().notNull(),
   tier: accountTier().notNull().default('free'),
+  /** Settings (decisions §19): members' posts need an admin's approval before going out. */
+  requireApproval: boolean().notNull().default(false),
+  /**
+   * The IANA zone of slots, recurrence and the dashboard's calendar. Checked by the service
+   * (Intl knows the zones; the database does not), so it is only ever written valid.
+   */
+  timeZone: text().notNull().default('UTC'),
   createdAt: timestamptz().notNull().defaultNow(),
 });
 

@@ -1,8 +1,9 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
+  check,
   date,
   index,
-  integer,
   jsonb,
   pgEnum,
   pgTable,
@@ -39,7 +40,7 @@ export const trackedEvents = pgTable(
     integrationId: text(),
     occurredAt: timestamptz().notNull(),
     properties: jsonb().$type<Record<string, unknown>>().notNull(),
-    count: integer().notNull().default(1),
+    count: bigint({ mode: 'number' }).notNull().default(1),
     /** A sync's key for its figure (integration, post, day, type): re-runs update, not add. */
     syncKey: text(),
     createdAt: timestamptz().notNull().defaultNow(),
@@ -59,16 +60,36 @@ export const trackedEvents = pgTable(
   ],
 );
 
+/**
+ * The most one daily count may reach (one type, one day, one post and platform). 64-bit
+ * columns hold far more; this bound keeps every sum the stats read a safe JavaScript integer:
+ * 366 days × 16 platforms × 10^12 ≈ 5.9 × 10^15 < 2^53 − 1 ≈ 9.0 × 10^15. A batch that would
+ * pass it is refused whole (400), by the check constraint of each grain.
+ */
+export const MAX_DAILY_COUNT = 1_000_000_000_000;
+
+const COUNT_TYPES = ['impression', 'view', 'click', 'like', 'share', 'comment', 'follow'] as const;
+
 /** One count column per type: a day's figures are one row, whatever the mix of types. */
 const typeCounts = () => ({
-  impression: integer().notNull().default(0),
-  view: integer().notNull().default(0),
-  click: integer().notNull().default(0),
-  like: integer().notNull().default(0),
-  share: integer().notNull().default(0),
-  comment: integer().notNull().default(0),
-  follow: integer().notNull().default(0),
+  impression: bigint({ mode: 'number' }).notNull().default(0),
+  view: bigint({ mode: 'number' }).notNull().default(0),
+  click: bigint({ mode: 'number' }).notNull().default(0),
+  like: bigint({ mode: 'number' }).notNull().default(0),
+  share: bigint({ mode: 'number' }).notNull().default(0),
+  comment: bigint({ mode: 'number' }).notNull().default(0),
+  follow: bigint({ mode: 'number' }).notNull().default(0),
 });
+
+/** `<table>_cap`: no count of the row past MAX_DAILY_COUNT (the name says which grain). */
+const capped = (table: string, t: Record<(typeof COUNT_TYPES)[number], unknown>) =>
+  check(
+    `${table}_cap`,
+    sql`greatest(${sql.join(
+      COUNT_TYPES.map((type) => sql`${t[type]}`),
+      sql`, `,
+    )}) <= ${sql.raw(String(MAX_DAILY_COUNT))}`,
+  );
 
 /**
  * Daily counts, kept in the same transaction as every insert so that stats read days, never
@@ -93,6 +114,7 @@ export const analyticsDaily = pgTable(
     unique('analytics_daily_key')
       .on(t.accountId, t.contentId, t.day, t.integrationId)
       .nullsNotDistinct(),
+    capped('analytics_daily', t),
   ],
 );
 
@@ -108,6 +130,7 @@ export const analyticsDailyByPlatform = pgTable(
     unique('analytics_daily_by_platform_key')
       .on(t.accountId, t.day, t.integrationId)
       .nullsNotDistinct(),
+    capped('analytics_daily_by_platform', t),
   ],
 );
 
@@ -119,5 +142,8 @@ export const analyticsDailyByContent = pgTable(
     contentId: text().notNull(),
     ...typeCounts(),
   },
-  (t) => [unique('analytics_daily_by_content_key').on(t.accountId, t.day, t.contentId)],
+  (t) => [
+    unique('analytics_daily_by_content_key').on(t.accountId, t.day, t.contentId),
+    capped('analytics_daily_by_content', t),
+  ],
 );

@@ -10,6 +10,11 @@ export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
     accountId: accountRef(),
+    /**
+     * Whose key it is: keys are scoped per credential (an API key; an OAuth client for its
+     * user; a dashboard session), so another credential's same key is another key.
+     */
+    credential: text().notNull().default(''),
     key: text().notNull(),
     /** SHA-256 of who sent what: same key with another request is refused. */
     fingerprint: text().notNull(),
@@ -18,13 +23,13 @@ export const idempotencyKeys = pgTable(
     lockedAt: timestamptz().notNull().defaultNow(),
     /** Null while the first request runs. */
     responseStatus: integer(),
-    /** The answer's JSON text; null for an empty body (204). */
+    /** The answer's JSON text, sealed (it may hold a secret); null for an empty body (204). */
     responseBody: text(),
     createdAt: timestamptz().notNull().defaultNow(),
     expiresAt: timestamptz().notNull(),
   },
   (t) => [
-    primaryKey({ name: 'idempotency_keys_pkey', columns: [t.accountId, t.key] }),
+    primaryKey({ name: 'idempotency_keys_pkey', columns: [t.accountId, t.credential, t.key] }),
     index('idempotency_keys_expires_idx').on(t.expiresAt),
   ],
 );

@@ -10,3 +10,4 @@ export * from './events';
 export * from './sessions';
 export * from './analytics';
 export * from './webhooks';
+export * from './publishing';

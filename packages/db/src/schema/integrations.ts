@@ -23,6 +23,10 @@ export const integrationConnections = pgTable(
     scopes: text().array().notNull(),
     tokenExpiresAt: timestamptz(),
     meta: jsonb().$type<IntegrationConnectionMeta>().notNull(),
+    /** `needs_reconnect` once the network refused the grant: publishing stops until reconnected. */
+    status: text({ enum: ['connected', 'needs_reconnect'] })
+      .notNull()
+      .default('connected'),
     connectedAt: timestamptz().notNull(),
     lastSyncAt: timestamptz().notNull(),
   },

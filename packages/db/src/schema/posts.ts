@@ -5,7 +5,14 @@ import { timestamptz } from './columns';
 import { media } from './media';
 import { users } from './users';
 
-export const postStatus = pgEnum('post_status', ['draft', 'scheduled', 'published', 'archived']);
+export const postStatus = pgEnum('post_status', [
+  'draft',
+  'scheduled',
+  'publishing',
+  'published',
+  'failed',
+  'archived',
+]);
 
 /** A post (decisions §10). `scheduledAt` is set only while the post is scheduled or published. */
 export const posts = pgTable(

@@ -5,14 +5,6 @@ import { AppError } from '../errors';
 import { pageOf, pageOffset } from '../pagination';
 import { toTrackedEvent } from './records';
 
-const isDay = (bound: string) => bound.length === 10;
-
-/** A range bound as an instant: a date covers its whole UTC day. */
-const instant = (bound: string, end: 'first' | 'last') =>
-  isDay(bound)
-    ? new Date(`${bound}T${end === 'first' ? '00:00:00.000' : '23:59:59.999'}Z`)
-    : new Date(bound);
-
 /** The account's tracked events, newest first (decisions §4), filtered as §12 lists. */
 export async function listTrackedEvents(opts: {
   db: Db;
@@ -20,8 +12,9 @@ export async function listTrackedEvents(opts: {
   query: ListTrackedEventsQuery;
 }) {
   const { db, principal, query } = opts;
-  const from = query.from ? instant(query.from, 'first') : undefined;
-  const to = query.to ? instant(query.to, 'last') : undefined;
+  // The query's bounds are timestamps: a date was widened to its whole day by the schema.
+  const from = query.from ? new Date(query.from) : undefined;
+  const to = query.to ? new Date(query.to) : undefined;
   if (from && to && from > to) {
     throw new AppError('validation_error', 'The request is not valid.', {
       issues: [{ path: 'from', message: 'from must not be after to.' }],

@@ -1,11 +1,11 @@
 import type { Principal } from '@chorus/auth';
-import { and, eq, inArray, posts, sql, type Db } from '@chorus/db';
+import { and, eq, inArray, MAX_DAILY_COUNT, posts, sql, type Db } from '@chorus/db';
 import type { TrackedEvent, TrackedEventInput } from '@chorus/validators';
 import { AppError } from '../errors';
 import { newId } from '../ids';
 import { findEntry } from '../integrations/catalogue';
 import { jsonRecords } from '../bulk';
-import { rollupUpserts } from './rollups';
+import { isPastDailyCap, rollupUpserts } from './rollups';
 
 interface Issue {
   path: string;
@@ -49,13 +49,14 @@ const EVENT_COLUMNS = {
   integrationId: 'text',
   occurredAt: 'timestamptz',
   properties: 'jsonb',
-  count: 'int',
+  count: 'bigint',
   createdAt: 'timestamptz',
 } as const;
 
 /**
  * Records a batch of tracked events (decisions §12) with their daily counts in one
- * transaction: every event or none (a bad item is a 400 naming its index).
+ * transaction: every event or none (a bad item is a 400 naming its index). A batch that would
+ * take a daily count past MAX_DAILY_COUNT is refused whole, 400 on `events`.
  */
 export async function recordTrackedEvents(opts: {
   db: Db;
@@ -80,7 +81,9 @@ export async function recordTrackedEvents(opts: {
   }));
   // The answer itself travels as the rows: one statement, so one transaction, writes the
   // events and their daily counts, or nothing.
-  await db.execute(sql`
+  await db
+    .execute(
+      sql`
     with batch as (select * from ${jsonRecords('b', EVENT_COLUMNS, recorded)}),
     inserted as (
       insert into tracked_events
@@ -93,6 +96,14 @@ export async function recordTrackedEvents(opts: {
              "integrationId" as integration_id, count
       from batch),
     ${rollupUpserts(principal.accountId)}
-    select 1`);
+    select 1`,
+    )
+    .catch((error: unknown) => {
+      if (!isPastDailyCap(error)) throw error;
+      const message = `Would take a daily count (one type, day, post and platform) past ${MAX_DAILY_COUNT.toLocaleString('en')}, the most one may hold.`;
+      throw new AppError('validation_error', 'The request is not valid.', {
+        issues: [{ path: 'events', message }],
+      });
+    });
   return recorded;
 }

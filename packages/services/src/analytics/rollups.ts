@@ -1,4 +1,4 @@
-import { sql, type SQL } from '@chorus/db';
+import { brokenCheck, sql, type SQL } from '@chorus/db';
 import { TRACKED_EVENT_TYPES, type TrackedEventType } from '@chorus/validators';
 import type { Tx } from '../posts/tx';
 import { jsonRecords } from '../bulk';
@@ -18,7 +18,7 @@ const CHANGE_COLUMNS = {
   type: 'tracked_event_type',
   content_id: 'text',
   integration_id: 'text',
-  count: 'int',
+  count: 'bigint',
 } as const;
 
 /** The three grains of daily counts (schema/analytics.ts): table and key columns. */
@@ -66,6 +66,10 @@ export function rollupUpserts(accountId: string): SQL {
   });
   return sql.join(upserts, sql`, `);
 }
+
+/** True when `error` is a daily count refused for passing MAX_DAILY_COUNT (any grain). */
+export const isPastDailyCap = (error: unknown) =>
+  GRAINS.some(({ table }) => brokenCheck(error) === `${table}_cap`);
 
 /** Adds changes to every grain of daily counts in the caller's transaction (one statement). */
 export async function addToRollups(tx: Tx, accountId: string, changes: RollupChange[]) {

@@ -39,7 +39,7 @@ const ZMetricsItem = z.object({
   metrics: z.record(z.string(), z.unknown()),
 });
 
-interface Figure {
+export interface Figure {
   postId: string;
   date: string;
   type: TrackedEventType;
@@ -94,7 +94,14 @@ const chunks = <T>(items: T[]) =>
  * difference. A re-run with the same figures changes nothing; a revised figure moves the
  * counts by the revision. One sync per connection at a time (an advisory lock).
  */
-async function applyFigures(db: Db, accountId: string, integrationId: string, figures: Figure[]) {
+export async function applyFigures(
+  db: Db,
+  accountId: string,
+  integrationId: string,
+  figures: Figure[],
+  /** Sets the rows of one source apart (the published targets' sync uses its own). */
+  keyPrefix: string = integrationId,
+) {
   return db.transaction(async (tx) => {
     await tx.execute(
       sql`select pg_advisory_xact_lock(hashtext(${`analytics-sync:${accountId}:${integrationId}`}))`,
@@ -109,7 +116,7 @@ async function applyFigures(db: Db, accountId: string, integrationId: string, fi
       for (const row of rows) known.add(row.id);
     }
     const mine = figures.filter((f) => known.has(f.postId));
-    const keyOf = (f: Figure) => `${integrationId}:${f.postId}:${f.date}:${f.type}`;
+    const keyOf = (f: Figure) => `${keyPrefix}:${f.postId}:${f.date}:${f.type}`;
     const existing = new Map<string, { id: string; count: number }>();
     for (const keys of chunks(mine.map(keyOf))) {
       const rows = await tx

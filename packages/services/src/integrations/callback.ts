@@ -1,4 +1,8 @@
 import type { Db } from '@chorus/db';
+import { AppError } from '../errors';
+import { networkOf } from '../publishing/engine/settings';
+import { discoverNetworkChannels } from '../publishing/discover';
+import type { DiscoveredChannel } from '../publishing/provider';
 import { storeConnection } from './connections';
 import { findEntry } from './catalogue';
 import { exchangeCode, fetchProfile, safeErrorCode } from './oauth-client';
@@ -58,6 +62,23 @@ export async function completeOAuthCallback(opts: {
   if (!exchange.ok) return fail(exchange.error);
   const { tokens } = exchange;
   const meta = await fetchProfile(entry, provider, tokens.accessToken);
+  // A network's channels are part of the connection: without them there is nothing to connect.
+  let discovered: DiscoveredChannel[] | undefined;
+  const network = networkOf(integrationId);
+  if (network) {
+    try {
+      discovered = await discoverNetworkChannels(network, {
+        accessToken: tokens.accessToken,
+        ...(tokens.refreshToken ? { refreshToken: tokens.refreshToken } : {}),
+        ...(tokens.expiresIn
+          ? { expiresAt: new Date(now.getTime() + tokens.expiresIn * 1000).toISOString() }
+          : {}),
+      });
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      return fail('channel_discovery_failed');
+    }
+  }
   await storeConnection({
     db,
     accountId: pending.accountId,
@@ -67,6 +88,7 @@ export async function completeOAuthCallback(opts: {
     scopes: tokens.scopes ?? entry.scopes,
     meta,
     now,
+    discovered,
   });
   return { location: returnTo(pending.redirectUrl, integrationId) };
 }

@@ -2,6 +2,8 @@ import type { Principal } from '@chorus/auth';
 import type { Db } from '@chorus/db';
 import type { ConnectedIntegration, ConnectPending } from '@chorus/validators';
 import { AppError } from '../errors';
+import { discoverNetworkChannels } from '../publishing/discover';
+import { networkOf } from '../publishing/engine/settings';
 import type { ApiKeyEntry, OAuthEntry } from './catalogue';
 import { storeConnection } from './connections';
 import { findEntry } from './catalogue';
@@ -21,6 +23,10 @@ interface ConnectOptions {
   origin: string;
   redirectUrl?: string;
   apiKey?: string;
+  /** Bluesky: the handle the app password belongs to. */
+  handle?: string;
+  /** Bluesky's PDS, Mastodon's instance: where the account lives. */
+  serviceUrl?: string;
   now?: Date;
 }
 
@@ -50,21 +56,43 @@ export function assertConnectable(integrationId: string) {
   }
 }
 
-function connectWithApiKey(entry: ApiKeyEntry, opts: ConnectOptions) {
+async function connectWithApiKey(entry: ApiKeyEntry, opts: ConnectOptions) {
   const { apiKey } = opts;
   if (!apiKey) {
     throw new AppError('missing_api_key', `${entry.name} connects with an API key: send apiKey.`);
   }
-  return storeConnection({
+  const base = {
     db: opts.db,
     accountId: opts.principal.accountId,
     userId: opts.principal.userId,
     integrationId: entry.id,
-    credentials: { kind: 'api_key', apiKey },
     scopes: [],
-    // The key cannot be checked here: name the platform and the key's last four (decisions §13).
-    meta: { accountName: `${entry.name} (…${apiKey.slice(-4)})`, pages: [] },
     now: opts.now ?? new Date(),
+  };
+  const network = networkOf(entry.id);
+  if (!network) {
+    return storeConnection({
+      ...base,
+      credentials: { kind: 'api_key', apiKey },
+      // The key cannot be checked here: name the platform and the key's last four (decisions §13).
+      meta: { accountName: `${entry.name} (…${apiKey.slice(-4)})`, pages: [] },
+    });
+  }
+  // A network checks the key by listing what it can publish to (decisions §18). The server and
+  // the handle are kept with the key, where the engine reads them (`extra`).
+  const extra: Record<string, string> = {};
+  if (opts.handle) extra.handle = opts.handle;
+  if (opts.serviceUrl) extra.serviceUrl = opts.serviceUrl;
+  const hasExtra = Object.keys(extra).length > 0;
+  const discovered = await discoverNetworkChannels(network, {
+    accessToken: apiKey,
+    ...(hasExtra ? { extra } : {}),
+  });
+  return storeConnection({
+    ...base,
+    credentials: { kind: 'api_key', apiKey, ...(hasExtra ? { extra } : {}) },
+    meta: { accountName: discovered[0]?.handle ?? entry.name, pages: [] },
+    discovered,
   });
 }
 

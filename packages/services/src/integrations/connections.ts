@@ -3,6 +3,8 @@ import { and, desc, eq, integrationConnections, type Db } from '@chorus/db';
 import type { ConnectedIntegration, ConnectionMeta, DisconnectResult } from '@chorus/validators';
 import { notFound } from '../errors';
 import { recordEvent } from '../events/record';
+import { saveDiscoveredChannels } from '../publishing/channels';
+import type { DiscoveredChannel } from '../publishing/provider';
 import type { TokenSet } from './oauth-client';
 import { revokeTokens } from './oauth-client';
 import { findEntry } from './catalogue';
@@ -11,12 +13,24 @@ import { providerSettings } from './settings';
 
 type ConnectionRow = typeof integrationConnections.$inferSelect;
 
-/** What is kept, encrypted, in `credentials`. */
-export type Credentials = ({ kind: 'oauth2' } & TokenSet) | { kind: 'api_key'; apiKey: string };
+/**
+ * What is kept, encrypted, in `credentials`. `extra` holds what a network needs besides the
+ * tokens (publishing: a Bluesky DID, a Mastodon instance), as `ProviderCredentials.extra`.
+ */
+export type Credentials = (
+  ({ kind: 'oauth2' } & TokenSet) | { kind: 'api_key'; apiKey: string; refreshToken?: string }
+) & { extra?: Record<string, string> };
 
 /** Binds a ciphertext to its row, so it cannot be replayed into another account's. */
 const credentialContext = (accountId: string, integrationId: string) =>
   `integration-credentials:${accountId}:${integrationId}`;
+
+/** Encrypts a connection's credentials for its row (connect, and the engine's token refresh). */
+export const sealConnectionCredentials = (
+  accountId: string,
+  integrationId: string,
+  credentials: Credentials,
+) => seal(JSON.stringify(credentials), credentialContext(accountId, integrationId));
 
 export const toConnectedIntegration = (row: ConnectionRow): ConnectedIntegration => ({
   integrationId: row.integrationId,
@@ -30,7 +44,11 @@ export const toConnectedIntegration = (row: ConnectionRow): ConnectedIntegration
   },
 });
 
-/** Creates the account's connection, or replaces it: one connection per integration. */
+/**
+ * Creates the account's connection, or replaces it: one connection per integration. A social
+ * network's channels, discovered before, are saved in the same transaction (decisions §18).
+ * The row is updated in place on reconnect, never deleted: its channels hang on it.
+ */
 export async function storeConnection(opts: {
   db: Db;
   accountId: string;
@@ -40,15 +58,19 @@ export async function storeConnection(opts: {
   scopes: string[];
   meta: ConnectionMeta;
   now: Date;
+  /** The channels the network listed for these credentials; absent for non-publishing platforms. */
+  discovered?: DiscoveredChannel[];
 }): Promise<ConnectedIntegration> {
   const { db, accountId, integrationId, credentials, now } = opts;
   const expiresIn = credentials.kind === 'oauth2' ? credentials.expiresIn : undefined;
   const values = {
     connectedBy: opts.userId,
-    credentials: seal(JSON.stringify(credentials), credentialContext(accountId, integrationId)),
+    credentials: sealConnectionCredentials(accountId, integrationId, credentials),
     scopes: opts.scopes,
     tokenExpiresAt: expiresIn ? new Date(now.getTime() + expiresIn * 1000) : null,
     meta: opts.meta,
+    // Connecting again is how a connection that `needs_reconnect` recovers.
+    status: 'connected' as const,
     connectedAt: now,
     lastSyncAt: now,
   };
@@ -62,6 +84,9 @@ export async function storeConnection(opts: {
       })
       .returning();
     if (!row) throw new Error('upsert returned no row');
+    if (opts.discovered) {
+      await saveDiscoveredChannels(tx, { accountId, integrationId, discovered: opts.discovered });
+    }
     const connected = toConnectedIntegration(row);
     await recordEvent({ tx, accountId, type: 'integration.connected', object: connected });
     return connected;

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { ConnectionMeta } from '@chorus/validators';
+import { cleanLine, type ConnectionMeta } from '@chorus/validators';
 import type { JsonPath, OAuthEntry } from './catalogue';
 import type { ConfiguredProvider, ProviderSettings } from './settings';
 
@@ -142,7 +142,15 @@ export function pick(value: unknown, path: JsonPath): unknown[] {
   return found;
 }
 
-const strings = (values: unknown[]) => values.filter((v): v is string => typeof v === 'string');
+/**
+ * The profile's strings as clean lines: a third party's name may hold a NUL (which jsonb cannot
+ * store) or other control characters, which are no part of a name shown on a page.
+ */
+const strings = (values: unknown[]) =>
+  values
+    .filter((v): v is string => typeof v === 'string')
+    .map(cleanLine)
+    .filter((v) => v !== '');
 
 /** `meta` from the third party's profile; a profile that fails leaves it empty, not the flow. */
 export async function fetchProfile(

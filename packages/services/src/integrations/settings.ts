@@ -13,6 +13,7 @@ import { CATALOGUE, type CatalogueEntry, type OAuthEntry } from './catalogue';
  *   `redirectUrl` may name (decisions §13: no open redirect through the callback).
  * - CHORUS_INTEGRATION_<ID>_AUTHORIZE_URL / _TOKEN_URL / _PROFILE_URL / _REVOKE_URL: the
  *   third party's addresses, defaulting to the real provider's.
+ * - CHORUS_INTEGRATION_<ID>_API_URL: a publishing network's API base URL (publishing/context.ts).
  * - CHORUS_INTEGRATION_<ID>_METRICS_URL: where the analytics sync reads per-post daily figures
  *   (docs/analytics.md); unset, the integration is not synced.
  */
@@ -145,14 +146,18 @@ export function readEncryptionKey(env: Env = process.env): EncryptionKey {
 const isHttpUrl = (value: string) => /^https?:\/\//.test(value) && URL.canParse(value);
 
 const urlProblems = (entry: CatalogueEntry, env: Env) => {
-  if (entry.authMethod !== 'oauth2') return [];
+  const apiUrl = read(env, `${envPrefix(entry.id)}API_URL`);
+  const apiProblem =
+    apiUrl !== undefined && !isHttpUrl(apiUrl) ? [`${envPrefix(entry.id)}API_URL`] : [];
+  if (entry.authMethod !== 'oauth2') return apiProblem;
   const settings = providerSettings(entry, env);
   return (['authorizeUrl', 'tokenUrl', 'profileUrl', 'revokeUrl', 'metricsUrl'] as const)
     .filter((field) => {
       const value = settings[field];
       return value !== undefined && !isHttpUrl(value);
     })
-    .map((field) => `${envPrefix(entry.id)}${field.replace(/Url$/, '').toUpperCase()}_URL`);
+    .map((field) => `${envPrefix(entry.id)}${field.replace(/Url$/, '').toUpperCase()}_URL`)
+    .concat(apiProblem);
 };
 
 /**

@@ -32,15 +32,31 @@ async function detectType(head: Buffer): Promise<MediaType> {
   );
 }
 
-/** Pixel size of an image from its header; an image without a readable one is refused. */
+/**
+ * The most pixels an image may declare per side: JPEG's and GIF's own ceiling, far past any
+ * real photo or graphic. A PNG's header can claim 2^32 − 1, which no column (nor viewer) holds.
+ */
+export const MAX_IMAGE_SIDE = 65_535;
+
+/**
+ * Pixel size of an image from its header. An image without a readable one is refused (415);
+ * one declaring no pixels, or more than MAX_IMAGE_SIDE on a side, is a 400 on `file`.
+ */
 export function dimensions(type: MediaType, header: Buffer) {
   if (!type.startsWith('image/')) return { width: null, height: null };
+  let size: { width: number; height: number };
   try {
-    const { width, height } = imageSize(header);
-    return { width, height };
+    size = imageSize(header);
   } catch {
     throw new AppError('unsupported_media_type', 'The image is damaged: its size cannot be read.');
   }
+  const { width, height } = size;
+  const sane = (side: number) => Number.isInteger(side) && side >= 1 && side <= MAX_IMAGE_SIDE;
+  if (!sane(width) || !sane(height)) {
+    const message = `The image declares ${width} × ${height} pixels; each side must be 1 to ${MAX_IMAGE_SIDE.toLocaleString('en')}.`;
+    throw new AppError('validation_error', message, { issues: [{ path: 'file', message }] });
+  }
+  return { width, height };
 }
 
 export const tooLarge = (maxBytes: number) =>

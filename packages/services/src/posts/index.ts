@@ -4,3 +4,4 @@ export { getPost } from './records';
 export { deletePost } from './remove';
 export { POST_TRANSITIONS } from './transitions';
 export { createPost, updatePost } from './write';
+export { replaceTargets } from './targets';

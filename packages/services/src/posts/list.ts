@@ -33,7 +33,7 @@ type BoundName = (typeof RANGES)[number]['from' | 'to'];
  * The conditions of the ranges given. A bound compares with the column, so a post whose
  * column is null never matches it. A start after its end is refused, named, not answered empty.
  */
-function rangeConditions(query: ListPostsQuery) {
+function rangeConditions(query: PostFilters) {
   const at = (name: BoundName) => (query[name] ? new Date(query[name]) : undefined);
   const conditions = [];
   const reversed = [];
@@ -56,12 +56,14 @@ function rangeConditions(query: ListPostsQuery) {
   return conditions;
 }
 
-/** The account's posts, newest first or by `scheduledAt`, filtered as decisions §10 lists. */
-export async function listPosts(opts: { db: Db; principal: Principal; query: ListPostsQuery }) {
-  const { db, principal, query } = opts;
+/** The list's filters: what the list and the export (decisions §19) both select by. */
+export type PostFilters = Omit<ListPostsQuery, 'page' | 'limit' | 'sort'>;
+
+/** The condition of the account's posts that match the filters (the one place for them). */
+export function postFilters(principal: Principal, query: PostFilters) {
   const ranges = rangeConditions(query);
   const pattern = query.q === undefined ? undefined : likePattern(query.q);
-  const where = and(
+  return and(
     eq(posts.accountId, principal.accountId),
     query.status ? eq(posts.status, query.status) : undefined,
     query.tag ? arrayContains(posts.tags, [query.tag]) : undefined,
@@ -73,6 +75,12 @@ export async function listPosts(opts: { db: Db; principal: Principal; query: Lis
       : undefined,
     ...ranges,
   );
+}
+
+/** The account's posts, newest first or by `scheduledAt`, filtered as decisions §10 lists. */
+export async function listPosts(opts: { db: Db; principal: Principal; query: ListPostsQuery }) {
+  const { db, principal, query } = opts;
+  const where = postFilters(principal, query);
   const page = { page: query.page, limit: query.limit };
   const rows = await db
     .select()

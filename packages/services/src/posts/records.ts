@@ -1,14 +1,31 @@
 import type { Principal } from '@chorus/auth';
-import { and, asc, eq, inArray, postMedia, posts, type Db } from '@chorus/db';
-import type { Post } from '@chorus/validators';
+import { and, asc, eq, inArray, postMedia, posts, postTargets, type Db } from '@chorus/db';
+import type { Post, Target } from '@chorus/validators';
 import { notFound } from '../errors';
 
 export type PostRow = typeof posts.$inferSelect;
+export type TargetRow = typeof postTargets.$inferSelect;
+
+/** A target as the API returns it (decisions §18); `progress` and the backoff stay inside. */
+export const toTarget = (row: TargetRow): Target => ({
+  id: row.id,
+  channelId: row.channelId,
+  content: row.content,
+  mediaIds: row.mediaIds,
+  firstComment: row.firstComment,
+  thread: row.thread,
+  status: row.status,
+  externalId: row.externalId,
+  url: row.url,
+  publishedAt: row.publishedAt?.toISOString() ?? null,
+  attempts: row.attempts,
+  error: row.error,
+});
 /** A transaction or the database: whatever reads with `select`. */
 export type Reader = Pick<Db, 'select'>;
 
-/** A post as the API returns it (decisions §10), with its media ids in order. */
-export const toPost = (row: PostRow, mediaIds: string[]): Post => ({
+/** A post as the API returns it (decisions §10, §18), with its media ids and targets in order. */
+export const toPost = (row: PostRow, mediaIds: string[], targets: Target[] = []): Post => ({
   id: row.id,
   title: row.title,
   content: row.content,
@@ -18,6 +35,7 @@ export const toPost = (row: PostRow, mediaIds: string[]): Post => ({
   scheduledAt: row.scheduledAt?.toISOString() ?? null,
   publishedAt: row.publishedAt?.toISOString() ?? null,
   authorId: row.authorId,
+  targets,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });
@@ -35,13 +53,28 @@ export async function mediaIdsOf(db: Reader, postIds: string[]) {
   return byPost;
 }
 
-/** Rows to API posts, with their media. */
+/** The targets of each post, in position order, in one query. */
+export async function targetsOf(db: Reader, postIds: string[]) {
+  const byPost = new Map<string, TargetRow[]>(postIds.map((id) => [id, []]));
+  if (postIds.length === 0) return byPost;
+  const rows = await db
+    .select()
+    .from(postTargets)
+    .where(inArray(postTargets.postId, postIds))
+    .orderBy(asc(postTargets.postId), asc(postTargets.position));
+  for (const row of rows) byPost.get(row.postId)?.push(row);
+  return byPost;
+}
+
+/** Rows to API posts, with their media and targets. */
 export async function toPosts(db: Reader, rows: PostRow[]) {
-  const media = await mediaIdsOf(
-    db,
-    rows.map((row) => row.id),
+  const ids = rows.map((row) => row.id);
+  // One after the other: inside a transaction both would queue on its one connection anyway.
+  const media = await mediaIdsOf(db, ids);
+  const targets = await targetsOf(db, ids);
+  return rows.map((row) =>
+    toPost(row, media.get(row.id) ?? [], (targets.get(row.id) ?? []).map(toTarget)),
   );
-  return rows.map((row) => toPost(row, media.get(row.id) ?? []));
 }
 
 export async function toOnePost(db: Reader, row: PostRow) {

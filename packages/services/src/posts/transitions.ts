@@ -9,7 +9,11 @@ import { AppError } from '../errors';
 export const POST_TRANSITIONS: Readonly<Record<PostStatus, readonly PostStatus[]>> = {
   draft: ['scheduled', 'published'],
   scheduled: ['draft', 'published'],
+  // Only the publishing engine moves a post out of `publishing` (to published or failed).
+  publishing: [],
   published: ['archived'],
+  // `failed → publishing` is `POST …/retry`, not a change of status a client asks for.
+  failed: ['draft', 'archived'],
   archived: ['draft'],
 };
 

@@ -1,9 +1,13 @@
 import type { Principal } from '@chorus/auth';
-import { eq, posts, type Db } from '@chorus/db';
+import { eq, postTargets, posts, type Db } from '@chorus/db';
 import type { CreatePostInput, UpdatePostInput } from '@chorus/validators';
+import { AppError } from '../errors';
 import { recordEvent } from '../events/record';
 import { newId } from '../ids';
-import { findPost, toOnePost, toPost, type PostRow } from './records';
+import { wakePublishing } from '../publishing/engine/wake';
+import { hasTargets, startPublishing } from '../publishing/start';
+import { assertPublishable } from '../publishing/validate';
+import { findPost, mediaIdsOf, toOnePost, type PostRow } from './records';
 import {
   assertOwnMedia,
   eventOfStatus,
@@ -11,14 +15,35 @@ import {
   requireFutureSchedule,
   scheduleWithoutStatus,
 } from './rules';
+import { asTargetInputs, replaceTargets } from './targets';
 import { assertTransition } from './transitions';
+import type { Tx } from './tx';
 
 const toDate = (value: string | null | undefined) =>
   value ? new Date(value) : (value as null | undefined);
 
 /**
+ * Checks the post as it now stands in the transaction (its content, media and targets) against
+ * every target's network: scheduling or publishing an invalid post is 400 (decisions §18).
+ */
+async function assertPublishableNow(tx: Tx, principal: Principal, row: PostRow) {
+  const targets = await tx
+    .select()
+    .from(postTargets)
+    .where(eq(postTargets.postId, row.id))
+    .orderBy(postTargets.position);
+  if (targets.length === 0) return;
+  await assertPublishable(tx, principal, {
+    content: row.content,
+    mediaIds: (await mediaIdsOf(tx, [row.id])).get(row.id) ?? [],
+    targets: asTargetInputs(targets),
+  });
+}
+
+/**
  * Creates a post. Creating it as `scheduled` or `published` follows the transition from
- * `draft` (decisions §10), and records that transition's event after `post.created`.
+ * `draft` (decisions §10), and records that transition's event after `post.created`; asking
+ * for `published` with targets starts publishing them (the post answers `publishing`, §18).
  */
 export async function createPost(opts: { db: Db; principal: Principal; input: CreatePostInput }) {
   const { db, principal, input } = opts;
@@ -28,7 +53,8 @@ export async function createPost(opts: { db: Db; principal: Principal; input: Cr
   if (input.status === 'scheduled')
     scheduledAt = requireFutureSchedule(toDate(input.scheduledAt), now);
   else if (input.scheduledAt !== undefined) throw scheduleWithoutStatus();
-  return db.transaction(async (tx) => {
+  const publishNow = input.status === 'published' && input.targets.length > 0;
+  const post = await db.transaction(async (tx) => {
     await assertOwnMedia(tx, principal, input.mediaIds);
     const [row] = await tx
       .insert(posts)
@@ -38,23 +64,32 @@ export async function createPost(opts: { db: Db; principal: Principal; input: Cr
         authorId: principal.userId,
         title: input.title,
         content: input.content,
-        status: input.status,
+        // With targets, `published` is asked for and `publishing` is what happens (§18).
+        status: publishNow ? 'publishing' : input.status,
         tags: input.tags,
         scheduledAt,
-        publishedAt: input.status === 'published' ? now : null,
+        publishedAt: input.status === 'published' && !publishNow ? now : null,
         createdAt: now,
         updatedAt: now,
       })
       .returning();
     if (!row) throw new Error('insert returned no row');
     await replaceMedia(tx, row.id, input.mediaIds);
-    const post = toPost(row, input.mediaIds);
+    await replaceTargets(tx, principal, row.id, input.targets);
+    if (input.status !== 'draft') await assertPublishableNow(tx, principal, row);
     const { accountId } = principal;
-    await recordEvent({ tx, accountId, type: 'post.created', object: post });
-    const transition = eventOfStatus(post.status);
-    if (transition) await recordEvent({ tx, accountId, type: transition, object: post });
-    return post;
+    await recordEvent({ tx, accountId, type: 'post.created', object: await toOnePost(tx, row) });
+    if (publishNow) {
+      await startPublishing(tx, row, 'unpublished');
+      return toOnePost(tx, await findPost(tx, principal, row.id));
+    }
+    const created = await toOnePost(tx, row);
+    const transition = eventOfStatus(created.status);
+    if (transition) await recordEvent({ tx, accountId, type: transition, object: created });
+    return created;
   });
+  if (publishNow) wakePublishing();
+  return post;
 }
 
 /** The columns a status change sets besides `status` (decisions §10). */
@@ -72,9 +107,17 @@ function effectsOf(row: PostRow, input: UpdatePostInput, now: Date): Partial<Pos
   return {};
 }
 
+/** Targets change while nothing of them has gone out: a draft, or a scheduled post (§18). */
+function assertTargetsEditable(row: PostRow, status: PostRow['status']) {
+  if (row.status === 'draft' || row.status === 'scheduled' || status === 'draft') return;
+  const message = `The targets of a ${row.status} post cannot change; they can while it is a draft or scheduled.`;
+  throw new AppError('validation_error', message, { issues: [{ path: 'targets', message }] });
+}
+
 /**
  * Partial update. The row stays locked until commit, so the scheduler cannot publish a post
- * that is being unscheduled, and the event is recorded in the same transaction.
+ * that is being unscheduled, and the event is recorded in the same transaction. Asking for
+ * `published` with targets starts publishing them: the post answers `publishing` (§18).
  */
 export async function updatePost(opts: {
   db: Db;
@@ -83,7 +126,8 @@ export async function updatePost(opts: {
   input: UpdatePostInput;
 }) {
   const { db, principal, id, input } = opts;
-  return db.transaction(async (tx) => {
+  let woke = false;
+  const post = await db.transaction(async (tx) => {
     const row = await findPost(tx, principal, id, true);
     const now = new Date();
     const status = input.status ?? row.status;
@@ -93,11 +137,19 @@ export async function updatePost(opts: {
       await assertOwnMedia(tx, principal, input.mediaIds);
       await replaceMedia(tx, id, input.mediaIds);
     }
+    if (input.targets) {
+      assertTargetsEditable(row, status);
+      await replaceTargets(tx, principal, id, input.targets);
+    }
+    const publishNow = status === 'published' && row.status !== 'published';
+    const withTargets = publishNow && (await hasTargets(tx, id));
     const [updated] = await tx
       .update(posts)
       .set({
         ...changes,
-        status,
+        // startPublishing moves a post with targets on from its current status.
+        ...(withTargets ? { publishedAt: row.publishedAt } : {}),
+        status: withTargets ? row.status : status,
         title: input.title,
         content: input.content,
         tags: input.tags,
@@ -106,9 +158,21 @@ export async function updatePost(opts: {
       .where(eq(posts.id, id))
       .returning();
     if (!updated) throw new Error('a locked row vanished');
-    const post = await toOnePost(tx, updated);
+    const sendable =
+      input.content !== undefined || input.mediaIds !== undefined || input.targets !== undefined;
+    if (publishNow || (status === 'scheduled' && (status !== row.status || sendable))) {
+      await assertPublishableNow(tx, principal, updated);
+    }
+    if (withTargets) {
+      await startPublishing(tx, updated, 'unpublished');
+      woke = true;
+      return toOnePost(tx, await findPost(tx, principal, id));
+    }
+    const answer = await toOnePost(tx, updated);
     const type = (status !== row.status && eventOfStatus(status)) || 'post.updated';
-    await recordEvent({ tx, accountId: principal.accountId, type, object: post });
-    return post;
+    await recordEvent({ tx, accountId: principal.accountId, type, object: answer });
+    return answer;
   });
+  if (woke) wakePublishing();
+  return post;
 }

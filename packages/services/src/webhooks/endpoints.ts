@@ -1,7 +1,7 @@
 import type { Principal } from '@chorus/auth';
-import { and, count, desc, eq, webhooks, type Db } from '@chorus/db';
+import { and, count, desc, eq, sql, webhooks, type Db } from '@chorus/db';
 import type { CreateWebhookInput, UpdateWebhookInput } from '@chorus/validators';
-import { notFound } from '../errors';
+import { AppError, notFound } from '../errors';
 import { newId } from '../ids';
 import { pageOf, pageOffset, type PageRequest } from '../pagination';
 import { sealSecret, toWebhook } from './records';
@@ -39,30 +39,52 @@ export async function getWebhook(opts: { db: Db; principal: Principal; id: strin
   return toWebhook(await findWebhookRow(opts.db, opts.principal, opts.id));
 }
 
-/** Creates an endpoint; its secret is in this answer only. */
+/**
+ * Creates an endpoint; its secret is in this answer only. An account holds at most
+ * `maxPerAccount` endpoints (409 `webhook_limit_reached` beyond): every event fans out to each,
+ * and `webhooks.test` runs one delivery per call. Counted under a per-account lock, so
+ * concurrent creates cannot pass the limit together.
+ */
 export async function createWebhook(opts: {
   db: Db;
   principal: Principal;
   input: CreateWebhookInput;
 }) {
   const { db, principal, input } = opts;
-  await assertTargetAllowed(input.url, webhookSettings().allowPrivateTargets);
+  const settings = webhookSettings();
+  await assertTargetAllowed(input.url, settings.allowPrivateTargets);
   const id = newId('whk');
   const secret = newWebhookSecret();
-  const [row] = await db
-    .insert(webhooks)
-    .values({
-      id,
-      accountId: principal.accountId,
-      url: input.url,
-      events: input.events,
-      description: input.description,
-      active: input.active,
-      secret: sealSecret({ accountId: principal.accountId, id }, secret),
-    })
-    .returning();
-  if (!row) throw new Error('insert returned no row');
-  return { ...toWebhook(row), secret };
+  return db.transaction(async (tx) => {
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(hashtext(${`webhooks:${principal.accountId}`}))`,
+    );
+    const [held] = await tx
+      .select({ total: count() })
+      .from(webhooks)
+      .where(eq(webhooks.accountId, principal.accountId));
+    if ((held?.total ?? 0) >= settings.maxPerAccount) {
+      throw new AppError(
+        'webhook_limit_reached',
+        `This account already has ${settings.maxPerAccount} webhooks, the most it may have: delete one first.`,
+        { limit: settings.maxPerAccount },
+      );
+    }
+    const [row] = await tx
+      .insert(webhooks)
+      .values({
+        id,
+        accountId: principal.accountId,
+        url: input.url,
+        events: input.events,
+        description: input.description,
+        active: input.active,
+        secret: sealSecret({ accountId: principal.accountId, id }, secret),
+      })
+      .returning();
+    if (!row) throw new Error('insert returned no row');
+    return { ...toWebhook(row), secret };
+  });
 }
 
 /** A partial update; `active: true` re-enables an endpoint the service disabled. */

@@ -13,12 +13,16 @@ export interface WebhookSettings {
    * again after this. Longer than an attempt can take (10 s).
    */
   leaseSeconds: number;
+  /** The most endpoints an account may have (each event fans out to all of them). */
+  maxPerAccount: number;
 }
+
+export const DEFAULT_MAX_WEBHOOKS_PER_ACCOUNT = 50;
 
 /**
  * From the environment: `CHORUS_WEBHOOK_RETRY_SCHEDULE` (seconds, comma-separated),
- * `CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS` (`true`) and `CHORUS_WEBHOOK_LEASE_SECONDS`. A bad
- * value throws, naming the setting.
+ * `CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS` (`true`), `CHORUS_WEBHOOK_LEASE_SECONDS` and
+ * `CHORUS_WEBHOOK_MAX_PER_ACCOUNT` (50). A bad value throws, naming the setting.
  */
 export function webhookSettings(env: Env = process.env): WebhookSettings {
   const raw = env.CHORUS_WEBHOOK_RETRY_SCHEDULE?.trim();
@@ -38,5 +42,11 @@ export function webhookSettings(env: Env = process.env): WebhookSettings {
   if (!Number.isInteger(leaseSeconds) || leaseSeconds < 1 || leaseSeconds > 3600) {
     throw new Error('CHORUS_WEBHOOK_LEASE_SECONDS must be an integer from 1 to 3600.');
   }
-  return { retrySchedule, allowPrivateTargets: allow === 'true', leaseSeconds };
+  const maxPerAccount = Number(
+    env.CHORUS_WEBHOOK_MAX_PER_ACCOUNT?.trim() || DEFAULT_MAX_WEBHOOKS_PER_ACCOUNT,
+  );
+  if (!Number.isInteger(maxPerAccount) || maxPerAccount < 1 || maxPerAccount > 10_000) {
+    throw new Error('CHORUS_WEBHOOK_MAX_PER_ACCOUNT must be an integer from 1 to 10000.');
+  }
+  return { retrySchedule, allowPrivateTargets: allow === 'true', leaseSeconds, maxPerAccount };
 }

@@ -20,14 +20,23 @@ for (const [network, prefix] of [
   PRIVATE.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 128],
+  // IPv4-compatible (deprecated; :: and ::1 among them), NAT64 and 6to4 addresses carry an
+  // IPv4 address that a host may route to; refused whole, whatever IPv4 they embed.
+  ['::', 96],
   ['::1', 128],
+  ['64:ff9b::', 96],
+  ['2002::', 16],
   ['fc00::', 7],
   ['fe80::', 10],
+  // Site-local (deprecated, still routed inside some networks).
+  ['fec0::', 10],
   ['ff00::', 8],
 ] as const) {
   PRIVATE.addSubnet(network, prefix, 'ipv6');
 }
+
+/** Ports a public target may use: https's own, and its usual alternative. */
+const PUBLIC_PORTS = new Set(['', '443', '8443']);
 const LOOPBACK = new BlockList();
 LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
 LOOPBACK.addAddress('::1', 'ipv6');
@@ -39,9 +48,47 @@ function normalise(address: string): { address: string; family: 'ipv4' | 'ipv6' 
   return { address, family: isIP(address) === 6 ? 'ipv6' : 'ipv4' };
 }
 
+/** The 16 bytes of an IPv6 address (any textual form, dotted tail included). */
+function bytesOf(address: string): Buffer | null {
+  if (isIP(address) !== 6) return null;
+  let text = address.toLowerCase().split('%')[0] ?? '';
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number) as [number, number, number, number];
+    const hex = (n: number) => n.toString(16);
+    text = `${text.slice(0, dotted.index)}${hex((a << 8) | b)}:${hex((c << 8) | d)}`;
+  }
+  const [head = '', tail] = text.split('::');
+  const groups = (part: string) => (part ? part.split(':') : []);
+  const left = groups(head);
+  const right = tail === undefined ? [] : groups(tail);
+  const all = [...left, ...Array(8 - left.length - right.length).fill('0'), ...right];
+  const out = Buffer.alloc(16);
+  all.forEach((group, i) => out.writeUInt16BE(parseInt(group, 16), i * 2));
+  return out;
+}
+
+const dotted = (b: Buffer, at: number) => `${b[at]}.${b[at + 1]}.${b[at + 2]}.${b[at + 3]}`;
+
+/**
+ * The IPv4 address an IPv6 one carries: IPv4-compatible `::a.b.c.d`, NAT64 `64:ff9b::a.b.c.d`,
+ * 6to4 `2002:aabb:ccdd::` (the address in bits 16–47). Null for the others.
+ */
+export function embeddedIpv4(address: string): string | null {
+  const b = bytesOf(address);
+  if (!b) return null;
+  const zeros = (from: number, to: number) => b.subarray(from, to).every((x) => x === 0);
+  if (zeros(0, 12)) return dotted(b, 12);
+  if (b.readUInt32BE(0) === 0x0064ff9b && zeros(4, 12)) return dotted(b, 12);
+  if (b.readUInt16BE(0) === 0x2002) return dotted(b, 2);
+  return null;
+}
+
 export const isPrivateAddress = (address: string) => {
   const { address: a, family } = normalise(address);
-  return PRIVATE.check(a, family);
+  if (PRIVATE.check(a, family)) return true;
+  const inner = family === 'ipv6' ? embeddedIpv4(a) : null;
+  return inner !== null && PRIVATE.check(inner, 'ipv4');
 };
 const isLoopback = (address: string) => {
   const { address: a, family } = normalise(address);
@@ -54,8 +101,8 @@ export class TargetRefused extends Error {}
 const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
 
 /**
- * Checks a target (decisions §14): https on public addresses; with private targets allowed,
- * any address, and http to loopback. The addresses are those `resolve` gives now; at delivery
+ * Checks a target (decisions §14): https on public addresses, on port 443 or 8443; with
+ * private targets allowed, any address and port, and http to loopback. The addresses are those `resolve` gives now; at delivery
  * time `guardedLookup` checks the addresses the connection really uses (DNS can change).
  */
 export async function checkTarget(
@@ -67,6 +114,9 @@ export async function checkTarget(
   if (url.username || url.password) throw new TargetRefused('The URL must not carry credentials.');
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new TargetRefused('The URL must be https.');
+  }
+  if (!allowPrivate && !PUBLIC_PORTS.has(url.port)) {
+    throw new TargetRefused('The URL must use port 443 or 8443.');
   }
   const host = hostOf(url);
   const addresses = isIP(host)

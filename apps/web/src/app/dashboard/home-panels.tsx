@@ -36,7 +36,9 @@ export function SummaryCards({ summaries }: { summaries: Summary[] }) {
 const STATUS_LABELS: Record<PostStatus, string> = {
   draft: 'Drafts',
   scheduled: 'Scheduled',
+  publishing: 'Publishing',
   published: 'Published',
+  failed: 'Failed',
   archived: 'Archived',
 };
 

@@ -22,6 +22,7 @@ const ADMINS: NavItem[] = [
 const ACCOUNT: NavItem[] = [
   { href: '/dashboard/profile', label: 'Profile' },
   { href: '/dashboard/security', label: 'Security' },
+  { href: '/dashboard/settings', label: 'Settings' },
 ];
 
 /** The dashboard's frame; each page itself sends a signed-out visitor to sign in. */

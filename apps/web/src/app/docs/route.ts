@@ -1,44 +1,38 @@
-export const dynamic = 'force-static';
+import { createHash } from 'node:crypto';
+import { openApiDocument } from '@chorus/api/rest';
+import { renderReference } from '~/server/api-reference/render';
+import type { JsonObject } from '~/server/api-reference/schema';
+import { STYLE } from '~/server/api-reference/style';
+
+// Rendered on the first request and kept: the document is fixed for the life of the process.
+export const dynamic = 'force-dynamic';
 
 /**
- * The API reference: Swagger UI, served from this app (public/docs-assets is copied from
- * swagger-ui-dist at build time), reading the live /api/openapi.json.
+ * Nothing runs on the page and only its own style sheet applies (by hash): the document's
+ * text is escaped, and even if something slipped through, the browser would run none of it.
  */
-const page = `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8" />
-  <meta name="viewport" content="width=device-width, initial-scale=1" />
-  <title>Chorus API reference</title>
-  <link rel="stylesheet" href="/docs-assets/swagger-ui.css" />
-  <style>body { margin: 0 } .swagger-ui .topbar { display: none }</style>
-</head>
-<body>
-  <div id="docs"></div>
-  <script src="/docs-assets/swagger-ui-bundle.js"></script>
-  <script src="/docs-assets/init.js"></script>
-</body>
-</html>`;
-
-/** Swagger UI's scripts and styles are served from here; it fetches the document from here. */
 const POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "object-src 'none'",
+  "default-src 'none'",
+  `style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`,
   "base-uri 'none'",
-  "form-action 'self'",
+  "form-action 'none'",
   "frame-ancestors 'none'",
 ].join('; ');
 
+let page: string | undefined;
+
+/**
+ * The API reference, made from the same document `/api/openapi.json` serves. Its OAuth URLs
+ * are written as paths (`/oauth/token`) so one rendering serves every host name.
+ */
 export function GET() {
+  page ??= renderReference(openApiDocument('') as unknown as JsonObject, '/api/openapi.json');
   return new Response(page, {
     headers: {
       'Content-Type': 'text/html; charset=utf-8',
       'Content-Security-Policy': POLICY,
       'X-Frame-Options': 'DENY',
+      'Cache-Control': 'public, max-age=300',
     },
   });
 }

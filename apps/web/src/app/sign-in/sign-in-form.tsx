@@ -1,7 +1,7 @@
 'use client';
 
 import { signIn } from 'next-auth/react';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 
 const MESSAGES: Record<string, string> = {
   invalid_credentials: 'The email or password is not right.',
@@ -26,6 +26,17 @@ export function SignInForm({ returnTo }: { returnTo: string }) {
   const [needsCode, setNeedsCode] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // Until React has hydrated the form, the button stays disabled (which also stops the Enter
+  // key's implicit submission): a native submit would reach no handler, and the password must
+  // never travel anywhere but signIn's POST. What was typed meanwhile is kept.
+  const [hydrated, setHydrated] = useState(false);
+  const emailInput = useRef<HTMLInputElement>(null);
+  const passwordInput = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    setEmail(emailInput.current?.value ?? '');
+    setPassword(passwordInput.current?.value ?? '');
+    setHydrated(true);
+  }, []);
 
   async function submit(event: FormEvent) {
     event.preventDefault();
@@ -57,13 +68,14 @@ export function SignInForm({ returnTo }: { returnTo: string }) {
   }
 
   return (
-    <form className="panel form" onSubmit={submit}>
+    <form className="panel form" method="post" onSubmit={submit}>
       {!needsCode ? (
         <>
           <label>
             Email
             <input
               name="email"
+              ref={emailInput}
               type="email"
               autoComplete="username"
               required
@@ -75,6 +87,7 @@ export function SignInForm({ returnTo }: { returnTo: string }) {
             Password
             <input
               name="password"
+              ref={passwordInput}
               type="password"
               autoComplete="current-password"
               required
@@ -104,7 +117,7 @@ export function SignInForm({ returnTo }: { returnTo: string }) {
           {error}
         </p>
       )}
-      <button className="primary" type="submit" disabled={busy}>
+      <button className="primary" type="submit" disabled={busy || !hydrated}>
         {needsCode ? 'Verify' : 'Sign in'}
       </button>
     </form>

@@ -15,7 +15,15 @@ export const social: CatalogueEntry[] = [
     description: 'Publish posts to your Facebook Pages and read their engagement.',
     status: 'active',
     authMethod: 'oauth2',
-    scopes: ['pages_show_list', 'pages_read_engagement', 'pages_manage_posts'],
+    scopes: [
+      'pages_show_list',
+      'pages_read_engagement',
+      'pages_manage_posts',
+      // The first comment, videos, and the figures the analytics sync reads.
+      'pages_manage_engagement',
+      'publish_video',
+      'pages_read_user_engagement',
+    ],
     scopeSeparator: ',',
     urls: {
       authorize: 'https://www.facebook.com/v21.0/dialog/oauth',
@@ -38,7 +46,12 @@ export const social: CatalogueEntry[] = [
     description: 'Schedule photos, reels and carousels to an Instagram professional account.',
     status: 'active',
     authMethod: 'oauth2',
-    scopes: ['instagram_business_basic', 'instagram_business_content_publish'],
+    scopes: [
+      'instagram_business_basic',
+      'instagram_business_content_publish',
+      'instagram_business_manage_comments',
+      'instagram_business_manage_insights',
+    ],
     scopeSeparator: ',',
     urls: {
       authorize: 'https://www.instagram.com/oauth/authorize',
@@ -59,7 +72,15 @@ export const social: CatalogueEntry[] = [
     description: 'Share posts to your LinkedIn profile and follow their reach.',
     status: 'active',
     authMethod: 'oauth2',
-    scopes: ['openid', 'profile', 'w_member_social'],
+    scopes: [
+      'openid',
+      'profile',
+      'w_member_social',
+      // Posting as the organisations the member administers, and finding them.
+      'w_organization_social',
+      'r_organization_social',
+      'rw_organization_admin',
+    ],
     urls: {
       authorize: 'https://www.linkedin.com/oauth/v2/authorization',
       token: 'https://www.linkedin.com/oauth/v2/accessToken',
@@ -71,13 +92,38 @@ export const social: CatalogueEntry[] = [
     setupSteps: ['Click Connect and sign in to LinkedIn.', 'Allow Chorus to post on your behalf.'],
   },
   {
+    id: 'bluesky',
+    name: 'Bluesky',
+    type: 'social',
+    description: 'Publish posts, threads and images to Bluesky, on bsky.social or your own PDS.',
+    status: 'active',
+    authMethod: 'api_key',
+    setupSteps: [
+      'In Bluesky, open Settings → Privacy and security → App passwords and create one for Chorus.',
+      'Click Connect and enter your handle and the app password.',
+      'On a PDS of your own, give its address as the service URL.',
+    ],
+  },
+  {
+    id: 'mastodon',
+    name: 'Mastodon',
+    type: 'social',
+    description: 'Publish posts and threads to your account on any Mastodon instance.',
+    status: 'active',
+    authMethod: 'api_key',
+    setupSteps: [
+      'On your instance, open Preferences → Development → New application, with the scopes read:accounts, read:statuses, write:media and write:statuses.',
+      'Click Connect and enter the instance URL and the application’s access token.',
+    ],
+  },
+  {
     id: 'x',
     name: 'X',
     type: 'social',
     description: 'Publish posts and threads to X and read their metrics.',
     status: 'active',
     authMethod: 'oauth2',
-    scopes: ['tweet.read', 'tweet.write', 'users.read', 'offline.access'],
+    scopes: ['tweet.read', 'tweet.write', 'users.read', 'offline.access', 'media.write'],
     clientAuth: 'client_secret_basic',
     urls: {
       authorize: 'https://x.com/i/oauth2/authorize',
@@ -88,6 +134,28 @@ export const social: CatalogueEntry[] = [
     profile: { accountName: 'data.username' },
     revoke: { style: 'rfc7009' },
     setupSteps: ['Click Connect and sign in to X.', 'Authorize the Chorus app.'],
+  },
+  {
+    id: 'threads',
+    name: 'Threads',
+    type: 'social',
+    description: 'Publish posts, images and threads to your Threads profile.',
+    status: 'active',
+    authMethod: 'oauth2',
+    scopes: [
+      'threads_basic',
+      'threads_content_publish',
+      'threads_manage_replies',
+      'threads_manage_insights',
+    ],
+    scopeSeparator: ',',
+    urls: {
+      authorize: 'https://threads.com/oauth/authorize',
+      token: 'https://graph.threads.net/oauth/access_token',
+      profile: 'https://graph.threads.net/v1.0/me?fields=id,username',
+    },
+    profile: { accountName: 'username' },
+    setupSteps: ['Click Connect and sign in to Threads.', 'Allow Chorus to publish for you.'],
   },
   {
     id: 'youtube',

@@ -18,14 +18,18 @@ export async function connect(_: ActionResult, form: FormData): Promise<ActionRe
   let authUrl: string | undefined;
   try {
     const apiKey = text(form, 'apiKey');
+    const handle = text(form, 'handle').trim();
+    const serviceUrl = text(form, 'serviceUrl').trim();
     const result = await caller.integrations.connect({
       integrationId: text(form, 'integrationId'),
       apiKey: apiKey || undefined,
+      handle: handle || undefined,
+      serviceUrl: serviceUrl || undefined,
       redirectUrl: `http://${host}${PATH}`,
     });
     if (result.status === 'pending') authUrl = result.authUrl;
   } catch (error) {
-    return failed(error);
+    return failed(error, form);
   }
   if (authUrl) redirect(authUrl);
   revalidatePath(PATH);

@@ -8,6 +8,42 @@ import { connect } from './actions';
 
 type Props = { id: string; name: string; authMethod: 'oauth2' | 'api_key' };
 
+/**
+ * The publishing networks that connect with a key need more than the key (decisions §18):
+ * Bluesky the handle it belongs to and, off bsky.social, the PDS; Mastodon its instance.
+ */
+const KEY_FORMS: Record<
+  string,
+  {
+    description: string;
+    keyLabel: string;
+    handle?: boolean;
+    serviceUrl?: { label: string; hint: string; required: boolean };
+  }
+> = {
+  bluesky: {
+    description:
+      'Create an app password in Bluesky (Settings → Privacy and security → App passwords).',
+    keyLabel: 'App password',
+    handle: true,
+    serviceUrl: {
+      label: 'PDS URL (optional)',
+      hint: 'Leave empty for https://bsky.social.',
+      required: false,
+    },
+  },
+  mastodon: {
+    description:
+      'Create an application on your instance (Preferences → Development) with read:accounts, read:statuses, write:media and write:statuses, and paste its access token.',
+    keyLabel: 'Access token',
+    serviceUrl: {
+      label: 'Instance URL',
+      hint: 'For example https://mastodon.social.',
+      required: true,
+    },
+  },
+};
+
 /** OAuth: one button that leaves for the provider. API key: a dialog asking for the key. */
 export function ConnectButton({ id, name, authMethod }: Props) {
   const [open, setOpen] = useState(false);
@@ -33,12 +69,17 @@ export function ConnectButton({ id, name, authMethod }: Props) {
       </form>
     );
   }
+  const keyForm = KEY_FORMS[id];
   return (
     <Dialog
       open={open}
       onOpenChange={setOpen}
       title={`Connect ${name}`}
-      description={`Paste an API key from your ${name} account. It is stored encrypted.`}
+      description={
+        keyForm
+          ? `${keyForm.description} It is stored encrypted.`
+          : `Paste an API key from your ${name} account. It is stored encrypted.`
+      }
       trigger={
         <button type="button" className="primary" aria-label={`Connect ${name}`}>
           Connect
@@ -47,14 +88,40 @@ export function ConnectButton({ id, name, authMethod }: Props) {
     >
       <form action={run} className="form">
         {hidden}
+        {keyForm?.handle && (
+          <Field
+            label="Handle"
+            name="handle"
+            required
+            placeholder="alice.bsky.social"
+            autoComplete="username"
+            defaultValue={result.values?.handle}
+            error={result.fields?.handle}
+          />
+        )}
+        {keyForm?.serviceUrl && (
+          <Field
+            label={keyForm.serviceUrl.label}
+            name="serviceUrl"
+            type="url"
+            required={keyForm.serviceUrl.required}
+            hint={keyForm.serviceUrl.hint}
+            defaultValue={result.values?.serviceUrl}
+            error={result.fields?.serviceUrl}
+          />
+        )}
         <Field
-          label="API key"
+          label={keyForm?.keyLabel ?? 'API key'}
           name="apiKey"
           type="password"
           required
           minLength={8}
           autoComplete="off"
-          error={result.fields?.apiKey ?? result.error}
+          // The form's error goes here unless another field is the one at fault.
+          error={
+            result.fields?.apiKey ??
+            (Object.keys(result.fields ?? {}).length > 0 ? undefined : result.error)
+          }
         />
         <DialogActions submit="Connect" pending={pending} />
       </form>

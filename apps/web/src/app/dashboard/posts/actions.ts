@@ -79,7 +79,9 @@ export async function updatePost(_: ActionResult, form: FormData): Promise<Actio
 const DONE: Record<PostStatus, (title: string) => string> = {
   draft: (title) => `“${title}” is a draft again.`,
   scheduled: (title) => `Scheduled “${title}”.`,
+  publishing: (title) => `Publishing “${title}”.`,
   published: (title) => `Published “${title}”.`,
+  failed: (title) => `“${title}” failed to publish.`,
   archived: (title) => `Archived “${title}”.`,
 };
 

@@ -9,6 +9,7 @@ import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
 import { formError } from '~/server/form-errors';
 import { mayCall } from '~/server/may-call';
 import { PostStatusBadge } from './post-status';
+import { ImportDialog } from './import-dialog';
 import { StatusTabs } from './status-tabs';
 import { dueSoon, PostWhen } from './when';
 
@@ -57,6 +58,19 @@ export default async function PostsPage({ searchParams }: { searchParams: Search
           <Link href={`${PATH}/calendar`} className="button">
             Calendar
           </Link>
+          <a
+            href={`/api/content/posts/export?${new URLSearchParams({
+              format: 'csv',
+              ...(status && { status }),
+              ...(q && { q }),
+              ...(tag && { tag }),
+            }).toString()}`}
+            className="button"
+            download
+          >
+            Export CSV
+          </a>
+          {canWrite && <ImportDialog />}
           {canWrite && (
             <Link href={`${PATH}/new`} className="button primary">
               New post

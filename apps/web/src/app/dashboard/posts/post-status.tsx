@@ -3,7 +3,9 @@ import type { PostStatus } from '@chorus/validators';
 export const STATUS_LABELS: Record<PostStatus, string> = {
   draft: 'Draft',
   scheduled: 'Scheduled',
+  publishing: 'Publishing',
   published: 'Published',
+  failed: 'Failed',
   archived: 'Archived',
 };
 

@@ -5,8 +5,11 @@ import { ActionButton } from '~/components/action-button';
 import { changePostStatus } from './actions';
 import { ScheduleForm } from './schedule-form';
 
-/** What each change is called on its button; scheduling has a form of its own. */
-const BUTTONS: Record<Exclude<PostStatus, 'scheduled'>, string> = {
+/**
+ * What each change is called on its button; scheduling has a form of its own, and only the
+ * publishing engine moves a post into `publishing` or `failed`.
+ */
+const BUTTONS: Partial<Record<PostStatus, string>> = {
   draft: 'Move back to draft',
   published: 'Publish now',
   archived: 'Archive',
@@ -26,7 +29,7 @@ export function StatusActions({ post, next }: StatusActionsProps) {
       <div className="actions">
         {next.map(
           (status) =>
-            status !== 'scheduled' && (
+            BUTTONS[status] && (
               <ActionButton
                 key={status}
                 action={changePostStatus}

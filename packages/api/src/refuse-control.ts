@@ -1,0 +1,33 @@
+import { AppError } from '@chorus/services';
+import { controlProblem } from '@chorus/validators';
+
+/** Where the first string or key with a control character is in a client's input, and why. */
+function findControl(value: unknown, path: string[]): { path: string[]; message: string } | null {
+  if (typeof value === 'string') {
+    const message = controlProblem(value);
+    return message ? { path, message } : null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  for (const [key, child] of Object.entries(value)) {
+    const at = [...path, key];
+    const message = controlProblem(key);
+    if (message) return { path: at, message };
+    const found = findControl(child, at);
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
+ * The edge's rule for text (validators' `controlProblem`), on every door before anything reads
+ * the input (body, query or path): a NUL, which PostgreSQL's text and jsonb cannot hold, or
+ * another control character (tab and line breaks aside, which single-line fields refuse
+ * themselves) is a 400 naming where it is, never a database error answered as 500.
+ */
+export function controlRefusal(input: unknown): AppError | null {
+  const found = findControl(input, []);
+  if (!found) return null;
+  return new AppError('validation_error', 'The request is not valid.', {
+    issues: [{ path: found.path.join('.'), message: found.message }],
+  });
+}

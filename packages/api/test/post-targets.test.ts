@@ -1,0 +1,361 @@
+import { eq, posts, postTargets } from '@chorus/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTrpcHandler } from '../src/trpc-door';
+import { startHarness, type Harness } from './harness';
+import { createPost, eventsOf, inAnHour } from './posts-fixtures';
+import { testRateLimiter } from './rate-limiter';
+import { channelOf, mediaWith, setTarget, targetRow } from './targets-fixtures';
+
+/** Targets on posts, the preflight and publish now (decisions §18). */
+
+let h: Harness;
+let bluesky: string;
+let mastodon: string;
+let foreign: string;
+let other: Awaited<ReturnType<Harness['newAccount']>>;
+
+beforeAll(async () => {
+  h = await startHarness();
+  bluesky = await channelOf(h, h.main.accountId, 'bluesky');
+  // An instance with its own limit, as discovery stores it.
+  mastodon = await channelOf(h, h.main.accountId, 'mastodon', { maxLength: 1000 });
+  other = await h.newAccount('Other', 'other@targets.test');
+  foreign = await channelOf(h, other.accountId, 'bluesky');
+});
+afterAll(() => h?.close());
+
+const put = (id: string, body: Record<string, unknown>, token?: string) =>
+  h.call('PUT', `/api/content/posts/${id}`, { body, token });
+const validate = (body: Record<string, unknown>, token?: string) =>
+  h.call('POST', '/api/content/posts/validate', { body, token });
+const long = (n: number) => 'a'.repeat(n);
+
+describe('targets on a post', () => {
+  it('are created with the post and answered with it, fields left out falling back', async () => {
+    const post = await createPost(h, {
+      title: 'T',
+      content: 'Hello',
+      targets: [
+        { channelId: bluesky },
+        {
+          channelId: mastodon,
+          content: 'Hello, fediverse',
+          firstComment: 'More below',
+          thread: [{ content: 'Second' }],
+        },
+      ],
+    });
+    expect(post.targets).toEqual([
+      {
+        id: expect.stringMatching(/^tgt_[0-9A-Z]{26}$/),
+        channelId: bluesky,
+        content: null,
+        mediaIds: null,
+        firstComment: null,
+        thread: null,
+        status: 'pending',
+        externalId: null,
+        url: null,
+        publishedAt: null,
+        attempts: 0,
+        error: null,
+      },
+      expect.objectContaining({
+        channelId: mastodon,
+        content: 'Hello, fediverse',
+        firstComment: 'More below',
+        thread: [{ content: 'Second' }],
+      }),
+    ]);
+    const got = await h.call('GET', `/api/content/posts/${post.id}`);
+    expect(got.json.data.targets).toEqual(post.targets);
+    const listed = await h.call('GET', '/api/content/posts?limit=100');
+    expect(listed.json.data.find((p: { id: string }) => p.id === post.id).targets).toEqual(
+      post.targets,
+    );
+  });
+
+  it('refuses another account’s channel exactly like one that does not exist', async () => {
+    const answers = [];
+    for (const channelId of [foreign, 'chn_00000000000000000000000000']) {
+      const { status, json } = await h.call('POST', '/api/content/posts', {
+        body: { title: 'T', targets: [{ channelId: bluesky }, { channelId }] },
+      });
+      expect(status).toBe(400);
+      expect(json.error.code).toBe('validation_error');
+      answers.push(json.error.details.issues.map((i: { path: string }) => i.path));
+    }
+    expect(answers).toEqual([['targets[1].channelId'], ['targets[1].channelId']]);
+  });
+
+  it('refuses the same channel twice, and another account’s media', async () => {
+    const twice = await h.call('POST', '/api/content/posts', {
+      body: { title: 'T', targets: [{ channelId: bluesky }, { channelId: bluesky }] },
+    });
+    expect(twice.status).toBe(400);
+    expect(twice.json.error.details.issues[0].path).toBe('targets.1.channelId');
+    const theirs = await mediaWith(h, other.accountId, 'image/png', 10);
+    const media = await h.call('POST', '/api/content/posts', {
+      body: {
+        title: 'T',
+        targets: [{ channelId: bluesky, thread: [{ content: 'x', mediaIds: [theirs] }] }],
+      },
+    });
+    expect(media.status).toBe(400);
+    expect(media.json.error.details.issues[0].path).toBe('targets[0].thread[0].mediaIds[0]');
+  });
+
+  it('are replaced by PUT, a channel that stays keeping its target and, unchanged, its progress', async () => {
+    const post = await createPost(h, {
+      title: 'T',
+      targets: [{ channelId: bluesky, content: 'one' }, { channelId: mastodon }],
+    });
+    const [blue = { id: '' }, masto = { id: '' }] = post.targets as { id: string }[];
+    await setTarget(h, blue.id, { progress: { posts: ['at://a/1'] } });
+    await setTarget(h, masto.id, { progress: { media: 'm1' } });
+
+    const { status, json } = await put(post.id, {
+      targets: [{ channelId: mastodon }, { channelId: bluesky, content: 'two' }],
+    });
+    expect(status).toBe(200);
+    expect(json.data.targets.map((t: { id: string }) => t.id)).toEqual([masto.id, blue.id]);
+    // What the Bluesky target sends changed: what an earlier attempt did no longer applies.
+    expect((await targetRow(h, blue.id))?.progress).toEqual({});
+    expect((await targetRow(h, masto.id))?.progress).toEqual({ media: 'm1' });
+
+    const dropped = await put(post.id, { targets: [{ channelId: mastodon }] });
+    expect(dropped.json.data.targets).toHaveLength(1);
+    expect(await targetRow(h, blue.id)).toBeUndefined();
+  });
+
+  it('can change only while the post is a draft or scheduled', async () => {
+    for (const status of ['published', 'archived', 'failed', 'publishing'] as const) {
+      const post = await createPost(h, { title: 'T', targets: [{ channelId: bluesky }] });
+      await h.db.update(posts).set({ status }).where(eq(posts.id, post.id));
+      const { status: code, json } = await put(post.id, { targets: [] });
+      expect(code, status).toBe(400);
+      expect(json.error.details.issues[0].path).toBe('targets');
+    }
+    const scheduled = await createPost(h, {
+      title: 'T',
+      content: 'x',
+      status: 'scheduled',
+      scheduledAt: inAnHour(),
+      targets: [{ channelId: bluesky }],
+    });
+    expect((await put(scheduled.id, { targets: [{ channelId: mastodon }] })).status).toBe(200);
+  });
+});
+
+describe('POST /api/content/posts/validate', () => {
+  it('names the offending target’s field, counting each network its own way', async () => {
+    const before = await h.db.select().from(posts);
+    const { status, json } = await validate({
+      title: 'T',
+      content: long(301),
+      targets: [{ channelId: mastodon }, { channelId: bluesky }],
+    });
+    expect(status).toBe(200);
+    expect(json.data).toEqual({
+      valid: false,
+      issues: [{ path: 'targets[1].content', message: '301 of 300 allowed on Bluesky (1 over).' }],
+    });
+    // Nothing is written.
+    expect(await h.db.select().from(posts)).toEqual(before);
+  });
+
+  it('uses the channel’s own limits over the network’s (an instance’s 1,000 characters)', async () => {
+    const ok = await validate({
+      title: 'T',
+      content: long(900),
+      targets: [{ channelId: mastodon }],
+    });
+    expect(ok.json.data).toEqual({ valid: true, issues: [] });
+    const over = await validate({
+      title: 'T',
+      content: long(1001),
+      targets: [{ channelId: mastodon }],
+    });
+    expect(over.json.data.issues).toEqual([
+      { path: 'targets[0].content', message: expect.stringContaining('1001 of 1000') },
+    ]);
+  });
+
+  it('checks threads, first comments, media and unknown channels, each with its path', async () => {
+    const pdf = await mediaWith(h, h.main.accountId, 'application/pdf', 1000);
+    const { json } = await validate({
+      title: 'T',
+      content: 'ok',
+      targets: [
+        { channelId: bluesky, thread: [{ content: 'fine' }, { content: long(400) }] },
+        { channelId: mastodon, mediaIds: [pdf], firstComment: long(1001) },
+        { channelId: foreign },
+      ],
+    });
+    expect(json.data.valid).toBe(false);
+    expect(json.data.issues.map((i: { path: string }) => i.path).sort()).toEqual(
+      [
+        'targets[0].thread[1].content',
+        'targets[1].mediaIds[0]',
+        'targets[1].firstComment',
+        'targets[2].channelId',
+      ].sort(),
+    );
+  });
+
+  it('is valid for a post without targets, and 400 for a body that is not a post', async () => {
+    expect((await validate({ title: 'T', content: long(5000) })).json.data).toEqual({
+      valid: true,
+      issues: [],
+    });
+    const bad = await validate({ content: 'no title' });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.code).toBe('validation_error');
+  });
+
+  it('needs content:read and answers on the tRPC door too', async () => {
+    const writer = (await h.keyFor(h.main.adminId, ['content:write'])).secret;
+    const refused = await validate({ title: 'T' }, writer);
+    expect(refused.status).toBe(403);
+    expect(refused.json.error.details.requiredScopes).toEqual(['content:read']);
+    // Another account's channel is unknown to it, whichever door.
+    expect(
+      (await validate({ title: 'T', targets: [{ channelId: bluesky }] }, other.token)).json.data
+        .issues,
+    ).toEqual([{ path: 'targets[0].channelId', message: `Unknown channel: ${bluesky}.` }]);
+    const trpc = createTrpcHandler({
+      getDatabase: async () => h.database,
+      rateLimiter: testRateLimiter(),
+    });
+    const res = await trpc(
+      new Request('http://localhost/api/trpc/posts.validate', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${h.main.token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ title: 'T', content: long(301), targets: [{ channelId: bluesky }] }),
+      }),
+    );
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { result: { data: { data: { valid: boolean } } } };
+    expect(body.result.data.data.valid).toBe(false);
+  });
+});
+
+describe('scheduling or publishing an invalid post', () => {
+  it('is refused with the issues, and nothing is created', async () => {
+    const before = (await h.db.select().from(posts)).length;
+    for (const status of ['scheduled', 'published']) {
+      const { status: code, json } = await h.call('POST', '/api/content/posts', {
+        body: {
+          title: 'T',
+          content: long(301),
+          status,
+          ...(status === 'scheduled' ? { scheduledAt: inAnHour() } : {}),
+          targets: [{ channelId: mastodon }, { channelId: bluesky }],
+        },
+      });
+      expect(code, status).toBe(400);
+      expect(json.error.code).toBe('validation_error');
+      expect(json.error.details.issues).toEqual([
+        { path: 'targets[1].content', message: '301 of 300 allowed on Bluesky (1 over).' },
+      ]);
+    }
+    expect((await h.db.select().from(posts)).length).toBe(before);
+  });
+
+  it('is refused on PUT too, and the post stays as it was', async () => {
+    const post = await createPost(h, {
+      title: 'T',
+      content: long(301),
+      targets: [{ channelId: bluesky }],
+    });
+    const scheduling = await put(post.id, { status: 'scheduled', scheduledAt: inAnHour() });
+    expect(scheduling.status).toBe(400);
+    expect(scheduling.json.error.details.issues[0].path).toBe('targets[0].content');
+    const publishing = await put(post.id, { status: 'published' });
+    expect(publishing.status).toBe(400);
+    expect((await h.call('GET', `/api/content/posts/${post.id}`)).json.data.status).toBe('draft');
+    // A scheduled post edited into an invalid one is refused as well.
+    const scheduled = await createPost(h, {
+      title: 'T',
+      content: 'x',
+      status: 'scheduled',
+      scheduledAt: inAnHour(),
+      targets: [{ channelId: bluesky }],
+    });
+    const edit = await put(scheduled.id, { content: long(301) });
+    expect(edit.status).toBe(400);
+    expect((await put(scheduled.id, { content: 'short' })).status).toBe(200);
+  });
+});
+
+describe('publish now', () => {
+  it('answers a post with targets in publishing, its targets pending, with post.publishing', async () => {
+    const { status, json } = await h.call('POST', '/api/content/posts', {
+      body: { title: 'Now', content: 'Hi', status: 'published', targets: [{ channelId: bluesky }] },
+    });
+    expect(status).toBe(201);
+    expect(json.data).toMatchObject({ status: 'publishing', publishedAt: null });
+    expect(json.data.targets.map((t: { status: string }) => t.status)).toEqual(['pending']);
+    const types = (await eventsOf(h, json.data.id)).map((e) => e.type);
+    expect(types).toEqual(['post.created', 'post.publishing']);
+    const publishingEvent = (await eventsOf(h, json.data.id))[1];
+    expect((publishingEvent?.data.object as { targets: unknown[] }).targets).toHaveLength(1);
+  });
+
+  it('by PUT from a draft or a scheduled post: the targets become due again', async () => {
+    for (const start of ['draft', 'scheduled']) {
+      const post = await createPost(h, {
+        title: 'T',
+        content: 'x',
+        status: start,
+        ...(start === 'scheduled' ? { scheduledAt: inAnHour() } : {}),
+        targets: [{ channelId: bluesky }, { channelId: mastodon }],
+      });
+      const [first = { id: '' }] = post.targets as { id: string }[];
+      await setTarget(h, first.id, { attempts: 3, nextAttemptAt: new Date(Date.now() + 60_000) });
+      const { status, json } = await put(post.id, { status: 'published' });
+      expect(status).toBe(200);
+      expect(json.data.status).toBe('publishing');
+      const row = await targetRow(h, first.id);
+      expect(row).toMatchObject({
+        status: 'pending',
+        attempts: 0,
+        nextAttemptAt: null,
+        error: null,
+      });
+      // Only the engine moves a post out of publishing.
+      const refused = await put(post.id, { status: 'draft' });
+      expect(refused.status).toBe(409);
+      expect(refused.json.error.code).toBe('invalid_status_transition');
+    }
+  });
+
+  it('keeps a post without targets as it was: published at once', async () => {
+    const post = await createPost(h, { title: 'T', status: 'published' });
+    expect(post.status).toBe('published');
+    expect(post.targets).toEqual([]);
+  });
+
+  it('needs content:write, on both doors, for every user of the account', async () => {
+    const reader = (await h.keyFor(h.main.adminId, ['content:read'])).secret;
+    const refused = await h.call('POST', '/api/content/posts', {
+      body: { title: 'T', status: 'published', targets: [{ channelId: bluesky }] },
+      token: reader,
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.json.error.code).toBe('insufficient_scope');
+    expect(await h.db.select().from(postTargets).where(eq(postTargets.channelId, foreign))).toEqual(
+      [],
+    );
+    const member = await h.call('POST', '/api/users', {
+      body: { name: 'Member', email: 'member@targets.test', password: 'a-long-password' },
+    });
+    const memberKey = (await h.keyFor(member.json.id)).secret;
+    const byMember = await h.call('POST', '/api/content/posts', {
+      body: { title: 'T', content: 'x', status: 'published', targets: [{ channelId: bluesky }] },
+      token: memberKey,
+    });
+    expect(byMember.status).toBe(201);
+    expect(byMember.json.data.status).toBe('publishing');
+  });
+});

@@ -1,0 +1,225 @@
+import { and, count, eq, events, posts } from '@chorus/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './harness';
+import { inAnHour } from './posts-fixtures';
+
+let h: Harness;
+let other: Awaited<ReturnType<Harness['newAccount']>>;
+
+beforeAll(async () => {
+  h = await startHarness();
+  other = await h.newAccount('Globex', 'admin@globex.test');
+});
+afterAll(() => h.close());
+
+const csv = (text: string, query = '', token?: string | null) =>
+  h.call('POST', `/api/content/posts/import${query}`, {
+    raw: text,
+    contentType: 'text/csv',
+    token,
+  });
+const jsonImport = (body: unknown, query = '', token?: string) =>
+  h.call('POST', `/api/content/posts/import${query}`, { body, token });
+
+async function postCount(accountId = h.main.accountId) {
+  const [row] = await h.db.select({ n: count() }).from(posts).where(eq(posts.accountId, accountId));
+  return row?.n ?? 0;
+}
+async function eventCount() {
+  const [row] = await h.db
+    .select({ n: count() })
+    .from(events)
+    .where(and(eq(events.accountId, h.main.accountId), eq(events.type, 'post.created')));
+  return row?.n ?? 0;
+}
+
+/** A CSV of `n` valid rows, scheduled within the next day. */
+function rowsCsv(n: number, bad?: { row: number; scheduledAt: string }) {
+  const lines = ['title,content,tags,scheduledAt'];
+  for (let i = 1; i <= n; i++) {
+    const at = bad?.row === i ? bad.scheduledAt : i % 2 ? inAnHour() : '';
+    lines.push(`Post ${i},"Body, with a comma ${i}","bulk,n${i % 3}",${at}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+describe('POST /api/content/posts/import', () => {
+  it('imports a CSV as drafts, or scheduled when a row has a time, through the create rules', async () => {
+    const before = await postCount();
+    const text =
+      'title,content,tags,scheduledAt,channels\n' +
+      `Launch,"Multi\nline, quoted ""text""", launch , ${inAnHour()},\n` +
+      'Later,,"a, b ,a",,\n';
+    const { status, json } = await csv(text);
+    expect(status, JSON.stringify(json)).toBe(201);
+    expect(json.data).toMatchObject({ dryRun: false, valid: true, count: 2, issues: [] });
+    expect(json.data.ids).toHaveLength(2);
+    const [launch, later] = await Promise.all(
+      json.data.ids.map((id: string) => h.call('GET', `/api/content/posts/${id}`)),
+    );
+    expect(launch?.json.data).toMatchObject({
+      title: 'Launch',
+      content: 'Multi\nline, quoted "text"',
+      tags: ['launch'],
+      status: 'scheduled',
+    });
+    expect(later?.json.data).toMatchObject({
+      status: 'draft',
+      tags: ['a', 'b'],
+      scheduledAt: null,
+    });
+    expect(await postCount()).toBe(before + 2);
+  });
+
+  it("sends a row's channels to the create as targets, refusing unknown ones by row", async () => {
+    const before = await postCount();
+    const { status, json } = await csv('title,channels\nA,\nB," chn_1 , chn_2"\n');
+    expect(status).toBe(400);
+    expect(json.error.details.issues).toEqual([
+      { row: 2, line: 3, path: 'targets[0].channelId', message: expect.stringContaining('chn_1') },
+      { row: 2, line: 3, path: 'targets[1].channelId', message: expect.stringContaining('chn_2') },
+    ]);
+    expect(await postCount()).toBe(before);
+  });
+
+  it('imports JSON create bodies', async () => {
+    const { status, json } = await jsonImport({
+      posts: [
+        { title: 'J1', tags: ['x'] },
+        { title: 'J2', scheduledAt: inAnHour() },
+      ],
+    });
+    expect(status).toBe(201);
+    expect(json.data.rows.map((r: { status: string }) => r.status)).toEqual(['draft', 'scheduled']);
+  });
+
+  it('rolls everything back when one row is bad, naming its row and line', async () => {
+    const before = await postCount();
+    const eventsBefore = await eventCount();
+    const { status, json } = await csv(rowsCsv(20, { row: 7, scheduledAt: '2026-13-45 nope' }));
+    expect(status).toBe(400);
+    expect(json.error.code).toBe('validation_error');
+    expect(json.error.message).toContain('nothing was imported');
+    expect(json.error.details.issues).toEqual([
+      { row: 7, line: 8, path: 'scheduledAt', message: expect.any(String) },
+    ]);
+    expect(await postCount()).toBe(before);
+    expect(await eventCount()).toBe(eventsBefore);
+  });
+
+  it("refuses a row the create's own rules refuse (a past time), by row, and keeps nothing", async () => {
+    const before = await postCount();
+    const past = new Date(Date.now() - 60_000).toISOString();
+    const { status, json } = await jsonImport({
+      posts: [{ title: 'ok' }, { title: 'past', scheduledAt: past }, { title: '' }, 'nope'],
+    });
+    expect(status).toBe(400);
+    const issues = json.error.details.issues as { row: number; path: string }[];
+    expect(issues.map((i) => [i.row, i.path])).toEqual([
+      [2, 'scheduledAt'],
+      [3, 'title'],
+      [4, 'title'],
+    ]);
+    expect(await postCount()).toBe(before);
+  });
+
+  it('answers a dry run with the issues and the posts as they would be, writing nothing', async () => {
+    const before = await postCount();
+    const eventsBefore = await eventCount();
+    const bad = await csv(rowsCsv(5, { row: 2, scheduledAt: 'tomorrow' }), '?dryRun=true');
+    expect(bad.status).toBe(200);
+    expect(bad.json.data).toMatchObject({ dryRun: true, valid: false, ids: [] });
+    expect(bad.json.data.issues.map((i: { row: number }) => i.row)).toEqual([2]);
+    expect(bad.json.data.rows.map((r: { row: number }) => r.row)).toEqual([1, 3, 4, 5]);
+    const good = await csv(rowsCsv(5), '?dryRun=true');
+    expect(good.status).toBe(200);
+    expect(good.json.data).toMatchObject({ dryRun: true, valid: true, count: 5, ids: [] });
+    expect(await postCount()).toBe(before);
+    expect(await eventCount()).toBe(eventsBefore);
+    expect((await csv(rowsCsv(1), '?dryRun=yes')).status).toBe(400);
+  });
+
+  it('imports 1,000 rows in one go, and refuses 1,001 (CSV and JSON) writing nothing', async () => {
+    const before = await postCount();
+    const tooMany = await csv(rowsCsv(1001));
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.json.error.details.issues).toEqual([
+      { path: 'posts', message: 'At most 1000 rows.' },
+    ]);
+    const tooManyJson = await jsonImport({
+      posts: Array.from({ length: 1001 }, (_, i) => ({ title: `T${i}` })),
+    });
+    expect(tooManyJson.status).toBe(400);
+    expect(await postCount()).toBe(before);
+    const { status, json } = await csv(rowsCsv(1000));
+    expect(status).toBe(201);
+    expect(json.data.ids).toHaveLength(1000);
+    expect(await postCount()).toBe(before + 1000);
+  }, 180_000);
+
+  it('refuses a CSV without a title column, a malformed CSV, an empty one and other types', async () => {
+    const noTitle = await csv('name,content\nx,y\n');
+    expect(noTitle.status).toBe(400);
+    expect(noTitle.json.error.details.issues[0].path).toBe('title');
+    const ragged = await csv('title,content\na,b,c\n');
+    expect(ragged.status).toBe(400);
+    expect(ragged.json.error.code).toBe('validation_error');
+    expect((await csv('title\n')).status).toBe(400);
+    expect((await jsonImport({ posts: [] })).status).toBe(400);
+    expect((await jsonImport({ nope: 1 })).status).toBe(400);
+    const xml = await h.call('POST', '/api/content/posts/import', {
+      raw: '<posts/>',
+      contentType: 'application/xml',
+    });
+    expect(xml.status).toBe(415);
+    const broken = await h.call('POST', '/api/content/posts/import', {
+      raw: '{"posts": [',
+      contentType: 'application/json',
+    });
+    expect(broken.json.error.code).toBe('invalid_json');
+    const nul = await csv('title\nbad\u0000title\n');
+    expect(nul.status).toBe(400);
+  });
+
+  it("takes off an export's formula guard, so an export imports back as it was", async () => {
+    const { json } = await csv("title,content\n'=1+1,'-minus\n'plain,x\n");
+    const [formula, plain] = await Promise.all(
+      json.data.ids.map((id: string) => h.call('GET', `/api/content/posts/${id}`)),
+    );
+    expect(formula?.json.data).toMatchObject({ title: '=1+1', content: '-minus' });
+    expect(plain?.json.data.title).toBe("'plain");
+  });
+
+  it("needs content:write, for any member; imports into the caller's account only", async () => {
+    const reader = (await h.keyFor(h.main.adminId, ['content:read', 'read', 'write'])).secret;
+    const refused = await csv('title\nx\n', '', reader);
+    expect(refused.status).toBe(403);
+    expect(refused.json.error.code).toBe('insufficient_scope');
+    expect((await csv('title\nx\n', '', null)).status).toBe(401);
+    const created = await h.call('POST', '/api/users', {
+      body: { name: 'Member', email: 'member@import.test', password: 'a-long-password' },
+    });
+    const member = (await h.keyFor(created.json.id, ['content:write'])).secret;
+    expect((await csv('title\nby a member\n', '', member)).status).toBe(201);
+    const theirs = await postCount(other.accountId);
+    expect((await csv('title\nfor Globex\n', '', other.token)).status).toBe(201);
+    expect(await postCount(other.accountId)).toBe(theirs + 1);
+  });
+
+  it('replays an Idempotency-Key retry instead of importing twice', async () => {
+    const before = await postCount();
+    const headers = { 'idempotency-key': 'import-once' };
+    const send = () =>
+      h.call('POST', '/api/content/posts/import', {
+        raw: 'title\nonce\n',
+        contentType: 'text/csv',
+        headers,
+      });
+    const first = await send();
+    const second = await send();
+    expect(second.status).toBe(201);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(second.json.data.ids).toEqual(first.json.data.ids);
+    expect(await postCount()).toBe(before + 1);
+  });
+});

@@ -1,0 +1,155 @@
+/**
+ * Builds the publishable `@chorus/client` into `dist/` (then `npm pack ./dist`): ESM
+ * JavaScript and declarations, with the router's types included, so that an app outside this
+ * repository installs it from the registry's packages alone (`@trpc/client`, `@trpc/server`).
+ *
+ * The router's types come from TypeScript's own declaration of `appRouter`: every input and
+ * output is printed there as a plain type (the procedures declare their output schemas). What
+ * it still names from the server is replaced: the request context (the database, storage:
+ * the server's business, never a client's) and procedure meta (OpenAPI and access rules) by
+ * `object`; the error body and scopes by their own declarations. The build fails if any other
+ * name from outside `@trpc/server` remains.
+ */
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { ERROR_STATUS } from '../../services/src/errors';
+import { SCOPES } from '../../validators/src/scopes';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const client = join(here, '..');
+const repo = join(client, '../..');
+const dist = join(client, 'dist');
+const rootModule = join(repo, 'packages/api/src/root.ts');
+
+const own = JSON.parse(await readFile(join(client, 'package.json'), 'utf8')) as {
+  version: string;
+  dependencies: Record<string, string>;
+};
+const trpc = own.dependencies['@trpc/client'];
+
+/** The workspace's compiler options, emitting ESM JavaScript and declarations. */
+const config = ts.getParsedCommandLineOfConfigFile(
+  join(client, 'tsconfig.json'),
+  {},
+  {
+    ...ts.sys,
+    onUnRecoverableConfigFileDiagnostic: (d) => {
+      throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n'));
+    },
+  },
+);
+if (!config) throw new Error('packages/client/tsconfig.json not readable');
+const options: ts.CompilerOptions = {
+  ...config.options,
+  noEmit: false,
+  declaration: true,
+  incremental: false,
+  tsBuildInfoFile: undefined,
+  module: ts.ModuleKind.ESNext,
+  target: ts.ScriptTarget.ES2022,
+  sourceMap: false,
+};
+const sources = config.fileNames.filter((file) => file.startsWith(join(client, 'src')));
+const program = ts.createProgram([...sources, rootModule], options);
+const problems = ts.getPreEmitDiagnostics(program);
+if (problems.length) {
+  throw new Error(
+    ts.formatDiagnostics(problems, {
+      ...ts.sys,
+      getCanonicalFileName: (f) => f,
+      getCurrentDirectory: () => repo,
+      getNewLine: () => '\n',
+    }),
+  );
+}
+
+await rm(dist, { recursive: true, force: true });
+await mkdir(dist, { recursive: true });
+const emitted = new Map<string, string>();
+const write: ts.WriteFileCallback = (file, text) => emitted.set(file, text);
+for (const name of sources) {
+  const result = program.emit(program.getSourceFile(name), write);
+  if (result.emitSkipped) throw new Error(`could not emit ${name}`);
+}
+program.emit(program.getSourceFile(rootModule), write, undefined, true);
+
+const srcDir = join(client, 'src');
+const byName = (suffix: string) => {
+  const hit = [...emitted].find(([file]) => file.endsWith(suffix));
+  if (!hit) throw new Error(`nothing emitted for ${suffix}`);
+  return hit[1];
+};
+for (const [file, text] of emitted) {
+  const at = relative(srcDir, file.replace(/\.(d\.ts|js)$/, '.ts'));
+  if (at.startsWith('..') || at === 'router.ts') continue;
+  await writeFile(join(dist, relative(srcDir, file)), text);
+}
+await writeFile(join(dist, 'router.js'), 'export {};\n');
+await writeFile(join(dist, 'router.d.ts'), routerContract(byName('packages/api/src/root.d.ts')));
+
+/** The client's `router.d.ts`: `appRouter`'s declared type, with the server's names replaced. */
+function routerContract(rootDeclaration: string): string {
+  const head = 'export declare const appRouter: ';
+  const start = rootDeclaration.indexOf(head);
+  // The declaration runs to the next top-level statement.
+  const end = rootDeclaration.indexOf(';\nexport ', start);
+  if (start < 0 || end < 0) throw new Error('no declaration of appRouter in root.d.ts');
+  const type = rootDeclaration
+    .slice(start + head.length, end)
+    .replaceAll('import("./context").Context', 'object')
+    .replaceAll('import("./trpc").Meta', 'object')
+    .replaceAll('import("./errors").ApiError', 'ApiError')
+    .replaceAll('import("@chorus/validators").Scope', 'Scope');
+  const foreign = [...type.matchAll(/import\("([^"]+)"\)/g)].filter(
+    ([, from]) => from !== '@trpc/server',
+  );
+  if (foreign.length) {
+    throw new Error(
+      `the router's types name server modules: ${[...new Set(foreign.map(([m]) => m))].join(', ')}`,
+    );
+  }
+  const union = (values: readonly string[]) => values.map((v) => JSON.stringify(v)).join(' | ');
+  return `/**
+ * The Chorus API's router as a client sees it: every procedure with its input and output.
+ * Generated by @chorus/client's build from the server's router; do not edit.
+ */
+/** An error code of the API (the spec's error envelope). */
+export type ErrorCode = ${union(Object.keys(ERROR_STATUS))};
+/** A permission of API keys and OAuth tokens. */
+export type Scope = ${union(SCOPES)};
+/** An error as a client sees it: the body of the spec's envelope. */
+export interface ApiError {
+    status: number;
+    code: ErrorCode;
+    message: string;
+    details?: Record<string, unknown>;
+}
+declare const appRouter: ${type};
+export type AppRouter = typeof appRouter;
+export {};
+`;
+}
+
+await writeFile(
+  join(dist, 'package.json'),
+  `${JSON.stringify(
+    {
+      name: '@chorus/client',
+      version: own.version,
+      description: 'Typed client for the Chorus API (tRPC door), for Node 20+ and browsers.',
+      license: 'UNLICENSED',
+      type: 'module',
+      exports: { '.': { types: './index.d.ts', import: './index.js', default: './index.js' } },
+      types: './index.d.ts',
+      sideEffects: false,
+      engines: { node: '>=20' },
+      dependencies: { '@trpc/client': trpc, '@trpc/server': trpc },
+    },
+    null,
+    2,
+  )}\n`,
+);
+await cp(join(client, 'README.md'), join(dist, 'README.md'));
+console.log(`built ${relative(repo, dist)}: ${[...emitted.keys()].length} files emitted`);

@@ -1,0 +1,118 @@
+import { sql } from 'drizzle-orm';
+import {
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgEnum,
+  pgTable,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import { accountRef } from './accounts';
+import { timestamptz } from './columns';
+import { integrationConnections } from './integrations';
+import { posts } from './posts';
+
+export const channelKind = pgEnum('channel_kind', ['profile', 'page', 'organization', 'account']);
+
+/**
+ * A place on a connected network a post goes to (a Bluesky profile, a Facebook Page, a
+ * LinkedIn organisation). Discovered when the integration is connected; deleted with its
+ * connection, so targets keep the channel's id without a foreign key and fail with
+ * `channel_unavailable` when it is gone.
+ */
+export const channels = pgTable(
+  'channels',
+  {
+    id: text().primaryKey(),
+    accountId: accountRef(),
+    integrationId: text().notNull(),
+    /** The channel's id at the network: a DID, a Page id, `urn:li:organization:…`. */
+    externalId: text().notNull(),
+    kind: channelKind().notNull(),
+    name: text().notNull(),
+    handle: text().notNull(),
+    avatarUrl: text(),
+    /** AES-256-GCM ciphertext of the channel's own credentials (a Page token); null: the connection's. */
+    credentials: text(),
+    /** Limits of this channel that differ from its network's (a Mastodon instance's own). */
+    limits: jsonb().$type<Record<string, unknown>>(),
+    createdAt: timestamptz().notNull().defaultNow(),
+  },
+  (t) => [
+    foreignKey({
+      columns: [t.accountId, t.integrationId],
+      foreignColumns: [integrationConnections.accountId, integrationConnections.integrationId],
+    }).onDelete('cascade'),
+    uniqueIndex('channels_connection_external_idx').on(t.accountId, t.integrationId, t.externalId),
+  ],
+);
+
+export const targetStatus = pgEnum('target_status', [
+  'pending',
+  'publishing',
+  'published',
+  'failed',
+  'unconfirmed',
+]);
+
+/** One part of a thread after the post itself. */
+export interface ThreadPart {
+  content: string;
+  mediaIds?: string[];
+}
+
+/** Why a target failed, as the API shows it. */
+export interface TargetError {
+  code: string;
+  message: string;
+  retryable: boolean;
+}
+
+/**
+ * Where one post goes: a channel, with the fields that differ from the post's own (null
+ * falls back to the post). Its status is the engine's: claimed (`publishing`) in a
+ * transaction before the network call, its outcome written after.
+ */
+export const postTargets = pgTable(
+  'post_targets',
+  {
+    id: text().primaryKey(),
+    postId: text()
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    accountId: accountRef(),
+    channelId: text().notNull(),
+    position: integer().notNull(),
+    content: text(),
+    mediaIds: text().array(),
+    firstComment: text(),
+    thread: jsonb().$type<ThreadPart[]>(),
+    status: targetStatus().notNull().default('pending'),
+    externalId: text(),
+    url: text(),
+    publishedAt: timestamptz(),
+    attempts: integer().notNull().default(0),
+    error: jsonb().$type<TargetError>(),
+    /** What earlier attempts achieved at the network (the provider's PublishProgress). */
+    progress: jsonb()
+      .$type<Record<string, string | string[]>>()
+      .notNull()
+      .default(sql`'{}'::jsonb`),
+    /** When the engine may try again (backoff, Retry-After); null: now. */
+    nextAttemptAt: timestamptz(),
+    /** The first attempt of this round of publishing: retries stop 30 minutes after it. */
+    firstAttemptAt: timestamptz(),
+    createdAt: timestamptz().notNull().defaultNow(),
+    updatedAt: timestamptz().notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('post_targets_post_position_idx').on(t.postId, t.position),
+    index('post_targets_channel_idx').on(t.channelId),
+    // The engine's look-up of targets waiting for an attempt.
+    index('post_targets_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending'`),
+  ],
+);

@@ -1,0 +1,218 @@
+/**
+ * `npm run bench:publishing`: the publishing engine under load (docs/publishing.md,
+ * "Benchmark"). For each size (TARGETS, default "1000,10000"), targets due over one minute
+ * across the Mastodon and X stand-ins, sent by WORKERS (2) real workers; reports the lag from
+ * `scheduledAt` to the stand-in's receipt (p50, p99), the engine's throughput against the
+ * stand-ins' own capacity measured in the same run (the providers called directly, with the
+ * same concurrency and no database), and checks that no target was sent twice. Run it with
+ * DATABASE_URL set (PostgreSQL); without it, an embedded PGlite.
+ */
+import { inArray, openDatabase, postTargets, posts, type Db } from '@chorus/db';
+import { createTestServerDatabase } from '@chorus/db/testing';
+import { createAccount, newId, PROVIDERS, type Provider } from '@chorus/services';
+import { startMastodonStandIn, startXStandIn } from '@chorus/stand-ins';
+import {
+  dispatchPublishingJob,
+  publishDuePostsJob,
+  publishTargetJob,
+  publishingTiming,
+  startWorker,
+} from '../src';
+import { seedChannel } from '../test/publishing-fixtures';
+
+const SIZES = (process.env.TARGETS ?? '1000,10000').split(',').map(Number);
+const WINDOW_MS = Number(process.env.WINDOW_S ?? 60) * 1000;
+const WORKERS = Number(process.env.WORKERS ?? 2);
+/** Channels per network: the stand-ins count their rate limits per account. */
+const CHANNELS = 20;
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+
+async function standIns() {
+  const unlimited = { rateLimit: { limit: 10_000_000, windowMs: 60_000 } };
+  const mastodon = await startMastodonStandIn(unlimited);
+  const x = await startXStandIn(unlimited);
+  process.env.CHORUS_INTEGRATION_X_API_URL = x.url;
+  return { mastodon, x };
+}
+
+type Networks = Awaited<ReturnType<typeof standIns>>;
+
+/** What the stand-ins can take: the providers called directly, `concurrency` at a time. */
+async function capacity(networks: Networks, total: number, concurrency: number) {
+  const calls: (() => Promise<unknown>)[] = [];
+  const mastodon = PROVIDERS.mastodon as Provider;
+  const x = PROVIDERS.x as Provider;
+  const m = networks.mastodon.addAccount({ username: 'capacity' });
+  const u = networks.x.addUser({ username: 'capacity' });
+  for (let i = 0; i < total; i++) {
+    const onX = i % 2 === 1;
+    const request = {
+      targetId: newId('tgt'),
+      channel: {
+        externalId: onX ? u.userId : m.accountId,
+        handle: '@capacity',
+        credentials: { accessToken: onX ? u.token : m.token },
+      },
+      parts: [{ text: `Capacity ${i}`, media: [] }],
+      firstComment: null,
+      progress: {},
+      saveProgress: async () => {},
+    };
+    calls.push(() =>
+      onX
+        ? x.publish(request, { apiUrl: networks.x.url })
+        : mastodon.publish(request, { apiUrl: networks.mastodon.url }),
+    );
+  }
+  const started = Date.now();
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < calls.length) await calls[next++]?.();
+    }),
+  );
+  return (total / (Date.now() - started)) * 1000;
+}
+
+async function seed(db: Db, networks: Networks, accountId: string) {
+  const channels: string[] = [];
+  for (let i = 0; i < CHANNELS; i++) {
+    const m = networks.mastodon.addAccount({ username: `m${i}` });
+    channels.push(
+      await seedChannel(db, {
+        accountId,
+        integrationId: 'mastodon',
+        kind: 'api_key',
+        onChannel: true,
+        externalId: m.accountId,
+        credentials: { accessToken: m.token, extra: { serviceUrl: networks.mastodon.url } },
+      }),
+    );
+    const u = networks.x.addUser({ username: `x${i}` });
+    channels.push(
+      await seedChannel(db, {
+        accountId,
+        integrationId: 'x',
+        onChannel: true,
+        externalId: u.userId,
+        credentials: { accessToken: u.token, refreshToken: u.refreshToken },
+      }),
+    );
+  }
+  return channels;
+}
+
+async function run(size: number) {
+  const database = await createTestServerDatabase();
+  const { db } = database;
+  const networks = await standIns();
+  const { accountId } = await createAccount(db, {
+    name: 'Bench',
+    admin: { name: 'Bench', email: 'bench@bench.test', password: 'correct horse battery' },
+  });
+  const channels = await seed(db, networks, accountId);
+  const concurrency = publishingTiming().concurrency * WORKERS;
+  const capacityPerSecond = await capacity(networks, 2000, concurrency);
+
+  // Two targets per post (one per network), due over the window from 5 s ahead.
+  const start = Date.now() + 5_000;
+  const postCount = size / 2;
+  const due = new Map<string, number>();
+  const ids: string[] = [];
+  for (let i = 0; i < postCount; i += 500) {
+    const rows = [];
+    const targets = [];
+    for (let j = i; j < Math.min(postCount, i + 500); j++) {
+      const id = newId('post');
+      const at = start + Math.random() * WINDOW_MS;
+      ids.push(id);
+      rows.push({
+        id,
+        accountId,
+        title: `Bench ${j}`,
+        content: `Bench ${j}`,
+        status: 'scheduled' as const,
+        scheduledAt: new Date(at),
+      });
+      for (let t = 0; t < 2; t++) {
+        const text = `Bench ${j} #${t}`;
+        due.set(text, at);
+        targets.push({
+          id: newId('tgt'),
+          postId: id,
+          accountId,
+          channelId: channels[(2 * j + t) % channels.length] ?? '',
+          position: t,
+          content: text,
+        });
+      }
+    }
+    await db.insert(posts).values(rows);
+    await db.insert(postTargets).values(targets);
+  }
+
+  const pools = await Promise.all(
+    Array.from({ length: WORKERS }, () => openDatabase({ url: database.url, max: 10 })),
+  );
+  const workers = await Promise.all(
+    pools.map((pool) =>
+      startWorker({
+        databaseUrl: database.url,
+        db: pool.db,
+        definitions: [publishDuePostsJob(), publishTargetJob(), dispatchPublishingJob()],
+      }),
+    ),
+  );
+  console.log(`${size} targets due over ${WINDOW_MS / 1000} s, ${WORKERS} workers…`);
+  const receipts = () => [
+    ...networks.mastodon.published().map((s) => ({ text: s.text, at: s.createdAt.getTime() })),
+    ...networks.x.published().map((t) => ({ text: t.text, at: t.createdAt.getTime() })),
+  ];
+  for (;;) {
+    const got = receipts().filter((r) => r.text.startsWith('Bench '));
+    if (got.length >= size) break;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  // Let duplicates, if any, arrive before counting.
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  const got = receipts().filter((r) => r.text.startsWith('Bench '));
+  const lags = got.map((r) => r.at - (due.get(r.text) ?? NaN)).sort((a, b) => a - b);
+  const twice = got.length - new Set(got.map((r) => r.text)).size;
+  const first = Math.min(...due.values());
+  const last = Math.max(...got.map((r) => r.at));
+  const settled = await db
+    .select({ status: posts.status })
+    .from(posts)
+    .where(inArray(posts.id, ids.slice(0, 1000)));
+  const engine = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
+  console.log(`engine: ${engine}, targets: ${size}, sent: ${got.length}, sent twice: ${twice}`);
+  console.log(
+    `lag scheduledAt → receipt ms: p50 ${percentile(lags, 50).toFixed(0)}, p99 ${percentile(lags, 99).toFixed(0)}, max ${(lags.at(-1) ?? NaN).toFixed(0)}`,
+  );
+  console.log(
+    `throughput: ${((got.length / (last - first)) * 1000).toFixed(0)} targets/s over the window (offered ${((size / WINDOW_MS) * 1000).toFixed(0)}/s); stand-ins' capacity at the same concurrency (${concurrency}): ${capacityPerSecond.toFixed(0)}/s`,
+  );
+  console.log(
+    `posts settled (first 1000): ${settled.filter((s) => s.status === 'published').length} published`,
+  );
+  const target = size <= 1000 ? 2000 : 5000;
+  console.log(
+    `target p99 < ${target} ms: ${percentile(lags, 99) < target ? 'met' : 'MISSED'}; no target twice: ${twice === 0 ? 'met' : 'MISSED'}`,
+  );
+  await Promise.all(workers.map((worker) => worker.stop()));
+  await Promise.all(pools.map((pool) => pool.close()));
+  await networks.mastodon.close();
+  await networks.x.close();
+  await database.close();
+}
+
+async function main() {
+  for (const size of SIZES) await run(size);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

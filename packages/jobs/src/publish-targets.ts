@@ -1,0 +1,132 @@
+import {
+  dueTargetIds,
+  onPublishingWake,
+  publishingSettings,
+  publishTarget,
+  recoverAbandoned,
+} from '@chorus/services';
+import { defineJob, type JobContext } from './definition';
+
+export const PUBLISH_TARGET = 'publishing.target';
+export const DISPATCH_PUBLISHING = 'publishing.dispatch';
+
+export interface PublishingTiming {
+  /** Pause between two sweeps for due targets (backoffs, wakes from another process). */
+  sweepIntervalMs: number;
+  /** Targets one worker publishes at once. */
+  concurrency: number;
+}
+
+/** From `CHORUS_PUBLISHING_SWEEP_INTERVAL_MS` (default 1000) and `_CONCURRENCY` (default 32). */
+export function publishingTiming(env = process.env): PublishingTiming {
+  const sweepIntervalMs = Number(env.CHORUS_PUBLISHING_SWEEP_INTERVAL_MS ?? 1000);
+  if (!Number.isInteger(sweepIntervalMs) || sweepIntervalMs < 100 || sweepIntervalMs > 60_000) {
+    throw new Error('CHORUS_PUBLISHING_SWEEP_INTERVAL_MS must be an integer from 100 to 60000.');
+  }
+  const concurrency = Number(env.CHORUS_PUBLISHING_CONCURRENCY ?? 32);
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256) {
+    throw new Error('CHORUS_PUBLISHING_CONCURRENCY must be an integer from 1 to 256.');
+  }
+  return { sweepIntervalMs, concurrency };
+}
+
+/** Fetch loops per worker: each takes a batch and waits for all of it before the next. */
+const LOOPS = 4;
+
+/**
+ * Queues one job per target (at most one waiting per target: the queue is `short` keyed by the
+ * target) and has this process's workers fetch at once. A job only asks for an attempt: that
+ * it is made once rests on the claim in the database, not on the queue.
+ */
+export async function queueTargets(context: Pick<JobContext, 'boss' | 'notify'>, ids: string[]) {
+  if (ids.length === 0) return;
+  await context.boss.insert(
+    ids.map((targetId) => ({ name: PUBLISH_TARGET, data: { targetId }, singletonKey: targetId })),
+  );
+  context.notify(PUBLISH_TARGET);
+}
+
+/**
+ * One attempt per job (decisions §18): `publishTarget` claims, publishes, writes the outcome
+ * and settles the post; a job for a target that is not due does nothing. A worker that dies
+ * mid-attempt leaves the target `publishing`; the dispatcher's recovery takes it from there
+ * (so pg-boss's own retry is off: a retry could not know whether the request left).
+ */
+export const publishTargetJob = (timing: PublishingTiming = publishingTiming()) => {
+  const batchSize = Math.max(1, Math.ceil(timing.concurrency / LOOPS));
+  return defineJob<{ targetId: string }>({
+    name: PUBLISH_TARGET,
+    queue: { policy: 'short', retryLimit: 0, expireInSeconds: 3600 },
+    work: { pollingIntervalSeconds: 0.5, batchSize },
+    loops: Math.min(LOOPS, timing.concurrency),
+    handle: async (jobs, { db, media, notify }) => {
+      await Promise.all(jobs.map((job) => publishTarget({ db, media }, job.data.targetId)));
+      // A full batch means more may be waiting: fetch again at once rather than after a poll.
+      if (jobs.length >= batchSize) notify(PUBLISH_TARGET);
+    },
+  });
+};
+
+/**
+ * The dispatcher: a chain of sweeps (like the scheduler's, `stately`: one waiting and one
+ * running across all workers) that returns abandoned claims (recoverAbandoned) and queues a
+ * job for every due target: retries whose backoff ended, targets made due by publish-now or
+ * retry in another process, jobs lost with a worker. `wakePublishing()` in this process runs
+ * a dispatch at once.
+ */
+export const dispatchPublishingJob = (timing: PublishingTiming = publishingTiming()) => {
+  let stopWaking: (() => void) | undefined;
+  const dispatch = async (context: JobContext) => {
+    await recoverAbandoned(context.db, publishingSettings());
+    for (;;) {
+      const ids = await dueTargetIds(context.db, 1000);
+      await queueTargets(context, ids);
+      if (ids.length < 1000) return;
+    }
+  };
+  return defineJob<object>({
+    name: DISPATCH_PUBLISHING,
+    queue: { policy: 'stately', retryLimit: 3, retryDelay: 1, expireInSeconds: 60 },
+    work: { pollingIntervalSeconds: 0.5 },
+    handle: async (_jobs, context) => {
+      try {
+        await dispatch(context);
+      } finally {
+        await context.boss.send(
+          DISPATCH_PUBLISHING,
+          {},
+          { startAfter: new Date(Date.now() + timing.sweepIntervalMs) },
+        );
+      }
+    },
+    onStart: async (context) => {
+      stopWaking = wakeOnce(() => dispatch(context));
+      await context.boss.send(DISPATCH_PUBLISHING, {});
+      await context.boss.schedule(DISPATCH_PUBLISHING, '* * * * *');
+    },
+    onStop: () => stopWaking?.(),
+  });
+};
+
+/** Runs `work` at each wake; wakes during a run make one more run after it, not one each. */
+function wakeOnce(work: () => Promise<void>): () => void {
+  let running = false;
+  let again = false;
+  const run = () => {
+    if (running) {
+      again = true;
+      return;
+    }
+    running = true;
+    work()
+      .catch(() => {})
+      .finally(() => {
+        running = false;
+        if (again) {
+          again = false;
+          run();
+        }
+      });
+  };
+  return onPublishingWake(run);
+}

@@ -1,0 +1,320 @@
+import { and, channels, eq, events, integrationConnections, type Database } from '@chorus/db';
+import { createTestServerDatabase } from '@chorus/db/testing';
+import { createAccount, publishingCredentials, refreshExpiringCredentials } from '@chorus/services';
+import {
+  mastodonFaults,
+  startMastodonStandIn,
+  startXStandIn,
+  type MastodonStandIn,
+  type XStandIn,
+} from '@chorus/stand-ins';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  dispatchPublishingJob,
+  publishDuePostsJob,
+  publishTargetJob,
+  startWorker,
+  type Worker,
+} from '../src';
+import { insertPost, postStatus, seedChannel, targetsOf, until } from './publishing-fixtures';
+
+/**
+ * The error policy of decisions §18, class by class, through a real worker against the
+ * stand-ins' documented failure answers (retries are fast here: 20 ms backoff).
+ */
+
+let database: Database & { url: string };
+let worker: Worker;
+let mastodon: MastodonStandIn;
+let x: XStandIn;
+const timing = { sweepIntervalMs: 100, concurrency: 8 };
+
+async function account(name: string) {
+  const { accountId } = await createAccount(database.db, {
+    name,
+    admin: { name: 'Ada', email: `ada@${name}.test`, password: 'correct horse battery' },
+  });
+  return accountId;
+}
+
+/** An account with a Mastodon channel of its own (its own token, so revoking it is local). */
+async function mastodonChannel(name: string) {
+  const accountId = await account(name);
+  const user = mastodon.addAccount({ username: name });
+  const channelId = await seedChannel(database.db, {
+    accountId,
+    integrationId: 'mastodon',
+    kind: 'api_key',
+    externalId: user.accountId,
+    credentials: { accessToken: user.token, extra: { instanceUrl: mastodon.url } },
+  });
+  return { accountId, channelId, token: user.token };
+}
+
+async function xChannel(name: string, tokenExpiresAt?: Date) {
+  const accountId = await account(name);
+  const user = x.addUser({ username: name });
+  const channelId = await seedChannel(database.db, {
+    accountId,
+    integrationId: 'x',
+    externalId: user.userId,
+    handle: `@${name}`,
+    credentials: { accessToken: user.token, refreshToken: user.refreshToken },
+    tokenExpiresAt,
+  });
+  return { accountId, channelId, ...user };
+}
+
+const settled = (postId: string) =>
+  until(async () => {
+    const status = await postStatus(database.db, postId);
+    return status === 'published' || status === 'failed';
+  }, `post ${postId} to settle`);
+
+const statusesWith = (text: string) => mastodon.published().filter((s) => s.text === text);
+const postsTo = (text: string) =>
+  mastodon.received.filter(
+    (r) => r.method === 'POST' && r.url === '/api/v1/statuses' && r.body.toString().includes(text),
+  );
+
+async function connectionOf(accountId: string, integrationId: string) {
+  const [row] = await database.db
+    .select()
+    .from(integrationConnections)
+    .where(
+      and(
+        eq(integrationConnections.accountId, accountId),
+        eq(integrationConnections.integrationId, integrationId),
+      ),
+    );
+  return row;
+}
+
+beforeAll(async () => {
+  process.env.CHORUS_ENCRYPTION_KEY ??= 'e'.repeat(64);
+  process.env.CHORUS_PUBLISHING_BACKOFF_MS = '20';
+  database = await createTestServerDatabase();
+  mastodon = await startMastodonStandIn({ rateLimit: { limit: 10_000, windowMs: 60_000 } });
+  x = await startXStandIn();
+  process.env.CHORUS_INTEGRATION_X_API_URL = x.url;
+  process.env.CHORUS_INTEGRATION_X_TOKEN_URL = `${x.url}/2/oauth2/token`;
+  process.env.CHORUS_INTEGRATION_X_CLIENT_ID = x.client.clientId;
+  process.env.CHORUS_INTEGRATION_X_CLIENT_SECRET = x.client.clientSecret;
+  worker = await startWorker({
+    databaseUrl: database.url,
+    db: database.db,
+    definitions: [
+      publishDuePostsJob({ intervalMs: 100, pollingIntervalSeconds: 0.5 }),
+      publishTargetJob(timing),
+      dispatchPublishingJob(timing),
+    ],
+  });
+});
+
+afterAll(async () => {
+  await worker?.stop();
+  await mastodon?.close();
+  await x?.close();
+  await database?.close();
+});
+
+describe('the error policy', () => {
+  it('rate_limited: waits for the reset the network gave, then publishes', async () => {
+    const { accountId, channelId } = await mastodonChannel('ratelimited');
+    mastodon.faults.inject(mastodonFaults.rateLimited(2), {
+      method: 'POST',
+      path: '/api/v1/statuses',
+    });
+    const { postId } = await insertPost(database.db, {
+      accountId,
+      content: 'Rate limited once',
+      targets: [{ channelId }],
+    });
+    await settled(postId);
+    expect(await postStatus(database.db, postId)).toBe('published');
+    const [refused, accepted] = postsTo('Rate limited once');
+    // The reset was 2 s ahead (whole seconds as Mastodon sends it): not retried before ~1 s.
+    expect((accepted?.at.getTime() ?? 0) - (refused?.at.getTime() ?? 0)).toBeGreaterThan(900);
+    expect(statusesWith('Rate limited once')).toHaveLength(1);
+    expect((await targetsOf(database.db, postId))[0]).toMatchObject({ attempts: 2, error: null });
+  });
+
+  it('transient: retried with backoff until it goes through', async () => {
+    const { accountId, channelId } = await mastodonChannel('transient');
+    mastodon.faults.inject(mastodonFaults.unavailable(), {
+      method: 'POST',
+      path: '/api/v1/statuses',
+      times: 2,
+    });
+    const { postId } = await insertPost(database.db, {
+      accountId,
+      content: 'Unavailable twice',
+      targets: [{ channelId }],
+    });
+    await settled(postId);
+    expect(await postStatus(database.db, postId)).toBe('published');
+    expect(statusesWith('Unavailable twice')).toHaveLength(1);
+    expect((await targetsOf(database.db, postId))[0]?.attempts).toBe(3);
+  });
+
+  it('transient: gives up after 5 attempts, failed and retryable', async () => {
+    const { accountId, channelId } = await mastodonChannel('exhausted');
+    mastodon.faults.inject(mastodonFaults.unavailable(), {
+      method: 'POST',
+      path: '/api/v1/statuses',
+      times: 10,
+    });
+    const { postId } = await insertPost(database.db, {
+      accountId,
+      content: 'Never available',
+      targets: [{ channelId }],
+    });
+    await settled(postId);
+    mastodon.faults.clear();
+    expect(await postStatus(database.db, postId)).toBe('failed');
+    expect((await targetsOf(database.db, postId))[0]).toMatchObject({
+      status: 'failed',
+      attempts: 5,
+      error: { code: 'network_error', retryable: true },
+    });
+    expect(postsTo('Never available')).toHaveLength(5);
+  });
+
+  it("rejected: failed with the network's own message, not retried", async () => {
+    const { accountId, channelId } = await mastodonChannel('rejected');
+    mastodon.faults.inject(mastodonFaults.rejected('Validation failed: Text is too silly'), {
+      method: 'POST',
+      path: '/api/v1/statuses',
+    });
+    const { postId } = await insertPost(database.db, {
+      accountId,
+      content: 'Refused',
+      targets: [{ channelId }],
+    });
+    await settled(postId);
+    expect(await postStatus(database.db, postId)).toBe('failed');
+    const [target] = await targetsOf(database.db, postId);
+    expect(target).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(target?.error).toMatchObject({ code: 'rejected', retryable: false });
+    expect(target?.error?.message).toContain('Validation failed: Text is too silly');
+    expect(postsTo('Refused')).toHaveLength(1);
+  });
+
+  it('revoked: the connection needs reconnecting, with its event; the target fails', async () => {
+    const { accountId, channelId, token } = await mastodonChannel('revoked');
+    mastodon.revoke(token);
+    const { postId } = await insertPost(database.db, {
+      accountId,
+      content: 'Revoked grant',
+      targets: [{ channelId }],
+    });
+    await settled(postId);
+    expect((await targetsOf(database.db, postId))[0]).toMatchObject({
+      status: 'failed',
+      error: { code: 'reconnect_required', retryable: true },
+    });
+    expect((await connectionOf(accountId, 'mastodon'))?.status).toBe('needs_reconnect');
+    const recorded = await database.db
+      .select({ payload: events.payload })
+      .from(events)
+      .where(and(eq(events.accountId, accountId), eq(events.type, 'integration.needs_reconnect')));
+    expect(recorded).toHaveLength(1);
+    expect(recorded[0]?.payload.data.object).toMatchObject({
+      integrationId: 'mastodon',
+      status: 'needs_reconnect',
+    });
+    // Later targets of that connection fail at once, without calling the network.
+    const before = mastodon.received.length;
+    const next = await insertPost(database.db, {
+      accountId,
+      content: 'After revocation',
+      targets: [{ channelId }],
+    });
+    await settled(next.postId);
+    expect((await targetsOf(database.db, next.postId))[0]?.error?.code).toBe('reconnect_required');
+    expect(mastodon.received.slice(before).some((r) => r.body.includes('After revocation'))).toBe(
+      false,
+    );
+  });
+
+  it('unknown_outcome on an idempotent network: retried with the same key, one status', async () => {
+    const { accountId, channelId } = await mastodonChannel('dropped');
+    mastodon.faults.inject({ kind: 'drop' }, { method: 'POST', path: '/api/v1/statuses' });
+    const { postId } = await insertPost(database.db, {
+      accountId,
+      content: 'Dropped answer',
+      targets: [{ channelId }],
+    });
+    await settled(postId);
+    expect(await postStatus(database.db, postId)).toBe('published');
+    const sent = postsTo('Dropped answer');
+    expect(sent).toHaveLength(2);
+    expect(sent[1]?.headers['idempotency-key']).toBe(sent[0]?.headers['idempotency-key']);
+    expect(statusesWith('Dropped answer')).toHaveLength(1);
+  });
+
+  it('unknown_outcome elsewhere: unconfirmed, never sent again by itself', async () => {
+    const { accountId, channelId } = await xChannel('xdropped');
+    x.faults.inject({ kind: 'drop' }, { method: 'POST', path: '/2/tweets' });
+    const { postId } = await insertPost(database.db, {
+      accountId,
+      content: 'Maybe posted',
+      targets: [{ channelId }],
+    });
+    await settled(postId);
+    expect(await postStatus(database.db, postId)).toBe('failed');
+    expect((await targetsOf(database.db, postId))[0]).toMatchObject({
+      status: 'unconfirmed',
+      attempts: 1,
+      error: { code: 'unconfirmed', retryable: true },
+    });
+    // Several sweeps later, still one request.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const tweets = x.received.filter((r) => r.method === 'POST' && r.url === '/2/tweets');
+    expect(tweets.filter((r) => r.body.includes('Maybe posted'))).toHaveLength(1);
+  });
+
+  it('token_expired: refreshed once, the rotated tokens stored sealed, then published', async () => {
+    const user = await xChannel('xexpired');
+    x.expire(user.token);
+    const { postId } = await insertPost(database.db, {
+      accountId: user.accountId,
+      content: 'After a refresh',
+      targets: [{ channelId: user.channelId }],
+    });
+    await settled(postId);
+    expect(await postStatus(database.db, postId)).toBe('published');
+    expect((await targetsOf(database.db, postId))[0]?.attempts).toBe(1);
+    const connection = await connectionOf(user.accountId, 'x');
+    const [channel] = await database.db
+      .select()
+      .from(channels)
+      .where(eq(channels.id, user.channelId));
+    expect(connection?.credentials).not.toContain(user.refreshToken);
+    const stored = channel && connection ? publishingCredentials(channel, connection) : null;
+    expect(stored?.source).toBe('connection');
+    expect(stored?.credentials.accessToken).not.toBe(user.token);
+    expect(stored?.credentials.refreshToken).toBeTruthy();
+    expect(stored?.credentials.refreshToken).not.toBe(user.refreshToken);
+  });
+
+  it('refreshes tokens about to expire ahead of time, once per connection', async () => {
+    const user = await xChannel('xahead', new Date(Date.now() + 60_000));
+    const later = await xChannel('xlater', new Date(Date.now() + 86_400_000));
+    const refreshes = () =>
+      x.received.filter((r) => r.url === '/2/oauth2/token' && r.body.includes('refresh_token'))
+        .length;
+    const before = refreshes();
+    expect(
+      await refreshExpiringCredentials({ db: database.db, aheadMs: 15 * 60_000 }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(refreshes() - before).toBe(1);
+    const ahead = await connectionOf(user.accountId, 'x');
+    expect(ahead?.tokenExpiresAt?.getTime()).toBeGreaterThan(Date.now() + 15 * 60_000);
+    expect((await connectionOf(later.accountId, 'x'))?.credentials).toBeTruthy();
+    // Its new refresh token works: the one X rotated in was stored.
+    expect(
+      await refreshExpiringCredentials({ db: database.db, aheadMs: 365 * 86_400_000 }),
+    ).toBeGreaterThanOrEqual(2);
+  });
+});

@@ -1,0 +1,128 @@
+import type { Principal } from '@chorus/auth';
+import { and, channels, eq, inArray, media, postTargets } from '@chorus/db';
+import type { Issue, TargetInput } from '@chorus/validators';
+import { AppError } from '../errors';
+import { newId } from '../ids';
+import type { TargetRow } from './records';
+import type { Tx } from './tx';
+
+const refuse = (issues: Issue[]) =>
+  new AppError('validation_error', issues[0]?.message ?? 'The request is not valid.', { issues });
+
+/**
+ * Every channel must be the account's and every medium too: another account's channel is as
+ * unknown as one that does not exist (decisions §1). Paths name the target at fault.
+ */
+async function assertOwnTargets(tx: Tx, principal: Principal, targets: TargetInput[]) {
+  const channelIds = targets.map((target) => target.channelId);
+  const mediaIds = [
+    ...new Set(
+      targets.flatMap((t) => [
+        ...(t.mediaIds ?? []),
+        ...(t.thread ?? []).flatMap((part) => part.mediaIds ?? []),
+      ]),
+    ),
+  ];
+  const knownChannels = new Set(
+    channelIds.length === 0
+      ? []
+      : (
+          await tx
+            .select({ id: channels.id })
+            .from(channels)
+            .where(
+              and(eq(channels.accountId, principal.accountId), inArray(channels.id, channelIds)),
+            )
+        ).map((row) => row.id),
+  );
+  const knownMedia = new Set(
+    mediaIds.length === 0
+      ? []
+      : (
+          await tx
+            .select({ id: media.id })
+            .from(media)
+            .where(and(eq(media.accountId, principal.accountId), inArray(media.id, mediaIds)))
+        ).map((row) => row.id),
+  );
+  const issues: Issue[] = [];
+  targets.forEach((target, index) => {
+    const at = `targets[${index}]`;
+    if (!knownChannels.has(target.channelId)) {
+      issues.push({ path: `${at}.channelId`, message: `Unknown channel: ${target.channelId}.` });
+    }
+    const unknownMedia = (ids: string[] | undefined, path: string) =>
+      (ids ?? []).forEach((id, i) => {
+        if (!knownMedia.has(id))
+          issues.push({ path: `${path}[${i}]`, message: `Unknown media: ${id}.` });
+      });
+    unknownMedia(target.mediaIds, `${at}.mediaIds`);
+    target.thread?.forEach((part, i) => unknownMedia(part.mediaIds, `${at}.thread[${i}].mediaIds`));
+  });
+  if (issues.length > 0) throw refuse(issues);
+}
+
+/** What a target sends, as stored: equal values mean nothing to send has changed. */
+const sendable = (t: {
+  content: string | null;
+  mediaIds: string[] | null;
+  firstComment: string | null;
+  thread: unknown;
+}) => JSON.stringify([t.content, t.mediaIds, t.firstComment, t.thread]);
+
+/**
+ * Sets a post's targets to exactly these, in this order. A channel that stays a target keeps its
+ * target (id, status, outcome), so an edit never makes a published target new again; its
+ * `progress` (what earlier attempts achieved at the network) is cleared when what it sends
+ * changes, since it described another text.
+ */
+export async function replaceTargets(
+  tx: Tx,
+  principal: Principal,
+  postId: string,
+  targets: TargetInput[],
+) {
+  await assertOwnTargets(tx, principal, targets);
+  const existing = await tx.select().from(postTargets).where(eq(postTargets.postId, postId));
+  const byChannel = new Map<string, TargetRow>(existing.map((row) => [row.channelId, row]));
+  // Deleted and inserted again rather than updated: positions are unique per post.
+  await tx.delete(postTargets).where(eq(postTargets.postId, postId));
+  if (targets.length === 0) return;
+  const now = new Date();
+  await tx.insert(postTargets).values(
+    targets.map((target, position) => {
+      const fields = {
+        content: target.content ?? null,
+        mediaIds: target.mediaIds ?? null,
+        firstComment: target.firstComment ?? null,
+        thread: target.thread ?? null,
+      };
+      const kept = byChannel.get(target.channelId);
+      const base = {
+        postId,
+        accountId: principal.accountId,
+        channelId: target.channelId,
+        position,
+        ...fields,
+      };
+      if (!kept) return { id: newId('tgt'), ...base, createdAt: now, updatedAt: now };
+      const changed = sendable(kept) !== sendable(fields);
+      return {
+        ...kept,
+        ...base,
+        progress: changed ? {} : kept.progress,
+        updatedAt: changed ? now : kept.updatedAt,
+      };
+    }),
+  );
+}
+
+/** A post's targets as a client would send them (for checking the post as it stands). */
+export const asTargetInputs = (rows: TargetRow[]): TargetInput[] =>
+  rows.map((row) => ({
+    channelId: row.channelId,
+    ...(row.content !== null ? { content: row.content } : {}),
+    ...(row.mediaIds !== null ? { mediaIds: row.mediaIds } : {}),
+    firstComment: row.firstComment,
+    ...(row.thread !== null ? { thread: row.thread } : {}),
+  }));

@@ -1,0 +1,133 @@
+import type { Principal } from '@chorus/auth';
+import {
+  and,
+  channels,
+  count,
+  desc,
+  eq,
+  integrationConnections,
+  notInArray,
+  type Db,
+} from '@chorus/db';
+import {
+  cleanLine,
+  NETWORK_LIMITS,
+  type Channel,
+  type ListChannelsQuery,
+  type Network,
+  type NetworkLimits,
+} from '@chorus/validators';
+import { newId } from '../ids';
+import { sealChannelCredentials } from './credentials';
+import { pageOf, pageOffset } from '../pagination';
+import type { Tx } from '../posts/tx';
+import type { DiscoveredChannel } from './provider';
+
+export type ChannelRow = typeof channels.$inferSelect;
+
+/** The network's limits with the channel's own over them. */
+export const channelLimits = (network: Network, own: Record<string, unknown> | null) =>
+  ({ ...NETWORK_LIMITS[network], ...(own ?? {}) }) as NetworkLimits;
+
+export const toChannel = (
+  row: ChannelRow,
+  connectionStatus: 'connected' | 'needs_reconnect',
+): Channel => ({
+  id: row.id,
+  integrationId: row.integrationId as Network,
+  name: row.name,
+  handle: row.handle,
+  avatarUrl: row.avatarUrl,
+  kind: row.kind,
+  limits: channelLimits(row.integrationId as Network, row.limits),
+  connectionStatus,
+  createdAt: row.createdAt.toISOString(),
+});
+
+/**
+ * Makes the connection's channels exactly the discovered ones, in the connect's transaction:
+ * upserted by (account, integration, external id), so a reconnect keeps each channel's id and
+ * the targets pointing at it; a channel no longer discovered (a Page taken out of the grant)
+ * is deleted, and its targets fail with `channel_unavailable`.
+ */
+export async function saveDiscoveredChannels(
+  tx: Tx,
+  opts: { accountId: string; integrationId: string; discovered: DiscoveredChannel[] },
+) {
+  const { accountId, integrationId, discovered } = opts;
+  const ofConnection = and(
+    eq(channels.accountId, accountId),
+    eq(channels.integrationId, integrationId),
+  );
+  const externalIds = discovered.map((channel) => channel.externalId);
+  await tx
+    .delete(channels)
+    .where(
+      externalIds.length > 0
+        ? and(ofConnection, notInArray(channels.externalId, externalIds))
+        : ofConnection,
+    );
+  // Ids first: a channel's credentials are sealed bound to its id, kept across reconnects.
+  const known = new Map(
+    (
+      await tx
+        .select({ id: channels.id, externalId: channels.externalId })
+        .from(channels)
+        .where(ofConnection)
+    ).map((row) => [row.externalId, row.id]),
+  );
+  for (const found of discovered) {
+    const id = known.get(found.externalId) ?? newId('chn');
+    // A network's names may hold NUL (which Postgres text refuses) or other control characters.
+    const values = {
+      kind: found.kind,
+      name: cleanLine(found.name) || found.externalId,
+      handle: cleanLine(found.handle) || found.externalId,
+      avatarUrl: found.avatarUrl === null ? null : cleanLine(found.avatarUrl) || null,
+      credentials: found.credentials
+        ? sealChannelCredentials({ accountId, id }, found.credentials)
+        : null,
+      limits: found.limits ?? null,
+    };
+    await tx
+      .insert(channels)
+      .values({ id, accountId, integrationId, externalId: found.externalId, ...values })
+      .onConflictDoUpdate({
+        target: [channels.accountId, channels.integrationId, channels.externalId],
+        set: values,
+      });
+  }
+}
+
+/** The account's channels, newest first, each with its connection's status (decisions §18). */
+export async function listChannels(opts: {
+  db: Db;
+  principal: Principal;
+  query: ListChannelsQuery;
+}) {
+  const { db, principal, query } = opts;
+  const where = and(
+    eq(channels.accountId, principal.accountId),
+    query.integrationId ? eq(channels.integrationId, query.integrationId) : undefined,
+  );
+  const rows = await db
+    .select({ channel: channels, connectionStatus: integrationConnections.status })
+    .from(channels)
+    .innerJoin(
+      integrationConnections,
+      and(
+        eq(integrationConnections.accountId, channels.accountId),
+        eq(integrationConnections.integrationId, channels.integrationId),
+      ),
+    )
+    .where(where)
+    .orderBy(desc(channels.createdAt), desc(channels.id))
+    .limit(query.limit)
+    .offset(pageOffset(query));
+  const [totals] = await db.select({ total: count() }).from(channels).where(where);
+  return pageOf(
+    rows.map((row) => toChannel(row.channel, row.connectionStatus)),
+    totals?.total ?? 0,
+    query,
+  );
+}

@@ -1,0 +1,147 @@
+import {
+  and,
+  eq,
+  integrationConnections,
+  isNull,
+  lte,
+  or,
+  postTargets,
+  posts,
+  sql,
+  type Db,
+  type TargetError,
+} from '@chorus/db';
+import { toConnectedIntegration } from '../../integrations/connections';
+import { recordEvent } from '../../events/record';
+import type { Tx } from '../../posts/tx';
+import type { PublishProgress } from '../provider';
+import { settlePost } from '../settle';
+
+export type TargetRow = typeof postTargets.$inferSelect;
+
+const clock = sql`clock_timestamp()`;
+
+/** A target is due (the seam with the API side): pending, its post publishing, its time come. */
+export const isDue = and(
+  eq(postTargets.status, 'pending'),
+  or(isNull(postTargets.nextAttemptAt), lte(postTargets.nextAttemptAt, clock)),
+  sql`exists (select 1 from ${posts} where ${posts.id} = ${postTargets.postId} and ${posts.status} = 'publishing')`,
+);
+
+/**
+ * Claims a due target for one attempt, before any network call: one conditional update, so of
+ * any number of workers or duplicate jobs exactly one gets the row. Null when it is not due
+ * (claimed already, published, waiting for its backoff, its post no longer publishing).
+ */
+export async function claimTarget(db: Db, targetId: string): Promise<TargetRow | null> {
+  const [row] = await db
+    .update(postTargets)
+    .set({
+      status: 'publishing',
+      attempts: sql`${postTargets.attempts} + 1`,
+      firstAttemptAt: sql`coalesce(${postTargets.firstAttemptAt}, ${clock})`,
+      nextAttemptAt: null,
+      updatedAt: clock,
+    })
+    .where(and(eq(postTargets.id, targetId), isDue))
+    .returning();
+  return row ?? null;
+}
+
+/** Our claim on a target: still `publishing`, by this attempt (not one that took over since). */
+const held = (claim: TargetRow) =>
+  and(
+    eq(postTargets.id, claim.id),
+    eq(postTargets.status, 'publishing'),
+    eq(postTargets.attempts, claim.attempts),
+  );
+
+/** Renews the claim's lease (docs/publishing.md): false once the claim was lost. */
+export async function heartbeat(db: Db, claim: TargetRow): Promise<boolean> {
+  const rows = await db
+    .update(postTargets)
+    .set({ updatedAt: clock })
+    .where(held(claim))
+    .returning({ id: postTargets.id });
+  return rows.length > 0;
+}
+
+/** Stores a provider's progress; throws when the claim was lost, which stops the attempt. */
+export async function saveProgress(db: Db, claim: TargetRow, progress: PublishProgress) {
+  const rows = await db
+    .update(postTargets)
+    .set({ progress, updatedAt: clock })
+    .where(held(claim))
+    .returning({ id: postTargets.id });
+  if (rows.length === 0) throw new Error(`the claim on ${claim.id} was lost`);
+}
+
+export type Outcome =
+  | { status: 'published'; externalId: string; url: string }
+  | { status: 'failed' | 'unconfirmed'; error: TargetError }
+  | { status: 'pending'; nextAttemptAt: Date; error: TargetError };
+
+function changes(outcome: Outcome) {
+  switch (outcome.status) {
+    case 'published':
+      return {
+        status: outcome.status,
+        externalId: outcome.externalId,
+        url: outcome.url,
+        publishedAt: clock,
+        error: null,
+      };
+    case 'pending':
+      return { status: outcome.status, nextAttemptAt: outcome.nextAttemptAt, error: outcome.error };
+    default:
+      return { status: outcome.status, error: outcome.error };
+  }
+}
+
+/**
+ * Writes an attempt's outcome and settles the post, in one transaction. Only while the claim
+ * holds: an attempt whose target was taken over (its lease ran out) changes nothing.
+ */
+export async function writeOutcome(
+  db: Db,
+  claim: TargetRow,
+  outcome: Outcome,
+  also?: (tx: Tx) => Promise<void>,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const rows = await tx
+      .update(postTargets)
+      .set({ ...changes(outcome), updatedAt: clock })
+      .where(held(claim))
+      .returning({ id: postTargets.id });
+    if (rows.length === 0) return false;
+    await also?.(tx);
+    await settlePost(tx, claim.postId);
+    return true;
+  });
+}
+
+/**
+ * Marks a connection `needs_reconnect` (the network revoked the grant) with its event, once:
+ * a connection already marked is left alone.
+ */
+export async function markNeedsReconnect(tx: Tx, accountId: string, integrationId: string) {
+  const [row] = await tx
+    .update(integrationConnections)
+    .set({ status: 'needs_reconnect' })
+    .where(
+      and(
+        eq(integrationConnections.accountId, accountId),
+        eq(integrationConnections.integrationId, integrationId),
+        eq(integrationConnections.status, 'connected'),
+      ),
+    )
+    .returning();
+  if (!row) return;
+  await recordEvent({
+    tx,
+    accountId,
+    type: 'integration.needs_reconnect',
+    object: { ...toConnectedIntegration(row), status: 'needs_reconnect' },
+  });
+}

@@ -1,0 +1,14 @@
+export { publishTarget, type EngineOptions, type AttemptResult } from './attempt';
+export { claimTarget, type Outcome } from './claim';
+export { mediaRows, publishMedia, type MediaSigner, type MediaSource } from './media';
+export { backoffMs, verdict, type Verdict } from './policy';
+export { refreshedCredentials, refreshExpiringCredentials } from './refresh';
+export {
+  networkOf,
+  providerContext,
+  publishingSettings,
+  type PublishingSettings,
+} from './settings';
+export { dueTargetIds, recoverAbandoned } from './sweep';
+export { onPublishingWake, wakePublishing } from './wake';
+export { syncPublishedFigures } from './metrics';

@@ -1,0 +1,124 @@
+import type { ClassifiedError } from './provider';
+
+/**
+ * Calls to a network, with failures described the way the engine needs to classify them: did
+ * the network answer (and what), or did the request never leave, or may it have been acted on?
+ * Every provider calls its network through `networkFetch`, so that this distinction, which
+ * decides between a retry and `unconfirmed`, is made in one place.
+ */
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+/** The most of an error body kept (a network's message, never a whole page). */
+const MAX_ERROR_BODY = 8 * 1024;
+
+/** Node's codes for a connection that failed before any byte of the request was sent. */
+const NOT_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+
+export class NetworkError extends Error {
+  override readonly name = 'NetworkError';
+  constructor(
+    message: string,
+    readonly details: {
+      /** The network's HTTP status; absent when it never answered. */
+      status?: number;
+      headers?: Headers;
+      /** The answer's body (truncated), JSON-parsed when it was JSON. */
+      body?: unknown;
+      /** False only when the request certainly never reached the network. */
+      sent: boolean;
+    },
+  ) {
+    super(message);
+  }
+}
+
+function causeCode(error: unknown): string | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 4 && current && typeof current === 'object'; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+async function readErrorBody(res: Response): Promise<unknown> {
+  const text = (await res.text().catch(() => '')).slice(0, MAX_ERROR_BODY);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * `fetch` that throws a `NetworkError` for anything but a 2xx (redirects are not followed) and
+ * for a request that failed on the way, with `sent` telling whether it may have been acted on.
+ */
+export async function networkFetch(
+  url: string | URL,
+  init: RequestInit & { timeoutMs?: number } = {},
+): Promise<Response> {
+  const { timeoutMs = DEFAULT_TIMEOUT_MS, signal, ...rest } = init;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      ...rest,
+      redirect: 'manual',
+      signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+    });
+  } catch (error) {
+    const code = causeCode(error);
+    const sent = !(code && NOT_SENT.has(code));
+    const what = timeout.aborted
+      ? `no answer within ${timeoutMs} ms`
+      : (code ?? 'the request failed');
+    throw new NetworkError(`${new URL(url).host}: ${what}`, { sent });
+  }
+  if (res.status >= 200 && res.status < 300) return res;
+  throw new NetworkError(`${new URL(url).host} answered ${res.status}`, {
+    status: res.status,
+    headers: res.headers,
+    body: await readErrorBody(res),
+    sent: true,
+  });
+}
+
+/** A Retry-After header (seconds or an HTTP date) in milliseconds; undefined when absent or bad. */
+export function retryAfterMs(headers: Headers | undefined, now = Date.now()): number | undefined {
+  const value = headers?.get('retry-after');
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/**
+ * The classes every network shares, from what `networkFetch` threw: providers call this for
+ * what they do not recognise themselves (a network's own error codes come first).
+ */
+export function classifyHttp(error: unknown): ClassifiedError {
+  if (!(error instanceof NetworkError)) {
+    return { class: 'unknown_outcome', message: 'The request failed unexpectedly.' };
+  }
+  const { status, headers, sent } = error.details;
+  if (status === undefined) {
+    return sent
+      ? { class: 'unknown_outcome', message: error.message }
+      : { class: 'transient', message: error.message };
+  }
+  if (status === 429) {
+    return { class: 'rate_limited', message: error.message, retryAfterMs: retryAfterMs(headers) };
+  }
+  if (status === 401) return { class: 'token_expired', message: error.message };
+  if (status >= 500) return { class: 'transient', message: error.message };
+  return { class: 'rejected', message: error.message };
+}

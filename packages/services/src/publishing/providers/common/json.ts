@@ -1,0 +1,45 @@
+import { networkFetch } from '../../http';
+
+/** The request (and the fetch options the DOM types lack) a network call is made with. */
+export type NetworkInit = Omit<RequestInit, 'headers'> & {
+  headers?: Record<string, string>;
+  timeoutMs?: number;
+  /** Sent as a JSON body. */
+  json?: unknown;
+  /** Required by fetch for a streamed body. */
+  duplex?: 'half';
+};
+
+/** A network call through `networkFetch`, answering its status and JSON body (null when empty). */
+export async function requestJson(url: string, init: NetworkInit = {}) {
+  const { json, headers, ...rest } = init;
+  const res = await networkFetch(url, {
+    ...rest,
+    headers: json === undefined ? headers : { 'content-type': 'application/json', ...headers },
+    body: json === undefined ? rest.body : JSON.stringify(json),
+  });
+  const text = await res.text();
+  return {
+    status: res.status,
+    headers: res.headers,
+    data: text === '' ? null : (JSON.parse(text) as unknown),
+  };
+}
+
+/** Calls to one network API as one user: a base URL, a bearer token, the attempt's signal. */
+export function bearerCall(baseUrl: string, accessToken: string, signal?: AbortSignal) {
+  const base = baseUrl.replace(/\/+$/, '');
+  return async (path: string, init: NetworkInit = {}) =>
+    (
+      await requestJson(`${base}${path}`, {
+        signal,
+        ...init,
+        headers: { authorization: `Bearer ${accessToken}`, ...init.headers },
+      })
+    ).data;
+}
+
+/** `items` in consecutive slices of at most `size` (networks cap ids per lookup). */
+export function* batches<T>(items: T[], size: number): Generator<T[]> {
+  for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
+}

@@ -1,0 +1,54 @@
+import type { PublishMedia, PublishRequest, Published } from '../../provider';
+
+/** One post of a reply chain, as the network module sends it. */
+export interface ChainPost {
+  text: string;
+  media: PublishMedia[];
+  /** The post it replies to; null for the first. */
+  inReplyTo: string | null;
+  /** Stable across attempts (`tgt_…:0`, `tgt_…:comment`): an idempotency key where the network takes one. */
+  key: string;
+}
+
+const list = (value: string | string[] | undefined) => (Array.isArray(value) ? value : []);
+const text = (value: string | string[] | undefined) =>
+  typeof value === 'string' ? value : undefined;
+
+/**
+ * Publishes a target's parts as a reply chain (each part a reply to the one before) and its
+ * first comment as a reply to the first post. What is posted is saved before the next post
+ * (`posted` ids, the first post's `url`, the `comment`), and a retry continues from there:
+ * a part already posted is never sent again.
+ */
+export async function publishReplyChain(
+  request: PublishRequest,
+  post: (next: ChainPost) => Promise<{ id: string; url: string }>,
+): Promise<Published> {
+  const posted = [...list(request.progress.posted)];
+  let url = text(request.progress.url);
+  for (let index = posted.length; index < request.parts.length; index++) {
+    const part = request.parts[index];
+    if (!part) break;
+    const done = await post({
+      text: part.text,
+      media: part.media,
+      inReplyTo: posted.at(-1) ?? null,
+      key: `${request.targetId}:${index}`,
+    });
+    posted.push(done.id);
+    url ??= done.url;
+    await request.saveProgress({ posted, url });
+  }
+  const first = posted[0];
+  if (first === undefined || url === undefined) throw new Error('A target needs a post.');
+  if (request.firstComment !== null && text(request.progress.comment) === undefined) {
+    const comment = await post({
+      text: request.firstComment,
+      media: [],
+      inReplyTo: first,
+      key: `${request.targetId}:comment`,
+    });
+    await request.saveProgress({ posted, url, comment: comment.id });
+  }
+  return { externalId: first, url };
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { backoffMs, publishingSettings, verdict } from '../../src/publishing';
+
+/** The engine's error policy (decisions §18) as a function of the attempt's facts. */
+
+const settings = publishingSettings({});
+const start = new Date('2026-01-01T00:00:00Z');
+const facts = (attempts: number, minutesIn = 0, idempotent = false) => ({
+  attempts,
+  firstAttemptAt: start,
+  now: new Date(start.getTime() + minutesIn * 60_000),
+  idempotent,
+});
+
+describe('the error policy', () => {
+  it('backs off 15 s, 1 min, 4 min, 16 min (±20 %): four retries fit in 30 minutes', () => {
+    expect([1, 2, 3, 4].map((n) => backoffMs(n, settings, () => 0.5))).toEqual([
+      15_000, 60_000, 240_000, 960_000,
+    ]);
+    const worst = [1, 2, 3, 4].reduce((sum, n) => sum + backoffMs(n, settings, () => 1), 0);
+    expect(worst).toBeLessThan(settings.windowMs);
+  });
+
+  it('retries transient failures up to the fifth attempt, then fails retryable', () => {
+    const transient = { class: 'transient' as const, message: '503' };
+    expect(verdict(transient, facts(4), settings).kind).toBe('retry');
+    expect(verdict(transient, facts(5), settings)).toMatchObject({
+      kind: 'failed',
+      error: { code: 'network_error', retryable: true },
+    });
+  });
+
+  it('honours Retry-After, but never past 30 minutes after the first attempt', () => {
+    const limited = (ms: number) => ({
+      class: 'rate_limited' as const,
+      message: '429',
+      retryAfterMs: ms,
+    });
+    const soon = verdict(limited(90_000), facts(1, 1), settings);
+    expect(soon).toMatchObject({ kind: 'retry', at: new Date(start.getTime() + 150_000) });
+    expect(verdict(limited(30 * 60_000), facts(1, 1), settings)).toMatchObject({
+      kind: 'failed',
+      error: { code: 'rate_limited' },
+    });
+  });
+
+  it('unknown outcomes: retried where idempotent, else unconfirmed', () => {
+    const unknown = { class: 'unknown_outcome' as const, message: 'Timed out.' };
+    expect(verdict(unknown, facts(1, 0, true), settings).kind).toBe('retry');
+    expect(verdict(unknown, facts(1, 0, false), settings)).toMatchObject({
+      kind: 'unconfirmed',
+      error: { code: 'unconfirmed', retryable: true },
+    });
+  });
+
+  it('revoked asks for a reconnect; rejected fails with the message, not retryable', () => {
+    expect(verdict({ class: 'revoked', message: 'gone' }, facts(1), settings)).toMatchObject({
+      kind: 'failed',
+      reconnect: true,
+      error: { code: 'reconnect_required' },
+    });
+    expect(verdict({ class: 'rejected', message: 'Too long' }, facts(1), settings)).toEqual({
+      kind: 'failed',
+      error: { code: 'rejected', message: 'Too long', retryable: false },
+    });
+  });
+});

@@ -1,0 +1,4 @@
+export * from './length';
+export * from './networks';
+export * from './check';
+export * from './channels';

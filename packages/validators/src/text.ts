@@ -1,0 +1,40 @@
+import type { z } from 'zod';
+
+/**
+ * Control characters, the one rule for text from outside (issue 20): U+0000 (which PostgreSQL's
+ * text and jsonb cannot hold), the other C0 controls, DEL and the C1 controls. Tab, line feed
+ * and carriage return are text in multi-line fields (a post's content) and nowhere else.
+ */
+const NUL = /\0/;
+// Matching control characters is this expression's purpose.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0001-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
+const LINE = /[\t\n\r]/;
+
+export const NUL_MESSAGE = 'Must not contain NUL characters.';
+export const CONTROL_MESSAGE = 'Must not contain control characters.';
+export const SINGLE_LINE_MESSAGE = 'Must be one line, without tabs or line breaks.';
+
+/**
+ * What is wrong with `text` as input, or null: a NUL, or another control character. Tabs and
+ * line breaks pass here (they are refused per field, by `singleLine`).
+ */
+export function controlProblem(text: string): string | null {
+  if (NUL.test(text)) return NUL_MESSAGE;
+  if (CONTROL.test(text)) return CONTROL_MESSAGE;
+  return null;
+}
+
+/** A field that is one line of text (a name, a title, a tag): no tab, no line break. */
+export const singleLine = <T extends z.ZodType<string>>(schema: T) =>
+  schema.refine((text) => !LINE.test(text), SINGLE_LINE_MESSAGE);
+
+/**
+ * Text from a third party (a profile's name), kept as one clean line: control characters and
+ * line breaks become spaces, runs of spaces one, and the ends are trimmed.
+ */
+export const cleanLine = (text: string) =>
+  text
+    .replace(new RegExp(`${NUL.source}|${CONTROL.source}|${LINE.source}`, 'g'), ' ')
+    .replace(/ {2,}/g, ' ')
+    .trim();
