@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { startBalancer, type Balancer } from './balancer';
 import { cliApiKey } from './cli';
 import {
@@ -112,6 +112,15 @@ describe.runIf(process.env.DATABASE_URL)('faults under load', () => {
       ...shared,
       CHORUS_DATA_DIR: dirs[0] as string,
     });
+  });
+
+  afterEach((context) => {
+    // An instance that stopped answering says why: its own output, in the failure's report.
+    if (context.task.result?.state === 'fail') {
+      for (const [i, instance] of instances.entries()) {
+        console.error(`instance ${i} output:\n${instance.output().slice(-8000)}`);
+      }
+    }
   });
 
   afterAll(async () => {
