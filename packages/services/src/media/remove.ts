@@ -1,6 +1,6 @@
 import type { Principal } from '@chorus/auth';
 import { and, eq, inArray, media, postMedia, posts, type Db } from '@chorus/db';
-import type { StorageDriver } from '@chorus/storage';
+import type { ByteRange, StorageDriver } from '@chorus/storage';
 import { notFound } from '../errors';
 import { recordEvent } from '../events/record';
 import { toPosts } from '../posts/records';
@@ -67,8 +67,8 @@ export async function findMediaContent(opts: {
   storage: StorageDriver;
 }) {
   const row = await findMedia(opts.db, opts.principal, opts.id);
-  const open = async () => {
-    const body = await opts.storage.get(row.storageKey);
+  const open = async (range?: ByteRange) => {
+    const body = await opts.storage.get(row.storageKey, range);
     // A record whose bytes are gone is our fault, not the caller's: a 500, logged.
     if (!body) throw new Error(`media ${row.id}: no bytes under its storage key`);
     return body;
