@@ -11,6 +11,7 @@ export const ERROR_STATUS = {
   unauthorized: 401,
   forbidden: 403,
   insufficient_scope: 403,
+  approval_required: 403,
   resource_not_found: 404,
   route_not_found: 404,
   method_not_allowed: 405,

@@ -1,22 +1,21 @@
 import { Readable } from 'node:stream';
-import { AppError, findMediaContent } from '@chorus/services';
+import {
+  AppError,
+  findMediaContent,
+  findSharedMedia,
+  verifySharedLink,
+  type MediaContent,
+} from '@chorus/services';
 import { noneMatch } from '../rest/representation';
-import type { HandlerContext } from '../rest/routes';
+import { signedIn, type HandlerContext } from '../rest/routes';
 import { requestedRange } from './range';
 
 /**
- * `GET /api/content/media/{id}/content`: the bytes, to callers of the account only (404 to
- * anyone else). The type is the one detected at upload; `nosniff` and a sandboxing CSP make
- * sure a browser never runs the file as a page. The SHA-256 is a strong ETag. One byte range
- * may be asked for (206), for players that seek.
+ * The bytes of a media file. The type is the one detected at upload; `nosniff` and a
+ * sandboxing CSP make sure a browser never runs the file as a page. The SHA-256 is a strong
+ * ETag. One byte range may be asked for (206), for players that seek.
  */
-export async function handleContent(
-  req: Request,
-  id: string,
-  ctx: HandlerContext,
-): Promise<Response> {
-  const { headers } = ctx;
-  const { row, open } = await findMediaContent({ ...ctx, id });
+async function serveBytes(req: Request, { row, open }: MediaContent, headers: Headers) {
   const etag = `"${row.sha256}"`;
   headers.set('ETag', etag);
   // Revalidated on every use: access can be lost, and the record deleted.
@@ -55,4 +54,21 @@ export async function handleContent(
   if (req.method === 'HEAD') return new Response(null, { status: 200, headers });
   const body = Readable.toWeb(await open()) as ReadableStream<Uint8Array>;
   return new Response(body, { status: 200, headers });
+}
+
+/** `GET /api/content/media/{id}/content`: to callers of the account only (404 to anyone else). */
+export async function handleContent(req: Request, id: string, ctx: HandlerContext) {
+  const content = await findMediaContent({ ...ctx, principal: signedIn(ctx), id });
+  return serveBytes(req, content, ctx.headers);
+}
+
+/**
+ * `GET /api/content/media/{id}/shared?expires=…&signature=…`: to anyone holding a link the
+ * publishing engine made (networks that fetch media by URL), until it expires.
+ */
+export async function handleShared(req: Request, id: string, ctx: HandlerContext) {
+  if (!verifySharedLink(id, new URL(req.url).searchParams)) {
+    throw new AppError('forbidden', 'This link is not valid, or it has expired.');
+  }
+  return serveBytes(req, await findSharedMedia(ctx.db, ctx.storage, id), ctx.headers);
 }

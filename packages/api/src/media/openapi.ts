@@ -83,6 +83,38 @@ export const mediaPaths: ZodOpenApiPathsObject = {
       },
     },
   },
+  '/api/content/media/{id}/shared': {
+    get: {
+      operationId: 'getSharedMediaContent',
+      summary: 'The bytes of a media item, through a signed link',
+      tags: ['Media'],
+      description:
+        'The same bytes and headers as `…/content`, without a credential: the `expires` (Unix seconds) and `signature` query parameters authorise the request. Chorus makes these links for networks that fetch media by URL (Instagram, Threads) when it publishes; each expires within an hour. An expired, altered or foreign link is 403 `forbidden`; a deleted file is 404.',
+      parameters: [
+        idParameter,
+        {
+          name: 'expires',
+          in: 'query',
+          required: true,
+          description: 'When the link stops working, in Unix seconds (an hour at most ahead).',
+          schema: { type: 'integer' },
+        },
+        {
+          name: 'signature',
+          in: 'query',
+          required: true,
+          description: 'The HMAC Chorus signed the link with; any change refuses it.',
+          schema: { type: 'string' },
+        },
+      ],
+      responses: {
+        200: {
+          description: 'The bytes',
+          content: Object.fromEntries(MEDIA_TYPES.map((type) => [type, { schema: binary }])),
+        },
+      },
+    },
+  },
 };
 
 /** Answers that the shared description of a route does not produce. */
@@ -93,5 +125,8 @@ export const mediaExtraResponses: Record<string, Record<string, object>> = {
       description: 'The range asked for, with `Content-Range: bytes first-last/size`.',
       content: Object.fromEntries(MEDIA_TYPES.map((type) => [type, { schema: binary }])),
     },
+  },
+  'GET /api/content/media/{id}/shared': {
+    304: { description: 'Not modified: the `If-None-Match` ETag is current.' },
   },
 };

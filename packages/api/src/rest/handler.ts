@@ -188,8 +188,8 @@ export function createRestDoor({
     }
 
     const { route } = match;
-    if (route.handler && principal) {
-      requireScopes(principal, route.meta.access?.scopes ?? []);
+    if (route.handler) {
+      if (principal) requireScopes(principal, route.meta.access?.scopes ?? []);
       return route.handler.handle(req, new Map(Object.entries(match.params)), {
         db: database.db,
         principal,
