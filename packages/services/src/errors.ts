@@ -21,6 +21,7 @@ export const ERROR_STATUS = {
   idempotency_in_progress: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  range_not_satisfiable: 416,
   rate_limit_exceeded: 429,
   internal_error: 500,
   integration_unreachable: 502,

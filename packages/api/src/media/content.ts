@@ -6,17 +6,14 @@ import {
   verifySharedLink,
   type MediaContent,
 } from '@chorus/services';
+import { noneMatch } from '../rest/representation';
 import { signedIn, type HandlerContext } from '../rest/routes';
-
-/** RFC 9110 §13.1.2: does If-None-Match name this ETag (or any)? */
-const matches = (header: string | null, etag: string) =>
-  header !== null &&
-  header.split(',').some((tag) => ['*', etag].includes(tag.trim().replace(/^W\//, '')));
+import { requestedRange } from './range';
 
 /**
  * The bytes of a media file. The type is the one detected at upload; `nosniff` and a
  * sandboxing CSP make sure a browser never runs the file as a page. The SHA-256 is a strong
- * ETag.
+ * ETag. One byte range may be asked for (206), for players that seek.
  */
 async function serveBytes(req: Request, { row, open }: MediaContent, headers: Headers) {
   const etag = `"${row.sha256}"`;
@@ -25,15 +22,35 @@ async function serveBytes(req: Request, { row, open }: MediaContent, headers: He
   headers.set('Cache-Control', 'private, no-cache');
   headers.set('X-Content-Type-Options', 'nosniff');
   headers.set('Content-Security-Policy', "default-src 'none'; sandbox");
-  if (matches(req.headers.get('if-none-match'), etag)) {
+  if (noneMatch(req.headers.get('if-none-match'), etag)) {
     return new Response(null, { status: 304, headers });
   }
+  // Players seek in a video by asking for the bytes from where they are.
+  headers.set('Accept-Ranges', 'bytes');
+  const range =
+    req.method === 'GET'
+      ? requestedRange(req.headers.get('range'), req.headers.get('if-range'), etag, row.size)
+      : undefined;
+  if (range === 'unsatisfiable') {
+    headers.set('Content-Range', `bytes */${row.size}`);
+    throw new AppError(
+      'range_not_satisfiable',
+      `The range asked for starts past the end of the ${row.size} bytes.`,
+      { size: row.size },
+    );
+  }
   headers.set('Content-Type', row.mimeType);
-  headers.set('Content-Length', String(row.size));
   headers.set(
     'Content-Disposition',
     `inline; filename*=UTF-8''${encodeURIComponent(row.filename)}`,
   );
+  if (range) {
+    headers.set('Content-Range', `bytes ${range.start}-${range.end}/${row.size}`);
+    headers.set('Content-Length', String(range.end - range.start + 1));
+    const part = Readable.toWeb(await open(range)) as ReadableStream<Uint8Array>;
+    return new Response(part, { status: 206, headers });
+  }
+  headers.set('Content-Length', String(row.size));
   if (req.method === 'HEAD') return new Response(null, { status: 200, headers });
   const body = Readable.toWeb(await open()) as ReadableStream<Uint8Array>;
   return new Response(body, { status: 200, headers });

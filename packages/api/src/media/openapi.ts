@@ -73,7 +73,7 @@ export const mediaPaths: ZodOpenApiPathsObject = {
       summary: 'The bytes of a media item',
       tags: ['Media'],
       description:
-        "The file as uploaded, with the `Content-Type` detected at upload, `X-Content-Type-Options: nosniff`, and the SHA-256 as a strong `ETag` (send `If-None-Match` to get 304). Another account's id is 404. Besides a bearer token, the dashboard's session cookie is accepted from the dashboard's own pages, so that `<img src>` works there.",
+        "The file as uploaded, with the `Content-Type` detected at upload, `X-Content-Type-Options: nosniff`, and the SHA-256 as a strong `ETag` (send `If-None-Match` to get 304). One byte range may be asked for with `Range` (`bytes=0-1023`, `bytes=1024-`, `bytes=-500`): 206 with `Content-Range`, or 416 `range_not_satisfiable` when it starts past the end; `If-Range` with the current ETag keeps the range, any other value gets the whole file. Several ranges, or another unit, get the whole file. Another account's id is 404. Besides a bearer token, the dashboard's session cookie is accepted from the dashboard's own pages, so that `<img src>` works there.",
       parameters: [idParameter],
       responses: {
         200: {
@@ -121,6 +121,10 @@ export const mediaPaths: ZodOpenApiPathsObject = {
 export const mediaExtraResponses: Record<string, Record<string, object>> = {
   'GET /api/content/media/{id}/content': {
     304: { description: 'Not modified: the `If-None-Match` ETag is current.' },
+    206: {
+      description: 'The range asked for, with `Content-Range: bytes first-last/size`.',
+      content: Object.fromEntries(MEDIA_TYPES.map((type) => [type, { schema: binary }])),
+    },
   },
   'GET /api/content/media/{id}/shared': {
     304: { description: 'Not modified: the `If-None-Match` ETag is current.' },

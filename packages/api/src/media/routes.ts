@@ -18,7 +18,7 @@ export const MEDIA_HANDLER_ROUTES: HandlerRoute[] = [
   {
     method: 'GET',
     path: '/api/content/media/{id}/content',
-    meta: { access: { scopes: ['content:read'] } },
+    meta: { access: { scopes: ['content:read'] }, errors: ['range_not_satisfiable'] },
     acceptsSession: true,
     handle: (req, params, context) => handleContent(req, params.get('id') ?? '', context),
   },

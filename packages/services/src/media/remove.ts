@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Principal } from '@chorus/auth';
 import { and, eq, inArray, media, postMedia, posts, type Db } from '@chorus/db';
-import type { StorageDriver } from '@chorus/storage';
+import type { ByteRange, StorageDriver } from '@chorus/storage';
 import { notFound } from '../errors';
 import { recordEvent } from '../events/record';
 import { toPosts } from '../posts/records';
@@ -60,12 +60,12 @@ export async function deleteMedia(opts: {
 /** A media record and a way to open its bytes, so that HEAD and a revalidation open no stream. */
 export interface MediaContent {
   row: typeof media.$inferSelect;
-  open(): Promise<Readable>;
+  open(range?: ByteRange): Promise<Readable>;
 }
 
 export function mediaContent(row: typeof media.$inferSelect, storage: StorageDriver): MediaContent {
-  const open = async () => {
-    const body = await storage.get(row.storageKey);
+  const open = async (range?: ByteRange) => {
+    const body = await storage.get(row.storageKey, range);
     // A record whose bytes are gone is our fault, not the caller's: a 500, logged.
     if (!body) throw new Error(`media ${row.id}: no bytes under its storage key`);
     return body;
