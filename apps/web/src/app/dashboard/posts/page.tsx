@@ -58,6 +58,9 @@ export default async function PostsPage({ searchParams }: { searchParams: Search
           <Link href={`${PATH}/calendar`} className="button">
             Calendar
           </Link>
+          <Link href={`${PATH}/approvals`} className="button">
+            Awaiting approval
+          </Link>
           <a
             href={`/api/content/posts/export?${new URLSearchParams({
               format: 'csv',

@@ -6,6 +6,10 @@ import { ConfirmAction } from '~/components/confirm-action';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
 import { mayCall } from '~/server/may-call';
 import { deletePost } from '../actions';
+import { ActivityList } from '../approval/activity-list';
+import { ApprovalControls } from '../approval/approval-controls';
+import { RejectionNotice } from '../approval/rejection-notice';
+import { withoutPublishing } from '../approval/status-changes';
 import { editorMedia } from '../editor-media';
 import { PostForm } from '../post-form';
 import { PostStatusBadge } from '../post-status';
@@ -32,6 +36,9 @@ export default async function PostPage(props: { params: Params }) {
   // Controls only for what the procedures let this user do.
   const canEdit = mayCall(me, 'posts.update');
   const canDelete = mayCall(me, 'posts.delete');
+  const { requireApproval } = (await caller.account.settings({})).data;
+  // While approval is required, a member submits instead of scheduling or publishing.
+  const submits = requireApproval && me.role !== 'admin' && canEdit;
   return (
     <>
       <p className="small">
@@ -65,7 +72,18 @@ export default async function PostPage(props: { params: Params }) {
             <PostWhen post={post} />
           </span>
         </p>
-        {canEdit && <StatusActions post={post} next={statusChangesOf(post.status)} />}
+        <RejectionNotice rejection={post.rejection} />
+        {canEdit && (
+          <StatusActions
+            post={post}
+            next={withoutPublishing(statusChangesOf(post.status), submits)}
+          />
+        )}
+        <ApprovalControls
+          post={post}
+          canDecide={mayCall(me, 'posts.approve')}
+          canSubmit={submits}
+        />
       </section>
       <section className="panel" aria-labelledby="post-content">
         <h2 id="post-content">Content</h2>
@@ -75,6 +93,7 @@ export default async function PostPage(props: { params: Params }) {
           <PostView post={post} media={media} />
         )}
       </section>
+      <ActivityList caller={caller} id={post.id} />
       {dueSoon(post) && <AutoRefresh seconds={5} />}
     </>
   );

@@ -1,0 +1,125 @@
+/**
+ * Approval as people use it, in Chromium against `npm start`: with approval on, a member
+ * submits a draft; an admin rejects it from the "Awaiting approval" queue (an empty comment is
+ * refused beside its field); the member reads the comment and the activity, submits again; the
+ * admin approves and the post is published. axe at 1280 and 375 px on the queue, the reject
+ * dialog and the post page.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { callApi } from './api';
+import { launchChromium, seriousViolations, signedIn } from './browser';
+import { cliApiKey } from './cli';
+import { ADMIN } from './server';
+
+const base = inject('base');
+const MEMBER = { name: 'Rae Review', email: 'rae-approval@e2e.test', password: 'rae-password' };
+const TITLE = `Needs review ${Date.now()}`;
+let browser: Browser;
+let key = '';
+let memberKey = '';
+let postId = '';
+
+beforeAll(async () => {
+  key = await cliApiKey(ADMIN.email, 'e2e-dashboard-approval', 'read,write,content:read');
+  const created = await callApi(key, 'POST', '/api/users', { ...MEMBER, role: 'user' });
+  expect([201, 400]).toContain(created.status);
+  memberKey = await cliApiKey(MEMBER.email, 'e2e-approval-member', 'content:read,content:write');
+  const post = await callApi(memberKey, 'POST', '/api/content/posts', { title: TITLE });
+  expect(post.status).toBe(201);
+  postId = post.json.data.id;
+  await callApi(key, 'PUT', '/api/account/settings', { requireApproval: true });
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  // Other files share the account: approval goes back off.
+  if (key) await callApi(key, 'PUT', '/api/account/settings', { requireApproval: false });
+  await browser?.close();
+});
+
+const statusOf = async () =>
+  (await callApi(memberKey, 'GET', `/api/content/posts/${postId}`)).json.data.status;
+
+async function memberSubmits(page: Page) {
+  await page.goto(`/dashboard/posts/${postId}`);
+  await page.getByRole('button', { name: 'Submit for approval' }).click();
+  await page.getByRole('status').getByText(`Submitted “${TITLE}” for approval.`).waitFor();
+  expect(await statusOf()).toBe('pending_approval');
+}
+
+describe('approval in the dashboard', () => {
+  it('a member submits; an admin rejects with a required comment; the member reads it', async () => {
+    const member = await signedIn(browser, base, MEMBER);
+    await member.goto(`/dashboard/posts/${postId}`);
+    // A member who must submit is not offered publishing.
+    expect(await member.getByRole('button', { name: 'Publish now' }).count()).toBe(0);
+    await memberSubmits(member);
+
+    const admin = await signedIn(browser, base, ADMIN);
+    await admin.goto('/dashboard/posts');
+    await admin.getByRole('link', { name: 'Awaiting approval' }).click();
+    await admin.getByRole('heading', { name: 'Awaiting approval', level: 1 }).waitFor();
+    await admin.getByRole('link', { name: TITLE }).waitFor();
+    await admin.getByRole('button', { name: `Reject “${TITLE}”` }).click();
+    const dialog = admin.getByRole('dialog', { name: 'Reject this post?' });
+    await dialog.getByRole('button', { name: 'Reject post' }).click();
+    const comment = dialog.getByLabel('Comment for the author');
+    await dialog.getByText('A rejection needs a comment.').waitFor();
+    expect(await comment.getAttribute('aria-invalid')).toBe('true');
+    expect(await statusOf()).toBe('pending_approval');
+    await comment.fill('Add the launch link.');
+    await dialog.getByRole('button', { name: 'Reject post' }).click();
+    await admin.getByRole('status').getByText(`Rejected “${TITLE}”`, { exact: false }).waitFor();
+    expect(await statusOf()).toBe('draft');
+
+    await member.goto(`/dashboard/posts/${postId}`);
+    const note = member.getByRole('note', { name: 'Rejected' });
+    await note.getByText('Add the launch link.').waitFor();
+    const activity = member.getByRole('region', { name: 'Activity' });
+    await activity.getByText('rejected it: “Add the launch link.”', { exact: false }).waitFor();
+    await activity.getByText('submitted it for approval').waitFor();
+    await admin.context().close();
+    await member.context().close();
+  });
+
+  it('the member submits again and the admin approves: published', async () => {
+    const member = await signedIn(browser, base, MEMBER);
+    await memberSubmits(member);
+    expect(await member.getByRole('note', { name: 'Rejected' }).count()).toBe(0);
+    await member.context().close();
+
+    const admin = await signedIn(browser, base, ADMIN);
+    await admin.goto('/dashboard/posts/approvals');
+    await admin.getByRole('button', { name: `Approve “${TITLE}”` }).click();
+    await admin.getByRole('status').getByText(`Approved “${TITLE}”`, { exact: false }).waitFor();
+    expect(await statusOf()).toBe('published');
+    await admin.goto(`/dashboard/posts/${postId}`);
+    await admin.getByRole('region', { name: 'Activity' }).getByText('approved it').waitFor();
+    await admin.context().close();
+  });
+
+  it.each([1280, 375])('axe finds no serious or critical violation at %i px', async (width) => {
+    const admin = await signedIn(browser, base, ADMIN, width);
+    await admin.goto('/dashboard/posts/approvals');
+    await admin.getByRole('heading', { name: 'Awaiting approval', level: 1 }).waitFor();
+    expect(await seriousViolations(admin)).toEqual([]);
+    await admin.goto(`/dashboard/posts/${postId}`);
+    await admin.getByRole('region', { name: 'Activity' }).waitFor();
+    expect(await seriousViolations(admin)).toEqual([]);
+    await admin.context().close();
+
+    // The reject dialog, open on a post of its own, with its refusal showing.
+    const draft = await callApi(memberKey, 'POST', '/api/content/posts', {
+      title: `${TITLE} at ${width}`,
+    });
+    await callApi(memberKey, 'POST', `/api/content/posts/${draft.json.data.id}/submit`, {});
+    const again = await signedIn(browser, base, ADMIN, width);
+    await again.goto(`/dashboard/posts/${draft.json.data.id}`);
+    await again.getByRole('button', { name: `Reject “${TITLE} at ${width}”` }).click();
+    const dialog = again.getByRole('dialog', { name: 'Reject this post?' });
+    await dialog.getByRole('button', { name: 'Reject post' }).click();
+    await dialog.getByText('A rejection needs a comment.').waitFor();
+    expect(await seriousViolations(again)).toEqual([]);
+    await again.context().close();
+  });
+});

@@ -1,0 +1,81 @@
+import type { Activity, ActivityAction } from '@chorus/validators';
+import { LocalTime } from '~/components/local-time';
+import type { dashboardCaller } from '~/server/dashboard';
+
+type Caller = Awaited<ReturnType<typeof dashboardCaller>>;
+
+const SAID: Record<ActivityAction, string> = {
+  created: 'created the post',
+  edited: 'edited',
+  submitted: 'submitted it for approval',
+  withdrawn: 'withdrew it from approval',
+  approved: 'approved it',
+  rejected: 'rejected it',
+  scheduled: 'scheduled it',
+  unscheduled: 'moved it back to draft',
+  publishing: 'started publishing',
+  published: 'published',
+  failed: 'failed to publish',
+  unconfirmed: 'could not confirm publishing',
+  retried: 'retried publishing',
+  resolved: 'resolved a target',
+  archived: 'archived it',
+  restored: 'made it a draft again',
+};
+
+const detailOf = (entry: Activity) => {
+  const { fields, comment, scheduledAt, error } = entry.details as {
+    fields?: string[];
+    comment?: string;
+    scheduledAt?: string;
+    error?: { message?: string };
+  };
+  if (fields) return ` (${fields.join(', ')})`;
+  if (comment) return `: “${comment}”`;
+  if (error?.message) return `: ${error.message}`;
+  return scheduledAt ? ' for ' : '';
+};
+
+/** Who did what to the post, newest first: the latest 25 entries, each member by name. */
+export async function ActivityList({ caller, id }: { caller: Caller; id: string }) {
+  const { data, meta } = await caller.posts.activity({ id, page: 1, limit: 25 });
+  // One look-up per member who acted (a handful); a deleted one reads as a former member.
+  const names = new Map<string, string>();
+  for (const actorId of new Set(data.map((entry) => entry.actorId))) {
+    if (!actorId) continue;
+    const user = await caller.users.get({ userId: actorId }).catch(() => null);
+    names.set(actorId, user?.name ?? 'A former member');
+  }
+  return (
+    <section className="panel" aria-labelledby="post-activity">
+      <h2 id="post-activity">Activity</h2>
+      {data.length === 0 ? (
+        <p className="muted">Nothing yet.</p>
+      ) : (
+        <ol className="activity">
+          {data.map((entry) => {
+            const scheduledAt = (entry.details as { scheduledAt?: string }).scheduledAt;
+            return (
+              <li key={entry.id}>
+                <strong>{entry.actorId ? (names.get(entry.actorId) ?? '') : 'Chorus'}</strong>{' '}
+                {SAID[entry.action]}
+                {entry.targetId && ' to a channel'}
+                {detailOf(entry)}
+                {scheduledAt && <LocalTime iso={scheduledAt} />}{' '}
+                <span className="muted small">
+                  · <LocalTime iso={entry.createdAt} />
+                </span>
+              </li>
+            );
+          })}
+        </ol>
+      )}
+      {meta.pagination.total > data.length && (
+        <p className="muted small">
+          The latest {data.length} of {meta.pagination.total}; all of them at{' '}
+          <code>GET /api/content/posts/{id}/activity</code>.
+        </p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,81 @@
+import Link from 'next/link';
+import { EmptyState } from '~/components/empty-state';
+import { LocalTime } from '~/components/local-time';
+import { TableScroll } from '~/components/table-scroll';
+import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
+import { mayCall } from '~/server/may-call';
+import { ApprovalControls } from '../approval/approval-controls';
+
+export const dynamic = 'force-dynamic';
+
+const PATH = '/dashboard/posts/approvals';
+
+/** The admins' queue: posts members submitted, the soonest wished time first. */
+export default async function ApprovalsPage() {
+  const me = await requirePrincipal(PATH);
+  const caller = await dashboardCaller(PATH);
+  const canDecide = mayCall(me, 'posts.approve');
+  const { data: posts, meta } = await caller.posts.list({
+    status: 'pending_approval',
+    sort: 'scheduledAt',
+    page: 1,
+    limit: 100,
+  });
+  const total = meta.pagination.total;
+  return (
+    <>
+      <p className="small">
+        <Link href="/dashboard/posts">← Posts</Link>
+      </p>
+      <div className="page-head">
+        <div>
+          <h1>Awaiting approval</h1>
+          <p className="lead">
+            {canDecide
+              ? 'Posts that members submitted: approve them to schedule or publish them, or reject them with a comment.'
+              : 'Posts waiting for an admin to approve them.'}
+          </p>
+        </div>
+      </div>
+      <p role="status" className="muted">
+        {total === 1 ? '1 post awaits approval.' : `${total} posts await approval.`}
+      </p>
+      {posts.length === 0 ? (
+        <EmptyState title="Nothing to review">Submitted posts appear here.</EmptyState>
+      ) : (
+        <TableScroll label="Posts awaiting approval">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Title</th>
+                <th scope="col">Goes out</th>
+                <th scope="col">Submitted</th>
+                {canDecide && <th scope="col">Decision</th>}
+              </tr>
+            </thead>
+            <tbody>
+              {posts.map((post) => (
+                <tr key={post.id}>
+                  <td>
+                    <Link href={`/dashboard/posts/${post.id}`}>{post.title}</Link>
+                  </td>
+                  <td>
+                    {post.scheduledAt ? <LocalTime iso={post.scheduledAt} /> : 'Once approved'}
+                  </td>
+                  <td>
+                    <LocalTime iso={post.updatedAt} />
+                  </td>
+                  {canDecide && (
+                    <td>
+                      <ApprovalControls post={post} canDecide canSubmit={false} />
+                    </td>
+                  )}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
+      )}
+    </>
+  );
+}
