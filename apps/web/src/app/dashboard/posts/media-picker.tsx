@@ -13,13 +13,28 @@ function Preview({ item }: { item: Media }) {
   return <span className="thumb file-kind">{KINDS[item.mimeType] ?? 'File'}</span>;
 }
 
-type PickerProps = { media: Media[]; checked: string[]; more: boolean; error?: string };
+type PickerProps = {
+  media: Media[];
+  checked: string[];
+  more: boolean;
+  error?: string;
+  /** Told the checked ids, in the library's order, whenever one is checked or unchecked. */
+  onChange?: (ids: string[]) => void;
+};
 
 /** The account's media as checkboxes, each submitted as `mediaIds`, in the library's order. */
-export function MediaPicker({ media, checked, more, error }: PickerProps) {
+export function MediaPicker({ media, checked, more, error, onChange }: PickerProps) {
   const id = useId();
   return (
-    <fieldset aria-describedby={error ? `${id}-error` : undefined}>
+    <fieldset
+      aria-describedby={error ? `${id}-error` : undefined}
+      onChange={(event) => {
+        const boxes = event.currentTarget.querySelectorAll<HTMLInputElement>(
+          'input[name="mediaIds"]:checked',
+        );
+        onChange?.([...boxes].map((box) => box.value));
+      }}
+    >
       <legend>Media</legend>
       {media.length === 0 ? (
         <p className="muted small">
