@@ -110,12 +110,20 @@ describe('the composer', () => {
     const mastodonText = `Mastodon's own words ${Date.now()}.`;
     await mastodonPanel.getByLabel(/^Text for /).fill(mastodonText);
     await mastodonPanel.getByText(`${mastodonText.length} / 500`).waitFor();
+    // Its preview shows the variant, and says it is an approximation.
+    const preview = mastodonPanel.getByRole('figure', { name: 'Preview on Mastodon' });
+    await preview.getByText(mastodonText).waitFor();
+    await preview.getByText(/An approximation of Mastodon/).waitFor();
     await axeAtBothWidths(page);
 
     const shared = `Exactly 300 on Bluesky ${Date.now()} `;
     await page.getByLabel('Content').fill(shared.padEnd(300, 'b'));
     await blueskyTab.click();
     await blueskyPanel.getByText('300 / 300').waitFor();
+    await blueskyPanel
+      .getByRole('figure', { name: 'Preview on Bluesky' })
+      .getByText(shared.trim())
+      .waitFor();
     await expect.poll(() => schedule.isDisabled(), { timeout: 15_000 }).toBe(false);
 
     // The next whole minute at least 20 s away, on the browser's (UTC) clock.

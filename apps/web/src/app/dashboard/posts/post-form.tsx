@@ -197,6 +197,8 @@ function Composer(props: ComposerProps) {
                   channel={channel}
                   variant={variant}
                   shared={draft.content}
+                  media={mediaById}
+                  sharedMedia={draft.mediaIds}
                   issues={issuesOf(index)}
                   onChange={(next) => setVariant(index, next)}
                 />

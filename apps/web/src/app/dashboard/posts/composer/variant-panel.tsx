@@ -1,13 +1,18 @@
 'use client';
 
-import { NETWORK_NAMES, type Channel, type Issue } from '@chorus/validators';
+import { NETWORK_NAMES, type Channel, type Issue, type Media } from '@chorus/validators';
 import { useId } from 'react';
 import { Counter } from './counter';
 import { fieldOf, type Variant } from './draft';
+import { Preview } from './preview';
 
 type PanelProps = {
   channel: Channel;
   variant: Variant;
+  /** The account's media by id, for the preview. */
+  media: ReadonlyMap<string, Media>;
+  /** The shared media, which a variant without its own shows. */
+  sharedMedia: string[];
   /** The shared text, which a variant that is not overridden follows. */
   shared: string;
   issues: Issue[];
@@ -27,7 +32,13 @@ function Errors({ id, issues }: { id: string; issues: Issue[] }) {
 }
 
 /** One channel's variant: its own text (or the shared one), first comment, and what is wrong. */
-export function VariantPanel({ channel, variant, shared, issues, onChange }: PanelProps) {
+export function VariantPanel(props: PanelProps) {
+  const { channel, variant, shared, issues, onChange } = props;
+  const items = (ids: string[]) =>
+    ids.flatMap((mediaId) => {
+      const item = props.media.get(mediaId);
+      return item ? [item] : [];
+    });
   const id = useId();
   const network = NETWORK_NAMES[channel.integrationId];
   const where = `${channel.name} on ${network}`;
@@ -101,6 +112,16 @@ export function VariantPanel({ channel, variant, shared, issues, onChange }: Pan
         </p>
       )}
       <Errors id={`${id}-other-errors`} issues={otherIssues} />
+      <Preview
+        channel={channel}
+        text={text}
+        media={items(variant.mediaIds ?? props.sharedMedia)}
+        thread={(variant.thread ?? []).map((part) => ({
+          text: part.content,
+          media: items(part.mediaIds ?? []),
+        }))}
+        firstComment={variant.firstComment}
+      />
     </div>
   );
 }
