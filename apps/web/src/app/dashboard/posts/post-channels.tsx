@@ -1,7 +1,7 @@
-import { NETWORK_NAMES, type Channel, type Post } from '@chorus/validators';
+import { NETWORK_NAMES, type Channel, type Target } from '@chorus/validators';
 import { ChannelAvatar } from './channel-badge';
 
-const TROUBLE: Partial<Record<Post['targets'][number]['status'], string>> = {
+const TROUBLE: Partial<Record<Target['status'], string>> = {
   failed: 'failed',
   unconfirmed: 'unconfirmed',
 };
@@ -14,7 +14,7 @@ export function PostChannels({
   post,
   channels,
 }: {
-  post: Pick<Post, 'targets'>;
+  post: { targets: Pick<Target, 'id' | 'channelId' | 'status'>[] };
   channels: ReadonlyMap<string, Channel>;
 }) {
   if (post.targets.length === 0) return <span className="muted">—</span>;
