@@ -150,6 +150,20 @@ describe('the composer', () => {
     expect(await mastodonLink.getAttribute('href')).toBe(post.targets[1]?.url);
     expect(mastodon.published().map((s) => s.text)).toContain(mastodonText);
     await axeAtBothWidths(page);
+
+    // On the calendar it carries its channels' marks, and the channel filter keeps it.
+    await page.goto('/dashboard/posts/calendar');
+    await page.getByLabel('Channel').selectOption({ label: 'composer.test (Bluesky)' });
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL((url) => url.searchParams.has('channelId'));
+    // The post's own item, inside its day's.
+    const entry = page
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('link', { name: TITLE }) })
+      .last();
+    await entry.getByText('composer.test (Bluesky)').waitFor();
+    await entry.getByText(/\(Mastodon\)$/).waitFor();
+    await axeAtBothWidths(page);
     await context.close();
   });
 });
