@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { callApi } from './api';
 import { launchChromium, seriousViolations, signIn } from './browser';
 import { cliApiKey } from './cli';
-import { connectMastodon } from './publishing-fixtures';
+import { connectMastodon, disconnect } from './publishing-fixtures';
 import { ADMIN } from './server';
 
 const base = inject('base');
@@ -21,6 +21,12 @@ const TITLE = 'Composer e2e: two channels';
 // One grapheme of 25 UTF-8 bytes: 150 of them are 150 of Bluesky's 300 graphemes but more
 // than its 3,000 bytes, which only the server's check knows.
 const FAMILY = '👨‍👩‍👧‍👦';
+const IMAGE = 'e2e-composer-pixel.png';
+// A 1×1 PNG.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
 let browser: Browser;
 let key = '';
 let mastodon: MastodonStandIn;
@@ -42,6 +48,14 @@ beforeAll(async () => {
     'read,write,content:read,content:write',
   );
   ({ standIn: mastodon } = await connectMastodon(key));
+  const upload = new FormData();
+  upload.append('file', new Blob([PNG], { type: 'image/png' }), IMAGE);
+  const media = await fetch(`${base}/api/content/media`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}` },
+    body: upload,
+  });
+  expect(media.status).toBe(201);
   pds = await startBlueskyPds();
   const account = await pds.createAccount('composer.test');
   const bluesky = await api('POST', '/api/integrations/connect/bluesky', {
@@ -53,6 +67,8 @@ beforeAll(async () => {
   browser = await launchChromium();
 });
 afterAll(async () => {
+  if (key) await disconnect(key, 'mastodon');
+  if (key) await disconnect(key, 'bluesky');
   await browser?.close();
   await mastodon?.close();
   await pds?.close();
@@ -110,6 +126,12 @@ describe('the composer', () => {
     const mastodonText = `Mastodon's own words ${Date.now()}.`;
     await mastodonPanel.getByLabel(/^Text for /).fill(mastodonText);
     await mastodonPanel.getByText(`${mastodonText.length} / 500`).waitFor();
+    // Its own media: the image goes to Mastodon only.
+    await mastodonPanel.getByRole('checkbox', { name: /Use different media/ }).check();
+    await mastodonPanel
+      .getByRole('group', { name: /^Media for / })
+      .getByRole('checkbox', { name: IMAGE })
+      .check();
     // Its preview shows the variant, and says it is an approximation.
     const preview = mastodonPanel.getByRole('figure', { name: 'Preview on Mastodon' });
     await preview.getByText(mastodonText).waitFor();
@@ -120,6 +142,19 @@ describe('the composer', () => {
     await page.getByLabel('Content').fill(shared.padEnd(300, 'b'));
     await blueskyTab.click();
     await blueskyPanel.getByText('300 / 300').waitFor();
+    // A second post in Bluesky's thread, counted and refused on its own.
+    await blueskyPanel.getByRole('button', { name: 'Add a post to the thread' }).click();
+    const second = blueskyPanel.getByLabel('Post 2 of the thread on Bluesky');
+    await second.fill('c'.repeat(301));
+    const secondHelp = await second.getAttribute('aria-describedby');
+    expect(secondHelp?.split(' ')).toHaveLength(2);
+    await page
+      .locator(`[id="${secondHelp?.split(' ')[1]}"]`)
+      .getByText('(1 over)')
+      .waitFor();
+    expect(await schedule.isDisabled()).toBe(true);
+    const threadText = `The thread goes on ${Date.now()}.`;
+    await second.fill(threadText);
     await blueskyPanel
       .getByRole('figure', { name: 'Preview on Bluesky' })
       .getByText(shared.trim())
@@ -142,13 +177,21 @@ describe('the composer', () => {
     await mastodonLink.waitFor({ timeout: 30_000 });
     const post = (await api('GET', `/api/content/posts/${id}`)).json.data as {
       status: string;
-      targets: { url: string; content: string | null }[];
+      targets: {
+        url: string;
+        content: string | null;
+        thread: { content: string }[] | null;
+        mediaIds: string[] | null;
+      }[];
     };
     expect(post.status).toBe('published');
     expect(post.targets.map((t) => t.content)).toEqual([null, mastodonText]);
+    expect(post.targets[0]?.thread).toEqual([{ content: threadText }]);
+    expect(post.targets[1]?.mediaIds).toHaveLength(1);
+    const status = mastodon.published().find((s) => s.text === mastodonText);
+    expect(status?.media).toHaveLength(1);
     expect(await blueskyLink.getAttribute('href')).toBe(post.targets[0]?.url);
     expect(await mastodonLink.getAttribute('href')).toBe(post.targets[1]?.url);
-    expect(mastodon.published().map((s) => s.text)).toContain(mastodonText);
     await axeAtBothWidths(page);
 
     // On the calendar it carries its channels' marks, and the channel filter keeps it.

@@ -6,13 +6,12 @@
  */
 import { mastodonFaults, type MastodonStandIn } from '@chorus/stand-ins';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { callApi } from './api';
 import { launchChromium, seriousViolations, signedIn } from './browser';
 import { cliApiKey } from './cli';
-import { connectMastodon, makeUnconfirmed } from './publishing-fixtures';
+import { connectMastodon, disconnect, makeUnconfirmed } from './publishing-fixtures';
 import { ADMIN } from './server';
-import { inject } from 'vitest';
 
 const base = inject('base');
 let browser: Browser;
@@ -45,6 +44,7 @@ beforeAll(async () => {
   browser = await launchChromium();
 });
 afterAll(async () => {
+  if (key) await disconnect(key, 'mastodon');
   await browser?.close();
   await standIn?.close();
 });

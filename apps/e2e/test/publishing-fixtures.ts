@@ -47,3 +47,12 @@ export async function makeUnconfirmed(postId: string) {
     await sql.end();
   }
 }
+
+/**
+ * Disconnects a network the test connected: files share the account, and another one may
+ * expect nothing connected.
+ */
+export async function disconnect(key: string, network: 'mastodon' | 'bluesky') {
+  const answer = await callApi(key, 'DELETE', `/api/integrations/disconnect/${network}`);
+  expect([200, 204, 404]).toContain(answer.status);
+}

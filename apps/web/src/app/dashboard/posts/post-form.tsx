@@ -197,7 +197,7 @@ function Composer(props: ComposerProps) {
                   channel={channel}
                   variant={variant}
                   shared={draft.content}
-                  media={mediaById}
+                  media={media}
                   sharedMedia={draft.mediaIds}
                   issues={issuesOf(index)}
                   onChange={(next) => setVariant(index, next)}

@@ -2,53 +2,54 @@
 
 import { NETWORK_NAMES, type Channel, type Issue, type Media } from '@chorus/validators';
 import { useId } from 'react';
+import { MediaPicker } from '../media-picker';
 import { Counter } from './counter';
+import { Errors } from './errors';
 import { fieldOf, type Variant } from './draft';
 import { Preview } from './preview';
+import { ThreadParts } from './thread-parts';
 
 type PanelProps = {
   channel: Channel;
   variant: Variant;
-  /** The account's media by id, for the preview. */
-  media: ReadonlyMap<string, Media>;
-  /** The shared media, which a variant without its own shows. */
-  sharedMedia: string[];
   /** The shared text, which a variant that is not overridden follows. */
   shared: string;
+  /** The account's media (the library's newest and the post's), for pickers and the preview. */
+  media: Media[];
+  /** The shared media, which a variant without its own shows. */
+  sharedMedia: string[];
   issues: Issue[];
   onChange: (variant: Variant) => void;
 };
 
-/** Errors beside the field they name, tied to it for screen readers. */
-function Errors({ id, issues }: { id: string; issues: Issue[] }) {
-  if (issues.length === 0) return null;
-  return (
-    <ul id={id} className="error small issues">
-      {issues.map((issue) => (
-        <li key={`${issue.path}-${issue.message}`}>{issue.message}</li>
-      ))}
-    </ul>
-  );
-}
+const IN_THREAD = /\.thread\[\d+\]/;
 
-/** One channel's variant: its own text (or the shared one), first comment, and what is wrong. */
+/**
+ * One channel's variant: its own text (or the shared one), its own media (or the shared),
+ * thread posts where the network has threads, a first comment, what is wrong, and a preview.
+ */
 export function VariantPanel(props: PanelProps) {
   const { channel, variant, shared, issues, onChange } = props;
-  const items = (ids: string[]) =>
-    ids.flatMap((mediaId) => {
-      const item = props.media.get(mediaId);
-      return item ? [item] : [];
-    });
   const id = useId();
   const network = NETWORK_NAMES[channel.integrationId];
   const where = `${channel.name} on ${network}`;
   const text = variant.override ? variant.content : shared;
-  const byField = (fields: string[]) =>
-    issues.filter((i) => fields.includes(fieldOf(i.path).field));
-  const textIssues = byField(['content']);
-  const commentIssues = byField(['firstComment']);
+  const byId = new Map(props.media.map((item) => [item.id, item]));
+  const items = (ids: string[]) =>
+    ids.flatMap((mediaId) => {
+      const item = byId.get(mediaId);
+      return item ? [item] : [];
+    });
+  const ofField = (field: string) =>
+    issues.filter((i) => !IN_THREAD.test(i.path) && fieldOf(i.path).field === field);
+  const textIssues = ofField('content');
+  const mediaIssues = ofField('mediaIds');
+  const commentIssues = ofField('firstComment');
+  const threadIssues = issues.filter((i) => IN_THREAD.test(i.path));
   const otherIssues = issues.filter(
-    (i) => !['content', 'firstComment'].includes(fieldOf(i.path).field),
+    (i) =>
+      !IN_THREAD.test(i.path) &&
+      !['content', 'mediaIds', 'firstComment'].includes(fieldOf(i.path).field),
   );
   const described = (...ids: (string | false)[]) => ids.filter(Boolean).join(' ') || undefined;
   return (
@@ -89,6 +90,39 @@ export function VariantPanel(props: PanelProps) {
       )}
       <Counter channel={channel} text={text} id={`${id}-count`} />
       <Errors id={`${id}-text-errors`} issues={textIssues} />
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={variant.mediaIds !== null}
+          onChange={(event) =>
+            onChange({
+              ...variant,
+              mediaIds: event.currentTarget.checked ? [...props.sharedMedia] : null,
+            })
+          }
+        />
+        Use different media for {where}
+      </label>
+      {variant.mediaIds !== null && (
+        <MediaPicker
+          media={props.media}
+          checked={variant.mediaIds}
+          more={false}
+          name={`${id}-media`}
+          legend={`Media for ${where}`}
+          error={mediaIssues.map((i) => i.message).join(' ') || undefined}
+          onChange={(mediaIds) => onChange({ ...variant, mediaIds })}
+        />
+      )}
+      {variant.mediaIds === null && <Errors id={`${id}-media-errors`} issues={mediaIssues} />}
+      {channel.limits.maxThreadParts > 1 && (
+        <ThreadParts
+          channel={channel}
+          parts={variant.thread ?? []}
+          issues={threadIssues}
+          onChange={(thread) => onChange({ ...variant, thread: thread.length ? thread : null })}
+        />
+      )}
       {channel.limits.firstComment && (
         <div className="field">
           <label htmlFor={`${id}-comment`}>First comment on {network} (optional)</label>
@@ -103,13 +137,6 @@ export function VariantPanel(props: PanelProps) {
           />
           <Errors id={`${id}-comment-errors`} issues={commentIssues} />
         </div>
-      )}
-      {(variant.mediaIds || variant.thread) && (
-        <p className="muted small">
-          {variant.mediaIds && `Its own media (${variant.mediaIds.length}). `}
-          {variant.thread && `A thread of ${variant.thread.length + 1} posts. `}
-          Kept as set through the API.
-        </p>
       )}
       <Errors id={`${id}-other-errors`} issues={otherIssues} />
       <Preview
