@@ -25,6 +25,8 @@ declare module 'vitest' {
     startOutput: string;
     /** The process of `npm start`. */
     startPid: number;
+    /** A free port whose `http://localhost:<port>` origin is in CHORUS_CORS_ORIGINS. */
+    corsPort: number;
   }
 }
 
@@ -44,6 +46,7 @@ export default async function setup(project: TestProject) {
   }
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
+  const corsPort = await freePort();
   const env: Record<string, string> = {
     ...(process.env as Record<string, string>),
     PORT: String(port),
@@ -59,6 +62,8 @@ export default async function setup(project: TestProject) {
     LOG_LEVEL: 'warn',
     // The tests' webhook receivers listen on loopback.
     CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    // A page served there calls the API across origins (cors.test.ts).
+    CHORUS_CORS_ORIGINS: `http://localhost:${corsPort}`,
   };
   const server = await startChorus(root, env);
   project.provide('base', base);
@@ -67,6 +72,7 @@ export default async function setup(project: TestProject) {
   project.provide('dataDir', dataDir);
   project.provide('startOutput', server.output());
   project.provide('startPid', server.pid);
+  project.provide('corsPort', corsPort);
 
   return async () => {
     await server.stop();

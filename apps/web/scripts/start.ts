@@ -19,6 +19,7 @@ import {
   rateLimitConfigFromEnv,
   trustedProxiesFromEnv,
 } from '@chorus/api';
+import { corsOriginsFromEnv } from '@chorus/api/http';
 import { openDatabase } from '@chorus/db';
 import {
   databaseOptionsFromEnv,
@@ -71,6 +72,7 @@ function checkConfiguration(env: NodeJS.ProcessEnv) {
   assertIntegrationConfig(env);
   rateLimitConfigFromEnv(env);
   trustedProxiesFromEnv(env);
+  corsOriginsFromEnv(env);
   grantLifetimeMs(env);
   assertMediaConfig(env);
   maxBatchFromEnv(env);

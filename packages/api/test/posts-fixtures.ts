@@ -25,6 +25,14 @@ export async function postIn(h: Harness, status: string, token?: string) {
     });
     return json.data as { id: string; status: string };
   }
+  if (status === 'pending_approval') {
+    const post = await createPost(h, { title: 'R' }, token);
+    const { json } = await h.call('POST', `/api/content/posts/${post.id}/submit`, {
+      body: {},
+      token,
+    });
+    return json.data as { id: string; status: string };
+  }
   if (status === 'publishing' || status === 'failed') {
     // Only the publishing engine puts a post in these statuses; the test writes it as it would.
     const post = await createPost(h, { title: 'E' }, token);

@@ -9,8 +9,10 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
+/** What a status in a body may ask for; submitting and approving are their own endpoints. */
 const ALLOWED: Record<string, string[]> = {
   draft: ['scheduled', 'published'],
+  pending_approval: ['draft'],
   scheduled: ['draft', 'published'],
   publishing: [],
   published: ['archived'],

@@ -27,6 +27,7 @@ describe('POST /api/content/posts', () => {
         'id',
         'mediaIds',
         'publishedAt',
+        'rejection',
         'scheduledAt',
         'status',
         'tags',
@@ -43,6 +44,7 @@ describe('POST /api/content/posts', () => {
       mediaIds: [],
       scheduledAt: null,
       publishedAt: null,
+      rejection: null,
       authorId: h.main.adminId,
     });
     expect(json.data.id).toMatch(/^post_[0-9A-Z]{26}$/);

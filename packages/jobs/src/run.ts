@@ -1,7 +1,14 @@
 import { openDatabase } from '@chorus/db';
 import { databaseOptionsFromEnv } from '@chorus/db/node';
+import { appOrigin, sharedMediaUrl } from '@chorus/services';
 import { storageFromEnv } from '@chorus/storage';
 import { startWorker } from './worker';
+
+/**
+ * Where networks that fetch media by URL (Instagram, Threads) reach our signed links:
+ * CHORUS_PUBLIC_URL, else the port `npm start` serves on (reachable by local stand-ins only).
+ */
+const publicOrigin = () => appOrigin(`http://localhost:${process.env.PORT ?? 3000}`);
 
 /**
  * A worker with its own database pool, as a process runs it (`npm start` in-process, or
@@ -15,7 +22,7 @@ export async function runWorker(opts: { databaseUrl: string; onError: (error: Er
     const worker = await startWorker({
       databaseUrl: opts.databaseUrl,
       db: database.db,
-      media: { storage },
+      media: { storage, sign: (row) => sharedMediaUrl(publicOrigin(), row.id) },
       onError: opts.onError,
     });
     return {

@@ -26,8 +26,8 @@ export function localDiskStorage(root: string): StorageDriver {
         throw error;
       }
     },
-    async get(key) {
-      const stream = createReadStream(pathOf(key));
+    async get(key, range) {
+      const stream = createReadStream(pathOf(key), range && { start: range.start, end: range.end });
       // Opening fails asynchronously: wait for it, to answer "absent" rather than a broken stream.
       return new Promise<Readable | null>((resolve, reject) => {
         stream.once('open', () => resolve(stream));

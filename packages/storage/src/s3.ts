@@ -51,9 +51,15 @@ export function s3Storage(options: S3StorageOptions): StorageDriver {
       });
       await upload.done();
     },
-    async get(key) {
+    async get(key, range) {
       try {
-        const { Body } = await client.send(new GetObjectCommand({ Bucket, Key: keyOf(key) }));
+        const { Body } = await client.send(
+          new GetObjectCommand({
+            Bucket,
+            Key: keyOf(key),
+            ...(range && { Range: `bytes=${range.start}-${range.end}` }),
+          }),
+        );
         return (Body as Readable | undefined) ?? null;
       } catch (error) {
         if (error instanceof NoSuchKey) return null;

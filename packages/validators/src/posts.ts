@@ -5,6 +5,7 @@ import { ZEnvelope, ZListEnvelope } from './envelope';
 
 export const POST_STATUSES = [
   'draft',
+  'pending_approval',
   'scheduled',
   'publishing',
   'published',
@@ -130,6 +131,14 @@ export const ZTarget = z
   .meta({ id: 'Target' });
 export type Target = z.infer<typeof ZTarget>;
 
+export const ZRejection = z
+  .object({
+    comment: z.string().meta({ example: 'Please add the launch link.' }),
+    rejectedBy: z.string().nullable().meta({ description: 'The admin; null once deleted.' }),
+    rejectedAt: ZTimestamp,
+  })
+  .meta({ id: 'Rejection' });
+
 export const ZPost = z
   .object({
     id: z.string().meta({ example: 'post_01JD2Y8Q9Z3M4N5P6R7S8T9V0W' }),
@@ -142,6 +151,10 @@ export const ZPost = z
     publishedAt: ZTimestamp.nullable(),
     authorId: z.string().nullable().meta({ description: 'null once the author is deleted.' }),
     targets: z.array(ZTarget).meta({ description: 'The channels the post goes to, in order.' }),
+    rejection: ZRejection.nullable().meta({
+      description:
+        'The last rejection of the post by an admin, for its author to read; null once it is submitted again, or if it never was rejected.',
+    }),
     createdAt: ZTimestamp,
     updatedAt: ZTimestamp,
   })
@@ -184,6 +197,26 @@ export const ZUpdatePost = z.object({
 });
 
 export const ZPostIdParam = z.object({ id: z.string() });
+
+/** Submitting a draft for approval: the time its author wants it to go out, if any. */
+export const ZSubmitPost = z.object({
+  scheduledAt: ZScheduleTime.nullable().optional().meta({
+    description:
+      'When the post should go out once approved (in the future). Left out or null: as soon as an admin approves it.',
+  }),
+});
+export type SubmitPostInput = z.infer<typeof ZSubmitPost>;
+
+/** An admin's rejection: the comment tells the author what to change. */
+export const ZRejectPost = z.object({
+  comment: z
+    .string()
+    .trim()
+    .min(1, 'A rejection needs a comment.')
+    .max(2000)
+    .meta({ description: 'What the author should change; shown to them on the post.' }),
+});
+export type RejectPostInput = z.infer<typeof ZRejectPost>;
 export const ZTargetIdParam = ZPostIdParam.extend({ targetId: z.string() });
 
 /** What someone found on the network for an `unconfirmed` target (decisions §18). */

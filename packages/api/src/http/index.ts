@@ -5,5 +5,6 @@ export {
   type ApiListenerOptions,
   type FetchHandler,
 } from './listener';
+export { corsOriginsFromEnv, type CorsOrigins } from './cors';
 export { refuse } from './refuse';
 export { apiError, type ApiError } from '../errors';

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream';
 import { apiError } from '../errors';
 import { describeError, log } from '../logger';
+import { applyCors, corsOriginsFromEnv, corsPath, type CorsOrigins } from './cors';
 import { requestUrl, send, toRequest, type Answer } from './node-fetch';
 import { malformed, refuse, refuseOnSocket } from './refuse';
 
@@ -19,6 +20,8 @@ export interface ApiListenerOptions {
   webPaths: string[];
   /** Every other path: the web app (Next's request handler). */
   web: NodeHandler;
+  /** Origins whose pages may call the API (default: CHORUS_CORS_ORIGINS). */
+  corsOrigins?: CorsOrigins;
 }
 
 const under = (path: string, prefix: string) =>
@@ -57,9 +60,15 @@ function stampPeer(req: IncomingMessage) {
 /**
  * One listener for the whole app: /api/* goes to the API's own doors in this process, without
  * the web framework's pipeline in between; everything else goes to the web app. A request
- * whose URL cannot be read gets the error envelope, never a framework's plain 500.
+ * whose URL cannot be read gets the error envelope, never a framework's plain 500. CORS is
+ * decided here, for the doors and the web app's OAuth endpoints alike (see cors.ts).
  */
-export function createApiListener({ mounts, webPaths, web }: ApiListenerOptions) {
+export function createApiListener({
+  mounts,
+  webPaths,
+  web,
+  corsOrigins = corsOriginsFromEnv(),
+}: ApiListenerOptions) {
   return function listener(req: IncomingMessage, res: ServerResponse) {
     stampPeer(req);
     const incomingId = req.headers['x-request-id'];
@@ -67,6 +76,8 @@ export function createApiListener({ mounts, webPaths, web }: ApiListenerOptions)
     const url = requestUrl(req);
     if (!url) return refuse(res, id, malformed());
     const path = url.pathname;
+    // Before any door, so that a preflight is answered without credentials, as browsers send it.
+    if (corsPath(path) && applyCors(req, res, corsOrigins, id)) return;
     if (!under(path, '/api')) return web(req, res);
     if (!decodable(path)) return refuse(res, id, malformed());
     if (webPaths.some((prefix) => under(path, prefix))) return web(req, res);

@@ -1,5 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough, Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
+import {
+  COMPRESS_MIN_BYTES,
+  compressBody,
+  compressible,
+  compressStream,
+  negotiateEncoding,
+  type Encoding,
+} from './compression';
 
 const hasBody = (method: string) => method !== 'GET' && method !== 'HEAD';
 
@@ -188,8 +198,9 @@ export function settleBody(req: IncomingMessage, limit = DRAIN_LIMIT): boolean {
 
 /**
  * Writes a door's answer to the Node response: a JSON body (every API answer) whole, with its
- * length; any other body streamed. An unread rest of the request's body is dealt with first
- * (`settleBody`).
+ * length; any other body streamed. JSON and text are compressed when the client accepts it
+ * and the body is worth it (see compression.ts); media bytes never are. An unread rest of the
+ * request's body is dealt with first (`settleBody`).
  */
 export async function send(res: ServerResponse, response: Answer): Promise<void> {
   const headers: Record<string, string | string[]> = {};
@@ -199,7 +210,18 @@ export async function send(res: ServerResponse, response: Answer): Promise<void>
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers['set-cookie'] = cookies;
+  const encoding =
+    compressible(response.headers.get('content-type')) && !response.headers.has('content-encoding')
+      ? negotiateEncoding(res.req.headers['accept-encoding'])
+      : undefined;
+  // The body may be compressed or not depending on Accept-Encoding: caches must know.
+  if (compressible(response.headers.get('content-type'))) {
+    headers.vary = headers.vary ? `${String(headers.vary)}, Accept-Encoding` : 'Accept-Encoding';
+  }
   if (response instanceof JsonAnswer) {
+    if (encoding && response.text.length >= COMPRESS_MIN_BYTES) {
+      return sendWhole(res, response.status, headers, Buffer.from(response.text), encoding);
+    }
     headers['content-length'] = String(Buffer.byteLength(response.text));
     res.writeHead(response.status, headers);
     return void res.end(response.text);
@@ -210,12 +232,25 @@ export async function send(res: ServerResponse, response: Answer): Promise<void>
     response.headers.get('content-type')?.includes('json')
   ) {
     const body = Buffer.from(await response.arrayBuffer());
-    headers['content-length'] = String(body.byteLength);
+    return sendWhole(res, response.status, headers, body, encoding);
+  }
+  if (!response.body) {
     res.writeHead(response.status, headers);
-    return void res.end(body);
+    return void res.end();
+  }
+  if (encoding) {
+    headers['content-encoding'] = encoding;
+    delete headers['content-length'];
+    res.writeHead(response.status, headers);
+    // pipeline ends the answer, and cancels the body when the client goes (an export stops
+    // reading the database), as the loop below does.
+    const body = Readable.fromWeb(response.body as NodeReadableStream);
+    return pipeline(body, compressStream(encoding), res).catch((error: unknown) => {
+      // A client gone is no failure of ours.
+      if (!res.destroyed || res.writableFinished) throw error;
+    });
   }
   res.writeHead(response.status, headers);
-  if (!response.body) return void res.end();
   // At the client's pace: a slow reader holds one chunk here, not the whole body; a reader
   // gone ends the loop, which cancels the body (an export stops reading the database).
   for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
@@ -223,6 +258,24 @@ export async function send(res: ServerResponse, response: Answer): Promise<void>
     if (!res.write(chunk)) await drainedOrClosed(res);
   }
   res.end();
+}
+
+/** A whole body with its length, compressed when it is worth it. */
+async function sendWhole(
+  res: ServerResponse,
+  status: number,
+  headers: Record<string, string | string[]>,
+  body: Buffer,
+  encoding: Encoding | undefined,
+) {
+  let sent = body;
+  if (encoding && body.byteLength >= COMPRESS_MIN_BYTES) {
+    sent = await compressBody(body, encoding);
+    headers['content-encoding'] = encoding;
+  }
+  headers['content-length'] = String(sent.byteLength);
+  res.writeHead(status, headers);
+  res.end(sent);
 }
 
 const drainedOrClosed = (res: ServerResponse) =>

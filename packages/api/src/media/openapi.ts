@@ -73,8 +73,40 @@ export const mediaPaths: ZodOpenApiPathsObject = {
       summary: 'The bytes of a media item',
       tags: ['Media'],
       description:
-        "The file as uploaded, with the `Content-Type` detected at upload, `X-Content-Type-Options: nosniff`, and the SHA-256 as a strong `ETag` (send `If-None-Match` to get 304). Another account's id is 404. Besides a bearer token, the dashboard's session cookie is accepted from the dashboard's own pages, so that `<img src>` works there.",
+        "The file as uploaded, with the `Content-Type` detected at upload, `X-Content-Type-Options: nosniff`, and the SHA-256 as a strong `ETag` (send `If-None-Match` to get 304). One byte range may be asked for with `Range` (`bytes=0-1023`, `bytes=1024-`, `bytes=-500`): 206 with `Content-Range`, or 416 `range_not_satisfiable` when it starts past the end; `If-Range` with the current ETag keeps the range, any other value gets the whole file. Several ranges, or another unit, get the whole file. Another account's id is 404. Besides a bearer token, the dashboard's session cookie is accepted from the dashboard's own pages, so that `<img src>` works there.",
       parameters: [idParameter],
+      responses: {
+        200: {
+          description: 'The bytes',
+          content: Object.fromEntries(MEDIA_TYPES.map((type) => [type, { schema: binary }])),
+        },
+      },
+    },
+  },
+  '/api/content/media/{id}/shared': {
+    get: {
+      operationId: 'getSharedMediaContent',
+      summary: 'The bytes of a media item, through a signed link',
+      tags: ['Media'],
+      description:
+        'The same bytes and headers as `…/content`, without a credential: the `expires` (Unix seconds) and `signature` query parameters authorise the request. Chorus makes these links for networks that fetch media by URL (Instagram, Threads) when it publishes; each expires within an hour. An expired, altered or foreign link is 403 `forbidden`; a deleted file is 404.',
+      parameters: [
+        idParameter,
+        {
+          name: 'expires',
+          in: 'query',
+          required: true,
+          description: 'When the link stops working, in Unix seconds (an hour at most ahead).',
+          schema: { type: 'integer' },
+        },
+        {
+          name: 'signature',
+          in: 'query',
+          required: true,
+          description: 'The HMAC Chorus signed the link with; any change refuses it.',
+          schema: { type: 'string' },
+        },
+      ],
       responses: {
         200: {
           description: 'The bytes',
@@ -88,6 +120,13 @@ export const mediaPaths: ZodOpenApiPathsObject = {
 /** Answers that the shared description of a route does not produce. */
 export const mediaExtraResponses: Record<string, Record<string, object>> = {
   'GET /api/content/media/{id}/content': {
+    304: { description: 'Not modified: the `If-None-Match` ETag is current.' },
+    206: {
+      description: 'The range asked for, with `Content-Range: bytes first-last/size`.',
+      content: Object.fromEntries(MEDIA_TYPES.map((type) => [type, { schema: binary }])),
+    },
+  },
+  'GET /api/content/media/{id}/shared': {
     304: { description: 'Not modified: the `If-None-Match` ETag is current.' },
   },
 };

@@ -1,5 +1,5 @@
 import type { HandlerRoute } from '../rest/routes';
-import { handleContent } from './content';
+import { handleContent, handleShared } from './content';
 import { handleUpload } from './upload';
 
 /** The media routes no procedure can serve: the multipart upload and the bytes. */
@@ -18,8 +18,18 @@ export const MEDIA_HANDLER_ROUTES: HandlerRoute[] = [
   {
     method: 'GET',
     path: '/api/content/media/{id}/content',
-    meta: { access: { scopes: ['content:read'] } },
+    meta: { access: { scopes: ['content:read'] }, errors: ['range_not_satisfiable'] },
     acceptsSession: true,
     handle: (req, params, context) => handleContent(req, params.get('id') ?? '', context),
+  },
+  {
+    method: 'GET',
+    path: '/api/content/media/{id}/shared',
+    // The signature in the link authorises the request; no credential is read.
+    meta: {
+      openapi: { method: 'GET', path: '/api/content/media/{id}/shared', protect: false },
+      errors: ['forbidden'],
+    },
+    handle: (req, params, context) => handleShared(req, params.get('id') ?? '', context),
   },
 ];

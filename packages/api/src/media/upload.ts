@@ -10,7 +10,7 @@ import { controlRefusal } from '../refuse-control';
 import type { Answer } from '../http/node-fetch';
 import { withIdempotency } from '../rest/idempotency';
 import { json } from '../rest/respond';
-import type { HandlerContext } from '../rest/routes';
+import { signedIn, type HandlerContext } from '../rest/routes';
 import { readUploadForm } from './multipart';
 
 function altTextOf(fields: Map<string, string>): string | null {
@@ -33,7 +33,8 @@ function altTextOf(fields: Map<string, string>): string | null {
  * boundaries differ between retries: its bytes are dropped and the first answer replayed.
  */
 export async function handleUpload(req: Request, ctx: HandlerContext): Promise<Answer> {
-  const { db, principal, storage, headers } = ctx;
+  const { db, storage, headers } = ctx;
+  const principal = signedIn(ctx);
   const form = await readUploadForm<StagedUpload>(req, {
     maxFileBytes: ctx.maxUploadBytes,
     onFile: (file, filename) =>

@@ -5,7 +5,7 @@ import { streamed, type Answer } from '../http/node-fetch';
 import { describeError, log } from '../logger';
 import { controlRefusal } from '../refuse-control';
 import { AppError } from '@chorus/services';
-import type { HandlerContext } from '../rest/routes';
+import { signedIn, type HandlerContext } from '../rest/routes';
 import { safeCell } from './csv';
 
 /** The CSV's columns: those an import reads first, then what only an export says. */
@@ -55,7 +55,8 @@ function queryOf(url: URL) {
  */
 export async function handleExport(req: Request, ctx: HandlerContext): Promise<Answer> {
   const { format, ...filters } = queryOf(new URL(req.url));
-  const { db, principal, headers } = ctx;
+  const { db, headers } = ctx;
+  const principal = signedIn(ctx);
   const day = new Date().toISOString().slice(0, 10);
   headers.set(
     'Content-Type',

@@ -13,7 +13,7 @@ import { controlRefusal } from '../refuse-control';
 import { readJsonBody } from '../rest/body';
 import { withIdempotency } from '../rest/idempotency';
 import { json } from '../rest/respond';
-import type { HandlerContext } from '../rest/routes';
+import { signedIn, type HandlerContext } from '../rest/routes';
 import { splitList, unsafeCell } from './csv';
 
 /** The largest import body: 1,000 rows of a few KiB each, with room to spare. */
@@ -154,7 +154,8 @@ export async function handleImport(req: Request, ctx: HandlerContext): Promise<A
   }
   const refused = controlRefusal({ posts: rows.map((row) => row.fields) });
   if (refused) throw refused;
-  const { db, principal, headers } = ctx;
+  const { db, headers } = ctx;
+  const principal = signedIn(ctx);
   const run = async () => {
     const data = await importPosts({ db, principal, rows, dryRun });
     return json(dryRun ? 200 : 201, { success: true, data }, headers);

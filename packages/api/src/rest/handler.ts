@@ -24,6 +24,7 @@ import { maxUploadBytesFromEnv } from '../media/config';
 import { defaultStorage } from '../storage';
 import { withIdempotency } from './idempotency';
 import { openApiDocument } from './openapi';
+import { withEtag, withLocation } from './representation';
 import { errorResponse, json, requestIdFor, responseHeaders } from './respond';
 import { restRoutes } from './table';
 
@@ -106,6 +107,7 @@ export function createRestDoor({
       if (failure.code === 'service_unavailable') headers.set('Retry-After', '5');
       response = errorResponse(failure, headers);
     }
+    response = withEtag(req, withLocation(routes, path, response));
     // Failures before the request could be counted (e.g. no database) still say the budget.
     if (!response.headers.has('X-RateLimit-Limit')) {
       await reportRateLimit(rateLimiter, anonymous(req), response.headers);
@@ -186,8 +188,8 @@ export function createRestDoor({
     }
 
     const { route } = match;
-    if (route.handler && principal) {
-      requireScopes(principal, route.meta.access?.scopes ?? []);
+    if (route.handler) {
+      if (principal) requireScopes(principal, route.meta.access?.scopes ?? []);
       return route.handler.handle(req, new Map(Object.entries(match.params)), {
         db: database.db,
         principal,

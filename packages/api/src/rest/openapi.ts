@@ -183,6 +183,33 @@ function successResponses(
   };
 }
 
+/**
+ * The door's HTTP semantics on an operation: `Location` on a 201 that created a resource with
+ * its own GET, and `ETag` / `If-None-Match` → 304 on a JSON read (see rest/representation.ts).
+ */
+function describeRepresentation(operation: Operation, route: Route) {
+  const created = operation.responses['201'];
+  const readable = restRoutes.match('GET', `${route.path}/x`);
+  if (created && readable && 'route' in readable) {
+    created.headers = {
+      ...(created.headers as object),
+      Location: { $ref: '#/components/headers/Location' },
+    };
+  }
+  const read = operation.responses['200'];
+  // Handler routes (media bytes, exports) answer their own way.
+  if (route.method !== 'GET' || route.handler || !read) return;
+  read.headers = { ...(read.headers as object), ETag: { $ref: '#/components/headers/ETag' } };
+  operation.responses['304'] = {
+    description: 'Not modified: `If-None-Match` names the current `ETag`; no body.',
+    headers: { ...headerRefs, ETag: { $ref: '#/components/headers/ETag' } },
+  };
+  operation.parameters = [
+    ...(operation.parameters ?? []),
+    { $ref: '#/components/parameters/If-None-Match' },
+  ];
+}
+
 /** Makes an operation say what the door really does: statuses, envelope, headers, forms. */
 function describeRoute(operation: Operation, route: Route) {
   const access = route.meta.access;
@@ -201,6 +228,7 @@ function describeRoute(operation: Operation, route: Route) {
       };
     }
   }
+  describeRepresentation(operation, route);
   // Unprotected routes take no bearer token (an empty list overrides the document's default).
   if (route.meta.openapi?.protect === false) operation.security = [];
   // Either an API key or an OAuth access token carrying the operation's scopes.
@@ -270,6 +298,15 @@ function build(): OpenAPIObject {
         description: 'Seconds to wait before retrying.',
         schema: { type: 'integer' },
       },
+      Location: {
+        description: 'Where the created resource is read (`GET`), relative to the server.',
+        schema: { type: 'string' },
+      },
+      ETag: {
+        description:
+          'A weak validator of the JSON answer: send it back in `If-None-Match` to get 304 while it has not changed.',
+        schema: { type: 'string' },
+      },
       'Idempotent-Replayed': {
         description:
           '`true` when this is the kept answer to an earlier request with the same `Idempotency-Key`.',
@@ -278,6 +315,13 @@ function build(): OpenAPIObject {
     },
     parameters: {
       ...doc.components?.parameters,
+      'If-None-Match': {
+        name: 'If-None-Match',
+        in: 'header',
+        required: false,
+        description: 'An `ETag` of an earlier answer: 304 with no body when it is still current.',
+        schema: { type: 'string' },
+      },
       'Idempotency-Key': {
         name: 'Idempotency-Key',
         in: 'header',
@@ -299,6 +343,9 @@ const EVENT_OBJECTS: Record<EventType, string> = {
   'user.deleted': 'User',
   'post.created': 'Post',
   'post.updated': 'Post',
+  'post.submitted': 'Post',
+  'post.approved': 'Post',
+  'post.rejected': 'Post',
   'post.scheduled': 'Post',
   'post.publishing': 'Post',
   'post.published': 'Post',

@@ -1,5 +1,6 @@
 import type { Principal } from '@chorus/auth';
 import type { Db } from '@chorus/db';
+import { AppError } from '@chorus/services';
 import type { StorageDriver } from '@chorus/storage';
 import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import type { ZodType } from 'zod';
@@ -29,13 +30,20 @@ export interface Route {
 /** What a handler route receives beside the request. */
 export interface HandlerContext {
   db: Db;
-  principal: Principal;
+  /** The caller; null only on a route declared public (`openapi.protect: false`). */
+  principal: Principal | null;
   requestId: string;
   origin: string;
   storage: StorageDriver;
   maxUploadBytes: number;
   /** The response headers the door has prepared (request id, rate limits). */
   headers: Headers;
+}
+
+/** The caller of a protected route (the door authenticated them before the handler ran). */
+export function signedIn(ctx: HandlerContext): Principal {
+  if (!ctx.principal) throw new AppError('unauthorized', 'Authentication required.');
+  return ctx.principal;
 }
 
 export interface HandlerRoute {

@@ -1,10 +1,13 @@
 import {
+  approvePost,
   createPost,
   deletePost,
   getPost,
   listPosts,
+  rejectPost,
   resolveTarget,
   retryPost,
+  submitPost,
   updatePost,
   validatePost,
 } from '@chorus/services';
@@ -15,18 +18,20 @@ import {
   ZPostIdParam,
   ZPostList,
   ZPostResponse,
+  ZRejectPost,
   ZResolveTarget,
+  ZSubmitPost,
   ZTargetIdParam,
   ZUpdatePost,
 } from '@chorus/validators';
 import { z } from 'zod';
 import { ok, okPage } from '../envelope';
-import { router, scoped } from '../trpc';
+import { adminScoped, router, scoped } from '../trpc';
 
 const tags = ['Posts'];
 
 const TRANSITIONS =
-  'Status changes (decisions §10, §18): draft → scheduled (needs a future `scheduledAt`) or published; scheduled → draft (clears `scheduledAt`) or published; published → archived; failed → draft or archived; archived → draft. Any other is 409 `invalid_status_transition`, whose `details` name `currentStatus` and `allowedStatuses`. A post with `targets` asked to become `published` answers in `publishing`: its targets are sent, each with its own `status`, and the post ends `published` when every target is, `failed` when any failed or is `unconfirmed` (see `retry` and `resolve`). `publishing` is left only by the engine.';
+  'Status changes: draft → scheduled (needs a future `scheduledAt`) or published; pending_approval → draft (withdrawn); scheduled → draft (clears `scheduledAt`) or published; published → archived; failed → draft or archived; archived → draft. Submitting for approval and approving are their own endpoints (`submit`, `approve`). Any other is 409 `invalid_status_transition`, whose `details` name `currentStatus` and `allowedStatuses`. While the account requires approval (`GET /api/account/settings`), a member with the `user` role cannot schedule, publish, or change a scheduled post (403 `approval_required`): they submit it, and an admin approves it. A post with `targets` asked to become `published` answers in `publishing`: its targets are sent, each with its own `status`, and the post ends `published` when every target is, `failed` when any failed or is `unconfirmed` (see `retry` and `resolve`). `publishing` is left only by the engine.';
 
 const TARGETS =
   "`targets` lists the channels (`GET /api/content/channels`) the post goes to, each with the fields that differ from the post (`content`, `mediaIds`, `firstComment`, `thread`); a channel of another account is refused like an unknown one (400 naming `targets[i].channelId`). Scheduling or publishing checks every target against its network's limits and rules: an invalid one is 400 `validation_error` whose `details.issues` have paths such as `targets[1].content` (`POST /api/content/posts/validate` gives the same answer without writing).";
@@ -95,7 +100,7 @@ export const postsRouter = router({
         description: `Created as \`draft\` unless \`status\` says \`scheduled\` or \`published\`, with the conditions of those changes from draft. ${TRANSITIONS} ${TARGETS}`,
       },
       successStatus: 201,
-      errors: ['invalid_status_transition'],
+      errors: ['invalid_status_transition', 'approval_required'],
     })
     .input(ZCreatePost)
     .output(ZPostResponse)
@@ -113,7 +118,7 @@ export const postsRouter = router({
         summary: 'Update a post',
         description: `Partial update: fields left out are kept; \`mediaIds\` and \`targets\` replace their lists. \`targets\` can change while the post is a draft or scheduled (otherwise 400 naming \`targets\`); a channel that stays a target keeps its target's \`id\`. ${TRANSITIONS} ${TARGETS}`,
       },
-      errors: ['invalid_status_transition'],
+      errors: ['invalid_status_transition', 'approval_required'],
     })
     .input(ZUpdatePost.extend(ZPostIdParam.shape))
     .output(ZPostResponse)
@@ -150,12 +155,69 @@ export const postsRouter = router({
         description:
           'The post goes from `failed` to `publishing` and its `failed` targets become `pending` again (fresh attempts); published targets are never sent again, and `unconfirmed` ones wait to be resolved (they may already be on the network). Answers the post in `publishing` and records `post.publishing`. 409 `invalid_status_transition` when the post is not `failed`, or when none of its targets failed (only unconfirmed ones: resolve them first).',
       },
-      errors: ['invalid_status_transition'],
+      errors: ['invalid_status_transition', 'approval_required'],
     })
     .input(ZPostIdParam)
     .output(ZPostResponse)
     .mutation(async ({ ctx, input }) =>
       ok(await retryPost({ db: ctx.db, principal: ctx.principal, id: input.id })),
+    ),
+
+  submit: scoped('content:write')
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/api/content/posts/{id}/submit',
+        operationId: 'submitPost',
+        tags,
+        summary: 'Submit a draft for approval',
+        description:
+          'A `draft` becomes `pending_approval` and waits for an admin (`approve` or `reject`); `scheduledAt` is when it should go out once approved (none: as soon as it is approved). The post is checked against its channels first, as scheduling would (400 `validation_error`). Clears the last `rejection`. Records `post.submitted`. Any member may submit, whether or not the account requires approval; 409 `invalid_status_transition` for a post that is not a draft.',
+      },
+      errors: ['invalid_status_transition'],
+    })
+    .input(ZSubmitPost.extend(ZPostIdParam.shape))
+    .output(ZPostResponse)
+    .mutation(async ({ ctx, input: { id, ...input } }) =>
+      ok(await submitPost({ db: ctx.db, principal: ctx.principal, id, input })),
+    ),
+
+  approve: adminScoped('content:write')
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/api/content/posts/{id}/approve',
+        operationId: 'approvePost',
+        tags,
+        summary: 'Approve a post pending approval',
+        description:
+          'Admins only. The post becomes `scheduled` at its `scheduledAt`, or, when it has none or that time has passed, is published now (with targets it answers in `publishing`). It is checked against its channels again (400 `validation_error`). Records `post.approved`, then `post.scheduled`, `post.publishing` or `post.published`. 409 `invalid_status_transition` for a post that is not `pending_approval`.',
+      },
+      errors: ['invalid_status_transition'],
+    })
+    .input(ZPostIdParam)
+    .output(ZPostResponse)
+    .mutation(async ({ ctx, input }) =>
+      ok(await approvePost({ db: ctx.db, principal: ctx.principal, id: input.id })),
+    ),
+
+  reject: adminScoped('content:write')
+    .meta({
+      openapi: {
+        method: 'POST',
+        path: '/api/content/posts/{id}/reject',
+        operationId: 'rejectPost',
+        tags,
+        summary: 'Reject a post pending approval, with a comment',
+        description:
+          'Admins only. The post goes back to `draft` (its `scheduledAt` cleared) and its `rejection` holds the comment, the admin and the time, for the author to read until they submit it again. `comment` is required (1–2,000 characters). Records `post.rejected`. 409 `invalid_status_transition` for a post that is not `pending_approval`.',
+      },
+      errors: ['invalid_status_transition'],
+    })
+    .input(ZRejectPost.extend(ZPostIdParam.shape))
+    .output(ZPostResponse)
+    .mutation(async ({ ctx, input: { id, ...input } }) =>
+      ok(await rejectPost({ db: ctx.db, principal: ctx.principal, id, input })),
     ),
 
   resolve: scoped('content:write')

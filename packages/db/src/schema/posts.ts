@@ -7,6 +7,7 @@ import { users } from './users';
 
 export const postStatus = pgEnum('post_status', [
   'draft',
+  'pending_approval',
   'scheduled',
   'publishing',
   'published',
@@ -31,6 +32,10 @@ export const posts = pgTable(
       .default(sql`'{}'::text[]`),
     scheduledAt: timestamptz(),
     publishedAt: timestamptz(),
+    /** The last rejection's comment, author and time; cleared when the post is submitted again. */
+    rejectionComment: text(),
+    rejectedBy: text().references(() => users.id, { onDelete: 'set null' }),
+    rejectedAt: timestamptz(),
     createdAt: timestamptz().notNull().defaultNow(),
     updatedAt: timestamptz().notNull().defaultNow(),
   },

@@ -8,4 +8,10 @@ export {
   stageUpload,
   type StagedUpload,
 } from './upload';
-export { deleteMedia, findMediaContent } from './remove';
+export { deleteMedia, findMediaContent, type MediaContent } from './remove';
+export {
+  findSharedMedia,
+  SHARED_LINK_SECONDS,
+  sharedMediaUrl,
+  verifySharedLink,
+} from './shared-link';

@@ -1,6 +1,7 @@
+import type { Readable } from 'node:stream';
 import type { Principal } from '@chorus/auth';
 import { and, eq, inArray, media, postMedia, posts, type Db } from '@chorus/db';
-import type { StorageDriver } from '@chorus/storage';
+import type { ByteRange, StorageDriver } from '@chorus/storage';
 import { notFound } from '../errors';
 import { recordEvent } from '../events/record';
 import { toPosts } from '../posts/records';
@@ -56,22 +57,28 @@ export async function deleteMedia(opts: {
   }
 }
 
-/**
- * The account's record (404 otherwise) and a way to open its bytes, so that HEAD and a
- * matching revalidation open no stream at all.
- */
-export async function findMediaContent(opts: {
-  db: Db;
-  principal: Principal;
-  id: string;
-  storage: StorageDriver;
-}) {
-  const row = await findMedia(opts.db, opts.principal, opts.id);
-  const open = async () => {
-    const body = await opts.storage.get(row.storageKey);
+/** A media record and a way to open its bytes, so that HEAD and a revalidation open no stream. */
+export interface MediaContent {
+  row: typeof media.$inferSelect;
+  open(range?: ByteRange): Promise<Readable>;
+}
+
+export function mediaContent(row: typeof media.$inferSelect, storage: StorageDriver): MediaContent {
+  const open = async (range?: ByteRange) => {
+    const body = await storage.get(row.storageKey, range);
     // A record whose bytes are gone is our fault, not the caller's: a 500, logged.
     if (!body) throw new Error(`media ${row.id}: no bytes under its storage key`);
     return body;
   };
   return { row, open };
+}
+
+/** The account's record (404 otherwise) and its bytes. */
+export async function findMediaContent(opts: {
+  db: Db;
+  principal: Principal;
+  id: string;
+  storage: StorageDriver;
+}): Promise<MediaContent> {
+  return mediaContent(await findMedia(opts.db, opts.principal, opts.id), opts.storage);
 }

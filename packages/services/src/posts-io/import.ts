@@ -78,6 +78,7 @@ function toCreate(row: ImportRow): { input?: CreatePostInput; issues: ImportIssu
 /** The field a domain refusal of the create concerns, for its row's issue. */
 const FIELD_OF_CODE: Partial<Record<string, string>> = {
   invalid_status_transition: 'scheduledAt',
+  approval_required: 'scheduledAt',
   resource_not_found: 'mediaIds',
 };
 

@@ -2,6 +2,7 @@ export { listPosts } from './list';
 export { publishDuePosts } from './publish';
 export { getPost } from './records';
 export { deletePost } from './remove';
-export { POST_TRANSITIONS } from './transitions';
+export { POST_TRANSITIONS, statusChangesOf } from './transitions';
 export { createPost, updatePost } from './write';
 export { replaceTargets } from './targets';
+export { approvePost, rejectPost, submitPost } from './approval';

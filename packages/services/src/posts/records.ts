@@ -36,6 +36,14 @@ export const toPost = (row: PostRow, mediaIds: string[], targets: Target[] = [])
   publishedAt: row.publishedAt?.toISOString() ?? null,
   authorId: row.authorId,
   targets,
+  rejection:
+    row.rejectionComment !== null && row.rejectedAt
+      ? {
+          comment: row.rejectionComment,
+          rejectedBy: row.rejectedBy,
+          rejectedAt: row.rejectedAt.toISOString(),
+        }
+      : null,
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });

@@ -1,7 +1,8 @@
 import type { Principal } from '@chorus/auth';
-import { and, eq, inArray, media, postMedia } from '@chorus/db';
+import { accounts, and, eq, inArray, media, postMedia } from '@chorus/db';
 import type { EventType, PostStatus } from '@chorus/validators';
 import { AppError } from '../errors';
+import type { Reader } from './records';
 import type { Tx } from './tx';
 
 const invalid = (path: string, message: string) =>
@@ -42,3 +43,20 @@ export async function replaceMedia(tx: Tx, postId: string, ids: string[]) {
 /** The event a change into `status` produces: its own for scheduling and publishing. */
 export const eventOfStatus = (status: PostStatus): EventType | undefined =>
   status === 'scheduled' ? 'post.scheduled' : status === 'published' ? 'post.published' : undefined;
+
+/**
+ * While the account requires approval, a `user` member cannot schedule or publish: they
+ * submit the post, and an admin approves it. Admins publish directly.
+ */
+export async function assertMayPublish(db: Reader, principal: Principal) {
+  if (principal.role === 'admin') return;
+  const [account] = await db
+    .select({ requireApproval: accounts.requireApproval })
+    .from(accounts)
+    .where(eq(accounts.id, principal.accountId));
+  if (!account?.requireApproval) return;
+  throw new AppError(
+    'approval_required',
+    'This account requires approval: submit the post (POST /api/content/posts/{id}/submit) and an admin schedules or publishes it.',
+  );
+}

@@ -9,6 +9,7 @@ import { hasTargets, startPublishing } from '../publishing/start';
 import { assertPublishable } from '../publishing/validate';
 import { findPost, mediaIdsOf, toOnePost, type PostRow } from './records';
 import {
+  assertMayPublish,
   assertOwnMedia,
   eventOfStatus,
   replaceMedia,
@@ -26,7 +27,7 @@ const toDate = (value: string | null | undefined) =>
  * Checks the post as it now stands in the transaction (its content, media and targets) against
  * every target's network: scheduling or publishing an invalid post is 400 (decisions §18).
  */
-async function assertPublishableNow(tx: Tx, principal: Principal, row: PostRow) {
+export async function assertPublishableNow(tx: Tx, principal: Principal, row: PostRow) {
   const targets = await tx
     .select()
     .from(postTargets)
@@ -55,6 +56,7 @@ export async function createPost(opts: { db: Db; principal: Principal; input: Cr
   else if (input.scheduledAt !== undefined) throw scheduleWithoutStatus();
   const publishNow = input.status === 'published' && input.targets.length > 0;
   const post = await db.transaction(async (tx) => {
+    if (input.status !== 'draft') await assertMayPublish(tx, principal);
     await assertOwnMedia(tx, principal, input.mediaIds);
     const [row] = await tx
       .insert(posts)
@@ -132,6 +134,9 @@ export async function updatePost(opts: {
     const now = new Date();
     const status = input.status ?? row.status;
     assertTransition(row.status, status);
+    // Scheduling, publishing, and changing what a scheduled post will send are all publishing.
+    const publishes = status === 'scheduled' || (status === 'published' && row.status !== status);
+    if (publishes) await assertMayPublish(tx, principal);
     const changes = effectsOf(row, input, now);
     if (input.mediaIds) {
       await assertOwnMedia(tx, principal, input.mediaIds);

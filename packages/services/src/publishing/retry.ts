@@ -4,6 +4,7 @@ import type { Post } from '@chorus/validators';
 import { AppError, notFound } from '../errors';
 import { recordEvent } from '../events/record';
 import { findPost, toOnePost } from '../posts/records';
+import { assertMayPublish } from '../posts/rules';
 import { wakePublishing } from './engine/wake';
 import { settlePost } from './settle';
 import { startPublishing } from './start';
@@ -18,6 +19,7 @@ export async function retryPost(opts: { db: Db; principal: Principal; id: string
   const { db, principal, id } = opts;
   const post = await db.transaction(async (tx) => {
     const row = await findPost(tx, principal, id, true);
+    await assertMayPublish(tx, principal);
     if (row.status !== 'failed') {
       throw new AppError(
         'invalid_status_transition',

@@ -35,6 +35,7 @@ export function SummaryCards({ summaries }: { summaries: Summary[] }) {
 
 const STATUS_LABELS: Record<PostStatus, string> = {
   draft: 'Drafts',
+  pending_approval: 'Awaiting approval',
   scheduled: 'Scheduled',
   publishing: 'Publishing',
   published: 'Published',

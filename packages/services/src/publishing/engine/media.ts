@@ -44,7 +44,7 @@ export function publishMedia(row: MediaRow, source: MediaSource): PublishMedia {
     },
     async signedUrl() {
       if (!source.sign)
-        throw new Error('this worker cannot sign media URLs yet (Instagram, Threads)');
+        throw new Error('this worker has no signer for media links (Instagram, Threads)');
       return source.sign(row);
     },
   };

@@ -115,6 +115,7 @@ export async function updatePost(_: ActionResult, form: FormData): Promise<Actio
 
 const DONE: Record<PostStatus, (title: string) => string> = {
   draft: (title) => `“${title}” is a draft again.`,
+  pending_approval: (title) => `Submitted “${title}” for approval.`,
   scheduled: (title) => `Scheduled “${title}”.`,
   publishing: (title) => `Publishing “${title}”.`,
   published: (title) => `Published “${title}”.`,

@@ -2,6 +2,7 @@ import type { PostStatus } from '@chorus/validators';
 
 export const STATUS_LABELS: Record<PostStatus, string> = {
   draft: 'Draft',
+  pending_approval: 'Pending approval',
   scheduled: 'Scheduled',
   publishing: 'Publishing',
   published: 'Published',

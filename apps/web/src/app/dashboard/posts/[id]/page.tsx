@@ -1,4 +1,4 @@
-import { POST_TRANSITIONS } from '@chorus/services';
+import { statusChangesOf } from '@chorus/services';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { AutoRefresh } from '~/components/auto-refresh';
@@ -69,7 +69,7 @@ export default async function PostPage(props: { params: Params }) {
             <PostWhen post={post} />
           </span>
         </p>
-        {canEdit && <StatusActions post={post} next={POST_TRANSITIONS[post.status]} />}
+        {canEdit && <StatusActions post={post} next={statusChangesOf(post.status)} />}
       </section>
       {post.targets.length > 0 && (
         <PostTargets post={post} channels={channels} canAct={mayCall(me, 'posts.retry')} />

@@ -1,0 +1,133 @@
+import type { Principal } from '@chorus/auth';
+import { eq, posts, type Db } from '@chorus/db';
+import type { Post, PostStatus, RejectPostInput, SubmitPostInput } from '@chorus/validators';
+import { recordEvent } from '../events/record';
+import { wakePublishing } from '../publishing/engine/wake';
+import { hasTargets, startPublishing } from '../publishing/start';
+import { findPost, toOnePost, type PostRow } from './records';
+import { eventOfStatus, requireFutureSchedule } from './rules';
+import { refusedTransition } from './transitions';
+import type { Tx } from './tx';
+import { assertPublishableNow } from './write';
+
+/** An action that starts from one status only: from any other it is a 409. */
+function requireStatus(row: PostRow, required: PostStatus, to: PostStatus, done: string) {
+  if (row.status === required) return;
+  const what = required === 'draft' ? 'a draft' : 'a post pending approval';
+  throw refusedTransition(
+    row.status,
+    to,
+    `Only ${what} can be ${done}; this one is ${row.status}.`,
+  );
+}
+
+/**
+ * `POST …/submit`: a draft goes `pending_approval`, with the time its author wants it out
+ * (kept in `scheduledAt`; none means as soon as it is approved). The post is checked against
+ * its channels now, so an admin is not asked to approve what could not be sent. Submitting
+ * clears the last rejection.
+ */
+export async function submitPost(opts: {
+  db: Db;
+  principal: Principal;
+  id: string;
+  input: SubmitPostInput;
+}): Promise<Post> {
+  const { db, principal, id, input } = opts;
+  return db.transaction(async (tx) => {
+    const row = await findPost(tx, principal, id, true);
+    requireStatus(row, 'draft', 'pending_approval', 'submitted for approval');
+    const scheduledAt = input.scheduledAt
+      ? requireFutureSchedule(new Date(input.scheduledAt), new Date())
+      : null;
+    const updated = await setPost(tx, id, {
+      status: 'pending_approval',
+      scheduledAt,
+      rejectionComment: null,
+      rejectedBy: null,
+      rejectedAt: null,
+    });
+    await assertPublishableNow(tx, principal, updated);
+    const post = await toOnePost(tx, updated);
+    await recordEvent({ tx, accountId: row.accountId, type: 'post.submitted', object: post });
+    return post;
+  });
+}
+
+/**
+ * `POST …/approve` (admins): a post pending approval is scheduled at its `scheduledAt`, or,
+ * when it has none or that time has passed, published now (with targets: `publishing`). Records
+ * `post.approved`, then the event of the status it reached.
+ */
+export async function approvePost(opts: { db: Db; principal: Principal; id: string }) {
+  const { db, principal, id } = opts;
+  let woke = false;
+  const post = await db.transaction(async (tx) => {
+    const row = await findPost(tx, principal, id, true);
+    const now = new Date();
+    const later = row.scheduledAt !== null && row.scheduledAt > now;
+    requireStatus(row, 'pending_approval', later ? 'scheduled' : 'published', 'approved');
+    await assertPublishableNow(tx, principal, row);
+    const { accountId } = row;
+    if (!later && (await hasTargets(tx, id))) {
+      // startPublishing moves the post to `publishing` and records it; a past time goes.
+      const approved = await setPost(tx, id, { scheduledAt: null });
+      await startPublishing(tx, approved, 'unpublished');
+      woke = true;
+      const answer = await toOnePost(tx, await findPost(tx, principal, id));
+      await recordEvent({ tx, accountId, type: 'post.approved', object: answer });
+      return answer;
+    }
+    const updated = await setPost(
+      tx,
+      id,
+      later
+        ? { status: 'scheduled' }
+        : { status: 'published', scheduledAt: null, publishedAt: now },
+    );
+    const answer = await toOnePost(tx, updated);
+    await recordEvent({ tx, accountId, type: 'post.approved', object: answer });
+    const reached = eventOfStatus(answer.status);
+    if (reached) await recordEvent({ tx, accountId, type: reached, object: answer });
+    return answer;
+  });
+  if (woke) wakePublishing();
+  return post;
+}
+
+/**
+ * `POST …/reject` (admins): a post pending approval goes back to `draft` with the admin's
+ * comment, which its author reads on the post (`rejection`) until they submit it again.
+ */
+export async function rejectPost(opts: {
+  db: Db;
+  principal: Principal;
+  id: string;
+  input: RejectPostInput;
+}): Promise<Post> {
+  const { db, principal, id, input } = opts;
+  return db.transaction(async (tx) => {
+    const row = await findPost(tx, principal, id, true);
+    requireStatus(row, 'pending_approval', 'draft', 'rejected');
+    const updated = await setPost(tx, id, {
+      status: 'draft',
+      scheduledAt: null,
+      rejectionComment: input.comment,
+      rejectedBy: principal.userId,
+      rejectedAt: new Date(),
+    });
+    const post = await toOnePost(tx, updated);
+    await recordEvent({ tx, accountId: row.accountId, type: 'post.rejected', object: post });
+    return post;
+  });
+}
+
+async function setPost(tx: Tx, id: string, changes: Partial<PostRow>): Promise<PostRow> {
+  const [row] = await tx
+    .update(posts)
+    .set({ ...changes, updatedAt: new Date() })
+    .where(eq(posts.id, id))
+    .returning();
+  if (!row) throw new Error('a locked row vanished');
+  return row;
+}
