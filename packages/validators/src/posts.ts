@@ -172,6 +172,10 @@ export const ZCreatePost = z.object({
   tags: ZTags.default([]),
   mediaIds: ZMediaIds.default([]),
   scheduledAt: ZScheduleTime.optional(),
+  schedule: z.literal('next_slot').optional().meta({
+    description:
+      "`next_slot`: schedule the post at the earliest free posting slot shared by all its targets' channels (status `scheduled`, no `scheduledAt`).",
+  }),
   targets: ZTargets.default([]).meta({
     example: [
       { channelId: 'chn_01JD2Y8Q9Z3M4N5P6R7S8T9V0W' },
@@ -197,6 +201,10 @@ export const ZUpdatePost = z.object({
   tags: ZTags.optional(),
   mediaIds: ZMediaIds.optional(),
   scheduledAt: ZScheduleTime.nullable().optional(),
+  schedule: z.literal('next_slot').optional().meta({
+    description:
+      "`next_slot`: schedule the post at the earliest free posting slot shared by all its targets' channels (status `scheduled`, no `scheduledAt`).",
+  }),
   targets: ZTargets.optional().meta({
     description: 'Replaces the targets; only while the post is a draft or scheduled.',
   }),

@@ -38,6 +38,8 @@ export const channels = pgTable(
     credentials: text(),
     /** Limits of this channel that differ from its network's (a Mastodon instance's own). */
     limits: jsonb().$type<Record<string, unknown>>(),
+    /** Weekly posting slots, in the account's time zone: `{ day: 'monday', time: '09:30' }`. */
+    slots: jsonb().$type<{ day: string; time: string }[]>().notNull().default([]),
     createdAt: timestamptz().notNull().defaultNow(),
   },
   (t) => [

@@ -5,7 +5,7 @@ import { AppError } from '../errors';
 import type { Reader } from './records';
 import type { Tx } from './tx';
 
-const invalid = (path: string, message: string) =>
+export const invalid = (path: string, message: string) =>
   new AppError('validation_error', message, { issues: [{ path, message }] });
 
 /** `scheduled` needs a `scheduledAt` in the future (decisions §10). */

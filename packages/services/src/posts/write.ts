@@ -16,6 +16,7 @@ import {
   requireFutureSchedule,
   scheduleWithoutStatus,
 } from './rules';
+import { withNextSlot } from './next-slot';
 import { asTargetInputs, replaceTargets } from './targets';
 import { assertTransition } from './transitions';
 import type { Tx } from './tx';
@@ -47,15 +48,17 @@ export async function assertPublishableNow(tx: Tx, principal: Principal, row: Po
  * for `published` with targets starts publishing them (the post answers `publishing`, §18).
  */
 export async function createPost(opts: { db: Db; principal: Principal; input: CreatePostInput }) {
-  const { db, principal, input } = opts;
+  const { db, principal } = opts;
   const now = new Date();
-  assertTransition('draft', input.status);
-  let scheduledAt: Date | null = null;
-  if (input.status === 'scheduled')
-    scheduledAt = requireFutureSchedule(toDate(input.scheduledAt), now);
-  else if (input.scheduledAt !== undefined) throw scheduleWithoutStatus();
-  const publishNow = input.status === 'published' && input.targets.length > 0;
+  let publishNow = false;
   const post = await db.transaction(async (tx) => {
+    const input = await withNextSlot(tx, opts.input, { accountId: principal.accountId }, now);
+    assertTransition('draft', input.status);
+    let scheduledAt: Date | null = null;
+    if (input.status === 'scheduled')
+      scheduledAt = requireFutureSchedule(toDate(input.scheduledAt), now);
+    else if (input.scheduledAt !== undefined) throw scheduleWithoutStatus();
+    publishNow = input.status === 'published' && input.targets.length > 0;
     if (input.status !== 'draft') await assertMayPublish(tx, principal);
     await assertOwnMedia(tx, principal, input.mediaIds);
     const [row] = await tx
@@ -127,11 +130,12 @@ export async function updatePost(opts: {
   id: string;
   input: UpdatePostInput;
 }) {
-  const { db, principal, id, input } = opts;
+  const { db, principal, id } = opts;
   let woke = false;
   const post = await db.transaction(async (tx) => {
     const row = await findPost(tx, principal, id, true);
     const now = new Date();
+    const input = await withNextSlot(tx, opts.input, { ...row, current: row.status }, now);
     const status = input.status ?? row.status;
     assertTransition(row.status, status);
     // Scheduling, publishing, and changing what a scheduled post will send are all publishing.

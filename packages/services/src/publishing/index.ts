@@ -9,3 +9,4 @@ export * from './discover';
 export * from './validate';
 export * from './start';
 export * from './retry';
+export { getChannelSlots, nextFreeSlot, putChannelSlots, slotInstants } from './slots';

@@ -1,0 +1,200 @@
+import { accounts, eq } from '@chorus/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './harness';
+import { channelOf } from './targets-fixtures';
+
+/**
+ * Posting slots: weekly times per channel in the account's time zone, read by every member,
+ * set by admins; `schedule: "next_slot"` takes the earliest free slot all of a post's
+ * channels share.
+ */
+let h: Harness;
+let other: Awaited<ReturnType<Harness['newAccount']>>;
+let member: string;
+let readOnly: string;
+let bluesky: string;
+let mastodon: string;
+let foreign: string;
+
+beforeAll(async () => {
+  h = await startHarness();
+  other = await h.newAccount('Globex', 'admin@globex.test');
+  const created = await h.call('POST', '/api/users', {
+    body: { name: 'Member', email: 'member@acme.test', password: 'a-long-password' },
+  });
+  member = (await h.keyFor(created.json.id)).secret;
+  readOnly = (await h.keyFor(h.main.adminId, ['content:read'])).secret;
+  bluesky = await channelOf(h, h.main.accountId, 'bluesky');
+  mastodon = await channelOf(h, h.main.accountId, 'mastodon');
+  foreign = await channelOf(h, other.accountId, 'bluesky');
+  await h.db
+    .update(accounts)
+    .set({ timeZone: 'Europe/Berlin' })
+    .where(eq(accounts.id, h.main.accountId));
+});
+afterAll(() => h.close());
+
+const path = (id: string) => `/api/content/channels/${id}/slots`;
+const putSlots = (id: string, slots: unknown, token?: string) =>
+  h.call('PUT', path(id), { body: { slots }, token });
+
+/** The weekday names of the next days, as slots at `time`: one a day for a week. */
+const everyDayAt = (time: string) =>
+  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((day) => ({
+    day,
+    time,
+  }));
+
+const berlinTime = (iso: string) =>
+  new Intl.DateTimeFormat('en-GB', {
+    timeZone: 'Europe/Berlin',
+    hour: '2-digit',
+    minute: '2-digit',
+  }).format(new Date(iso));
+
+const createPost = (body: Record<string, unknown>, token?: string) =>
+  h.call('POST', '/api/content/posts', { body: { title: 'Slot', content: 'Hi', ...body }, token });
+
+describe('GET and PUT /api/content/channels/{id}/slots', () => {
+  it('starts empty, takes an admin’s slots sorted Monday first, and lists the next ones', async () => {
+    const empty = await h.call('GET', path(bluesky));
+    expect(empty.status).toBe(200);
+    expect(empty.json.data).toEqual({
+      channelId: bluesky,
+      timeZone: 'Europe/Berlin',
+      slots: [],
+      upcoming: [],
+    });
+    const put = await putSlots(bluesky, [
+      { day: 'wednesday', time: '17:00' },
+      { day: 'monday', time: '09:30' },
+      { day: 'monday', time: '08:00' },
+    ]);
+    expect(put.status).toBe(200);
+    expect(put.json.data.slots).toEqual([
+      { day: 'monday', time: '08:00' },
+      { day: 'monday', time: '09:30' },
+      { day: 'wednesday', time: '17:00' },
+    ]);
+    const read = await h.call('GET', path(bluesky), { token: member });
+    expect(read.status).toBe(200);
+    expect(read.json.data.slots).toEqual(put.json.data.slots);
+    const upcoming = read.json.data.upcoming as { at: string; free: boolean }[];
+    expect(upcoming.length).toBeGreaterThanOrEqual(9);
+    expect(upcoming.every((slot) => slot.free && Date.parse(slot.at) > Date.now())).toBe(true);
+    expect(upcoming.map((slot) => berlinTime(slot.at))).toContain('09:30');
+    expect([...upcoming].sort((a, b) => a.at.localeCompare(b.at))).toEqual(upcoming);
+  });
+
+  it('refuses bad slots naming the field, and keeps the old ones', async () => {
+    const before = (await h.call('GET', path(bluesky))).json.data.slots;
+    for (const slots of [
+      [{ day: 'someday', time: '09:00' }],
+      [{ day: 'monday', time: '24:00' }],
+      [{ day: 'monday', time: '9:00' }],
+      [
+        { day: 'monday', time: '09:00' },
+        { day: 'monday', time: '09:00' },
+      ],
+      Array.from({ length: 51 }, (_, i) => ({
+        day: 'monday',
+        time: `00:${String(i).padStart(2, '0')}`,
+      })),
+      'monday',
+    ]) {
+      const res = await putSlots(bluesky, slots);
+      expect(res.status, JSON.stringify(slots).slice(0, 80)).toBe(400);
+      expect(res.json.error.code).toBe('validation_error');
+      expect(res.json.error.details.issues[0].path).toMatch(/^slots/);
+    }
+    expect((await h.call('GET', path(bluesky))).json.data.slots).toEqual(before);
+  });
+
+  it('is the account’s: another account’s channel is 404 either way', async () => {
+    expect((await h.call('GET', path(foreign))).status).toBe(404);
+    expect((await putSlots(foreign, [{ day: 'monday', time: '09:00' }])).status).toBe(404);
+    expect((await h.call('GET', path('chn_unknown'))).json.error.code).toBe('resource_not_found');
+    const theirs = await h.call('GET', path(bluesky), { token: other.token });
+    expect(theirs.status).toBe(404);
+  });
+
+  it('needs content:read to read, content:write and the admin role to change', async () => {
+    expect((await h.call('GET', path(bluesky), { token: readOnly })).status).toBe(200);
+    const narrow = await putSlots(bluesky, [], readOnly);
+    expect(narrow.status).toBe(403);
+    expect(narrow.json.error.code).toBe('insufficient_scope');
+    const byMember = await putSlots(bluesky, [], member);
+    expect(byMember.status).toBe(403);
+    expect(byMember.json.error.code).toBe('forbidden');
+    expect((await h.call('GET', path(bluesky), { token: null })).status).toBe(401);
+  });
+});
+
+describe('schedule: "next_slot"', () => {
+  it('schedules at the earliest free slot all the channels share, the next post at the one after', async () => {
+    await putSlots(bluesky, [...everyDayAt('07:15'), ...everyDayAt('12:45')]);
+    await putSlots(mastodon, everyDayAt('12:45'));
+    const targets = [{ channelId: bluesky }, { channelId: mastodon }];
+    const first = await createPost({ schedule: 'next_slot', targets });
+    expect(first.status, JSON.stringify(first.json)).toBe(201);
+    expect(first.json.data.status).toBe('scheduled');
+    expect(berlinTime(first.json.data.scheduledAt)).toBe('12:45');
+    const upcoming = (await h.call('GET', path(mastodon))).json.data.upcoming;
+    expect(upcoming[0]).toEqual({ at: first.json.data.scheduledAt, free: false });
+
+    const second = await createPost({ schedule: 'next_slot', targets });
+    expect(berlinTime(second.json.data.scheduledAt)).toBe('12:45');
+    expect(Date.parse(second.json.data.scheduledAt) - Date.parse(first.json.data.scheduledAt)).toBe(
+      86_400_000,
+    );
+    // Bluesky alone has an earlier slot than the shared one, and it is free.
+    const alone = await createPost({ schedule: 'next_slot', targets: [{ channelId: bluesky }] });
+    expect(Date.parse(alone.json.data.scheduledAt)).toBeLessThan(
+      Date.parse(first.json.data.scheduledAt),
+    );
+  });
+
+  it('gives two posts asking at once two different slots', async () => {
+    await putSlots(mastodon, [...everyDayAt('06:05'), ...everyDayAt('12:45')]);
+    const targets = [{ channelId: mastodon }];
+    const answers = await Promise.all(
+      [1, 2, 3].map(() => createPost({ schedule: 'next_slot', targets })),
+    );
+    expect(answers.map((a) => a.status)).toEqual([201, 201, 201]);
+    const times = answers.map((a) => a.json.data.scheduledAt);
+    expect(new Set(times).size).toBe(3);
+  });
+
+  it('moves a draft to its channels’ next free slot on update', async () => {
+    const draft = await createPost({ targets: [{ channelId: bluesky }] });
+    expect(draft.json.data.status).toBe('draft');
+    const updated = await h.call('PUT', `/api/content/posts/${draft.json.data.id}`, {
+      body: { schedule: 'next_slot' },
+    });
+    expect(updated.status, JSON.stringify(updated.json)).toBe(200);
+    expect(updated.json.data.status).toBe('scheduled');
+    expect(['07:15', '12:45']).toContain(berlinTime(updated.json.data.scheduledAt));
+  });
+
+  it('refuses without targets, without a shared slot, beside scheduledAt or another status', async () => {
+    const refusals = [
+      {},
+      { targets: [{ channelId: foreign }] },
+      {
+        scheduledAt: new Date(Date.now() + 86_400_000).toISOString(),
+        targets: [{ channelId: bluesky }],
+      },
+      { status: 'published', targets: [{ channelId: bluesky }] },
+    ];
+    await putSlots(mastodon, [{ day: 'monday', time: '03:03' }]);
+    refusals.push({ targets: [{ channelId: bluesky }, { channelId: mastodon }] });
+    for (const body of refusals) {
+      const res = await createPost({ schedule: 'next_slot', ...body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.json.error.code).toBe('validation_error');
+      expect(res.json.error.details.issues.map((i: { path: string }) => i.path)).toContain(
+        'schedule',
+      );
+    }
+  });
+});

@@ -1,0 +1,44 @@
+import { eq, postTargets } from '@chorus/db';
+import type { CreatePostInput, UpdatePostInput } from '@chorus/validators';
+import { nextFreeSlot } from '../publishing/slots';
+import { invalid } from './rules';
+import type { Tx } from './tx';
+
+/**
+ * `schedule: "next_slot"` as the rest of the write reads it: status `scheduled` at the earliest
+ * free slot of the post's channels (its new targets, else its current ones). Other inputs
+ * pass through unchanged.
+ */
+export async function withNextSlot<T extends CreatePostInput | UpdatePostInput>(
+  tx: Tx,
+  input: T,
+  post: { accountId: string; id?: string; current?: string },
+  now: Date,
+): Promise<T> {
+  if (input.schedule !== 'next_slot') return input;
+  if (input.scheduledAt != null) {
+    throw invalid('schedule', 'Give scheduledAt or schedule: "next_slot", not both.');
+  }
+  // A create's status defaults to draft: left out, it is the slot's to set.
+  const asked = input.status === 'draft' && post.current === undefined ? undefined : input.status;
+  if (asked !== undefined && asked !== 'scheduled') {
+    throw invalid('schedule', `schedule: "next_slot" schedules the post; status ${asked} cannot.`);
+  }
+  const channelIds = input.targets
+    ? input.targets.map((target) => target.channelId)
+    : post.id
+      ? (
+          await tx
+            .select({ channelId: postTargets.channelId })
+            .from(postTargets)
+            .where(eq(postTargets.postId, post.id))
+        ).map((row) => row.channelId)
+      : [];
+  const at = await nextFreeSlot(tx, {
+    accountId: post.accountId,
+    channelIds,
+    postId: post.id,
+    now,
+  });
+  return { ...input, status: 'scheduled', scheduledAt: at.toISOString() };
+}

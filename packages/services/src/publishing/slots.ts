@@ -1,0 +1,186 @@
+import type { Principal } from '@chorus/auth';
+import {
+  accounts,
+  and,
+  channels,
+  eq,
+  gt,
+  inArray,
+  lte,
+  ne,
+  postTargets,
+  posts,
+  type Db,
+} from '@chorus/db';
+import { WEEKDAYS, type ChannelSlots, type PutSlotsInput, type Slot } from '@chorus/validators';
+import { DateTime } from 'luxon';
+import { notFound } from '../errors';
+import { invalid } from '../posts/rules';
+import type { Tx } from '../posts/tx';
+
+/** How far ahead `next_slot` looks for a free slot, and `upcoming` lists them. */
+const SEARCH_DAYS = 56;
+const UPCOMING_DAYS = 28;
+const UPCOMING_MAX = 10;
+
+/** Statuses in which a post holds its `scheduledAt`: a slot it sits on is taken. */
+const HOLDING = ['scheduled', 'pending_approval', 'publishing'] as const;
+
+/** The column holds what ZPutSlots let through. */
+const slotsOf = (row: { slots: unknown }) => row.slots as Slot[];
+const order = (slot: Slot) => `${WEEKDAYS.indexOf(slot.day)} ${slot.time}`;
+const sorted = (slots: Slot[]) => [...slots].sort((a, b) => order(a).localeCompare(order(b)));
+
+/**
+ * The instants of weekly `slots` in `timeZone` after `from`, soonest first, over `days` days.
+ * Wall-clock times: across a daylight-saving change a slot keeps its local time. A time the
+ * change skips (02:30 when clocks go forward) comes an hour later; a time it repeats is taken
+ * once, in standard time (luxon's reading, the second pass).
+ */
+export function slotInstants(slots: Slot[], timeZone: string, from: Date, days: number): Date[] {
+  const start = DateTime.fromJSDate(from, { zone: timeZone }).startOf('day');
+  const instants: Date[] = [];
+  for (let d = 0; d <= days; d++) {
+    const date = start.plus({ days: d });
+    const day = WEEKDAYS[date.weekday - 1];
+    for (const slot of sorted(slots).filter((s) => s.day === day)) {
+      const [hour, minute] = slot.time.split(':').map(Number);
+      const at = DateTime.fromObject(
+        { year: date.year, month: date.month, day: date.day, hour, minute },
+        { zone: timeZone },
+      ).toJSDate();
+      if (at > from) instants.push(at);
+    }
+  }
+  return instants;
+}
+
+const timeZoneOf = async (db: Db | Tx, accountId: string) => {
+  const [row] = await db
+    .select({ timeZone: accounts.timeZone })
+    .from(accounts)
+    .where(eq(accounts.id, accountId));
+  return row?.timeZone ?? 'UTC';
+};
+
+/** The instants some post on one of `channelIds` holds between `from` and `to`. */
+async function takenInstants(
+  db: Db | Tx,
+  accountId: string,
+  channelIds: string[],
+  window: { from: Date; to: Date; exceptPostId?: string },
+) {
+  const rows = await db
+    .selectDistinct({ at: posts.scheduledAt })
+    .from(posts)
+    .innerJoin(postTargets, eq(postTargets.postId, posts.id))
+    .where(
+      and(
+        eq(posts.accountId, accountId),
+        inArray(postTargets.channelId, channelIds),
+        inArray(posts.status, [...HOLDING]),
+        gt(posts.scheduledAt, window.from),
+        lte(posts.scheduledAt, window.to),
+        window.exceptPostId ? ne(posts.id, window.exceptPostId) : undefined,
+      ),
+    );
+  return new Set(rows.map((row) => row.at?.getTime()));
+}
+
+async function findChannel(db: Db | Tx, principal: Principal, id: string) {
+  const [row] = await db
+    .select({ id: channels.id, slots: channels.slots })
+    .from(channels)
+    .where(and(eq(channels.id, id), eq(channels.accountId, principal.accountId)));
+  if (!row) throw notFound('Channel');
+  return row;
+}
+
+async function describe(db: Db | Tx, principal: Principal, id: string, slots: Slot[]) {
+  const timeZone = await timeZoneOf(db, principal.accountId);
+  const now = new Date();
+  const instants = slotInstants(slots, timeZone, now, UPCOMING_DAYS).slice(0, UPCOMING_MAX);
+  const last = instants.at(-1);
+  const taken = last
+    ? await takenInstants(db, principal.accountId, [id], { from: now, to: last })
+    : new Set<number>();
+  return {
+    channelId: id,
+    timeZone,
+    slots: sorted(slots),
+    upcoming: instants.map((at) => ({ at: at.toISOString(), free: !taken.has(at.getTime()) })),
+  } satisfies ChannelSlots;
+}
+
+/** `GET /api/content/channels/{id}/slots`: the channel's weekly slots and the next ones. */
+export async function getChannelSlots(opts: { db: Db; principal: Principal; id: string }) {
+  const channel = await findChannel(opts.db, opts.principal, opts.id);
+  return describe(opts.db, opts.principal, channel.id, slotsOf(channel));
+}
+
+/** `PUT …/slots`: replaces the channel's slots (posts already scheduled keep their time). */
+export async function putChannelSlots(opts: {
+  db: Db;
+  principal: Principal;
+  id: string;
+  input: PutSlotsInput;
+}) {
+  const { db, principal, id, input } = opts;
+  const slots = sorted(input.slots);
+  const [row] = await db
+    .update(channels)
+    .set({ slots })
+    .where(and(eq(channels.id, id), eq(channels.accountId, principal.accountId)))
+    .returning({ id: channels.id });
+  if (!row) throw notFound('Channel');
+  return describe(db, principal, id, slots);
+}
+
+const noSlot = (message: string) => invalid('schedule', message);
+
+/**
+ * `schedule: "next_slot"`: the earliest slot, within eight weeks, that every channel of the
+ * post has and that no other post of those channels holds. The channels are locked until the
+ * transaction ends, so two posts asking at once never get the same slot.
+ */
+export async function nextFreeSlot(
+  tx: Tx,
+  opts: { accountId: string; channelIds: string[]; postId?: string; now: Date },
+): Promise<Date> {
+  const { accountId, now } = opts;
+  const channelIds = [...new Set(opts.channelIds)];
+  if (channelIds.length === 0) {
+    throw noSlot('Posting slots are per channel: give the post targets to use next_slot.');
+  }
+  const rows = await tx
+    .select({ slots: channels.slots })
+    .from(channels)
+    .where(and(eq(channels.accountId, accountId), inArray(channels.id, channelIds)))
+    .orderBy(channels.id)
+    .for('update');
+  // Missing channels are the targets' check to report; here they have no slots.
+  const sets = rows.map((row) => new Set(slotsOf(row).map(order)));
+  const first = rows[0] && slotsOf(rows[0]);
+  const shared =
+    rows.length === channelIds.length
+      ? (first ?? []).filter((slot) => sets.every((set) => set.has(order(slot))))
+      : [];
+  if (shared.length === 0) {
+    throw noSlot(
+      channelIds.length === 1
+        ? 'This channel has no posting slots: add some (PUT /api/content/channels/{id}/slots).'
+        : "The post's channels have no posting slot in common.",
+    );
+  }
+  const timeZone = await timeZoneOf(tx, accountId);
+  const instants = slotInstants(shared, timeZone, now, SEARCH_DAYS);
+  const last = instants.at(-1) ?? now;
+  const taken = await takenInstants(tx, accountId, channelIds, {
+    from: now,
+    to: last,
+    exceptPostId: opts.postId,
+  });
+  const free = instants.find((at) => !taken.has(at.getTime()));
+  if (!free) throw noSlot('Every shared posting slot of the next eight weeks is taken.');
+  return free;
+}
