@@ -58,7 +58,12 @@ const chorus = createClient<paths>({ baseUrl: 'https://chorus.acme.test' });
 const { data, error } = await ${listCall};
 const emails: string[] | undefined = data?.data.map((user) => user.email);
 const code: string | undefined = error?.error.code;
-export { emails, code };
+// A JSON body, typed from the document (no cast), and the created post's id.
+const created = await chorus.POST('/api/content/posts', {
+  body: { title: 'Hello', content: 'From a generated client' },
+});
+const postId: string | undefined = created.data?.data.id;
+export { emails, code, postId };
 `;
 
 describe('the served OpenAPI document in real tools', () => {
@@ -85,5 +90,14 @@ describe('the served OpenAPI document in real tools', () => {
     expect(
       await compile(program(`chorus.GET('/api/users', { params: { query: { role: 'owner' } } })`)),
     ).toMatch(/program\.ts\(6,\d+\): error TS2322: Type '"owner"' is not assignable/);
+    // Error codes are the API's: comparing with one it never answers does not compile.
+    expect(
+      await compile(
+        program(`chorus.GET('/api/users')`).replace(
+          'export {',
+          "if (error?.error.code === 'no_such_code') throw error;\nexport {",
+        ),
+      ),
+    ).toMatch(/error TS2367/);
   }, 180_000);
 });

@@ -176,11 +176,48 @@ describe('GET /api/openapi.json', () => {
     );
   });
 
-  it('documents form-encoded bodies, which the door accepts', () => {
-    expect(Object.keys(doc.paths['/api/users'].post.requestBody.content)).toEqual([
-      'application/json',
-      'application/x-www-form-urlencoded',
-    ]);
+  it('documents request bodies as JSON only, each with an example, forms in the description', () => {
+    const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
+      Object.entries(item as Record<string, { requestBody?: { content: object } }>).map(
+        ([method, operation]) => ({ at: `${method} ${path}`, body: operation.requestBody }),
+      ),
+    );
+    const bodies = operations.filter(({ at, body }) => body && at.includes(' /api/'));
+    expect(bodies.length).toBeGreaterThan(10);
+    for (const { at, body } of bodies) {
+      // Generators send what is listed first: only JSON (or a multipart upload; an import
+      // takes CSV too, a format of its own).
+      const types = Object.keys(body?.content ?? {}).filter((type) => type !== 'text/csv');
+      expect(types.length, at).toBe(1);
+      if (types[0] === 'multipart/form-data') continue;
+      expect(types[0], at).toBe('application/json');
+      const json = (body?.content as Record<string, { example?: unknown }>)['application/json'];
+      expect(json?.example, at).toBeDefined();
+    }
+    expect(doc.info.description).toContain('application/x-www-form-urlencoded');
+  });
+
+  it('types the upload as binary, error codes as enums, and says no internal references', () => {
+    const upload = doc.paths['/api/content/media'].post.requestBody.content['multipart/form-data'];
+    expect(upload.schema.properties.file).toMatchObject({ type: 'string', format: 'binary' });
+    const envelope = doc.components.schemas.Error.properties.error.properties.code;
+    expect(envelope.enum).toEqual(expect.arrayContaining(['validation_error', 'last_admin']));
+    expect(JSON.stringify(doc)).not.toMatch(/§|decisions\.md/);
+  });
+
+  it('declares its tags, with descriptions, and the OAuth endpoints', () => {
+    const declared = (doc.tags as { name: string; description: string }[]).map((t) => t.name);
+    const used = Object.values(doc.paths).flatMap((item) =>
+      Object.values(item as Record<string, { tags?: string[] }>).flatMap((op) => op.tags ?? []),
+    );
+    for (const tag of used) expect(declared).toContain(tag);
+    for (const tag of doc.tags as { description: string }[]) expect(tag.description).toBeTruthy();
+    for (const path of ['/oauth/token', '/oauth/revoke', '/oauth/introspect']) {
+      expect(Object.keys(doc.paths[path].post.requestBody.content)).toEqual([
+        'application/x-www-form-urlencoded',
+      ]);
+    }
+    expect(doc.paths['/.well-known/oauth-authorization-server'].get.security).toEqual([]);
   });
 
   it('is public', async () => {

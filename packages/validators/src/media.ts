@@ -12,10 +12,10 @@ export const MEDIA_TYPES = [
   'application/pdf',
 ] as const;
 
-export const ZAltText = z
-  .string()
-  .max(1000)
-  .meta({ description: 'Text describing the media, for screen readers (up to 1,000 characters).' });
+export const ZAltText = z.string().max(1000).meta({
+  description: 'Text describing the media, for screen readers (up to 1,000 characters).',
+  example: 'A red bicycle against a blue wall.',
+});
 
 export const ZMedia = z
   .object({

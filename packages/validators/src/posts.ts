@@ -15,8 +15,11 @@ export const POST_STATUSES = [
 export const ZPostStatus = z.enum(POST_STATUSES);
 export type PostStatus = z.infer<typeof ZPostStatus>;
 
-const ZTitle = singleLine(z.string().trim().min(1).max(300));
-const ZContent = z.string().max(50_000);
+const ZTitle = singleLine(z.string().trim().min(1).max(300)).meta({ example: 'Launch day' });
+const ZContent = z
+  .string()
+  .max(50_000)
+  .meta({ example: 'We are live: https://example.com/launch' });
 const ZTag = singleLine(z.string().trim().min(1).max(50));
 
 /** Up to 30 tags of 1–50 characters, trimmed, duplicates dropped (decisions §10). */
@@ -191,7 +194,10 @@ export const ZCreatePost = z.object({
 export const ZUpdatePost = z.object({
   title: ZTitle.optional(),
   content: ZContent.optional(),
-  status: ZPostStatus.optional().meta({ description: 'A change of status follows §10.' }),
+  status: ZPostStatus.optional().meta({
+    description:
+      'A change of status, allowed only from certain statuses (a draft may be scheduled or published, a published post archived, …); any other is 409 `invalid_status_transition` with `details.allowedStatuses`.',
+  }),
   tags: ZTags.optional(),
   mediaIds: ZMediaIds.optional(),
   scheduledAt: ZScheduleTime.nullable().optional(),
@@ -217,12 +223,10 @@ export type SubmitPostInput = z.infer<typeof ZSubmitPost>;
 
 /** An admin's rejection: the comment tells the author what to change. */
 export const ZRejectPost = z.object({
-  comment: z
-    .string()
-    .trim()
-    .min(1, 'A rejection needs a comment.')
-    .max(2000)
-    .meta({ description: 'What the author should change; shown to them on the post.' }),
+  comment: z.string().trim().min(1, 'A rejection needs a comment.').max(2000).meta({
+    description: 'What the author should change; shown to them on the post.',
+    example: 'Please add the launch link.',
+  }),
 });
 export type RejectPostInput = z.infer<typeof ZRejectPost>;
 export const ZTargetIdParam = ZPostIdParam.extend({ targetId: z.string() });

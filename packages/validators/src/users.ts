@@ -3,16 +3,17 @@ import { singleLine } from './text';
 import { paginationQuery, ZTimestamp } from './common';
 import { ZRole } from './scopes';
 
-const ZName = singleLine(z.string().trim().min(1).max(200));
+const ZName = singleLine(z.string().trim().min(1).max(200)).meta({ example: 'Ada Lovelace' });
 /** The longest email and password anyone can have: a sign-in with longer ones is refused unread. */
 export const MAX_EMAIL_LENGTH = 320;
 export const MAX_PASSWORD_LENGTH = 1024;
 
-const ZEmail = z.email().max(MAX_EMAIL_LENGTH);
+const ZEmail = z.email().max(MAX_EMAIL_LENGTH).meta({ example: 'ada@acme.example' });
 const ZPassword = z
   .string()
   .min(8, 'Password must be at least 8 characters.')
-  .max(MAX_PASSWORD_LENGTH);
+  .max(MAX_PASSWORD_LENGTH)
+  .meta({ example: 'correct horse battery staple' });
 
 export const ZUserSummary = z
   .object({

@@ -9,6 +9,8 @@ import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 type SchemaObject = NonNullable<NonNullable<OpenAPIObject['components']>['schemas']>[string];
 import { z } from 'zod';
 import { mediaExtraResponses, mediaPaths } from '../media/openapi';
+import { oauthClientScheme, oauthPaths } from '../oauth/openapi';
+import { exampleOf } from './openapi-examples';
 import { postsIoPaths } from '../posts-io/openapi';
 import { appRouter } from '../root';
 import type { Route } from './routes';
@@ -20,7 +22,7 @@ const DESCRIPTION = `The Chorus REST API, version 1 (every response carries \`AP
 
 **Errors** answer \`{ "success": false, "error": { "code", "message", "status", "details" } }\`. Validation errors list \`details.issues\` as \`{ path, message }\`.
 
-**Bodies** are JSON or \`application/x-www-form-urlencoded\` (arrays as repeated keys), at most 1 MiB. Unknown fields are ignored.
+**Bodies** are JSON (\`Content-Type: application/json\`), at most 1 MiB; unknown fields are ignored. The same fields are accepted form-encoded (\`application/x-www-form-urlencoded\`: arrays as repeated keys, \`settings[notifications]\` for nested fields) for clients that cannot send JSON; only JSON is described per operation.
 
 **Request ids.** Every response carries \`X-Request-Id\` (yours, when you send a valid one).
 
@@ -210,6 +212,15 @@ function describeRepresentation(operation: Operation, route: Route) {
   ];
 }
 
+/** A JSON request body without an example gets one built from its schema. */
+function withBodyExample(operation: Operation, schemas: Record<string, unknown>) {
+  const body = operation.requestBody?.content['application/json'] as
+    { schema?: unknown; example?: unknown; examples?: unknown } | undefined;
+  if (!body || body.example !== undefined || body.examples !== undefined) return;
+  const example = exampleOf(body.schema, schemas);
+  if (example !== undefined) body.example = example;
+}
+
 /** Makes an operation say what the door really does: statuses, envelope, headers, forms. */
 function describeRoute(operation: Operation, route: Route) {
   const access = route.meta.access;
@@ -233,10 +244,6 @@ function describeRoute(operation: Operation, route: Route) {
   if (route.meta.openapi?.protect === false) operation.security = [];
   // Either an API key or an OAuth access token carrying the operation's scopes.
   else if (access) operation.security = [{ bearerAuth: [] }, { oauth2: access.scopes }];
-  const json = operation.requestBody?.content['application/json'];
-  if (operation.requestBody && json) {
-    operation.requestBody.content['application/x-www-form-urlencoded'] = json;
-  }
   if (access) {
     const needs = `Requires scope ${access.scopes.map((s) => `\`${s}\``).join(' and ')}${access.role ? ` and the \`${access.role}\` role` : ''}.`;
     operation.description = operation.description ? `${operation.description}\n\n${needs}` : needs;
@@ -259,8 +266,9 @@ function build(): OpenAPIObject {
       },
       // Completed with absolute URLs and the scopes by `oauth2Scheme`.
       oauth2: { type: 'oauth2', flows: {} },
+      oauthClient: oauthClientScheme,
     },
-    paths: { ...publicPaths, ...mediaPaths, ...postsIoPaths },
+    paths: { ...publicPaths, ...mediaPaths, ...postsIoPaths, ...oauthPaths },
     defs: { Error: ZErrorEnvelope },
   });
   for (const route of restRoutes.routes) {
@@ -268,6 +276,7 @@ function build(): OpenAPIObject {
       Operation | undefined;
     if (!operation) continue;
     describeRoute(operation, route);
+    withBodyExample(operation, doc.components?.schemas ?? {});
     Object.assign(operation.responses, mediaExtraResponses[`${route.method} ${route.path}`]);
   }
   doc.components = {
@@ -332,8 +341,12 @@ function build(): OpenAPIObject {
       },
     },
   };
-  doc.components.schemas = { ...withoutGeneratorErrors(doc.components.schemas), ...eventSchemas() };
-  return { ...doc, webhooks: webhookOperations() } as OpenAPIObject;
+  doc.components.schemas = {
+    ...withoutGeneratorErrors(doc.components.schemas),
+    ...eventSchemas(),
+    Error: errorSchemaWithCodes(doc.components.schemas?.Error),
+  };
+  return { ...doc, tags: TAGS, webhooks: webhookOperations() } as OpenAPIObject;
 }
 
 /** The resource each event type carries in `data.object` (decisions §14). */
@@ -419,6 +432,46 @@ const signatureHeaders = [
 function withoutGeneratorErrors<T>(schemas: Record<string, T> = {}) {
   return Object.fromEntries(Object.entries(schemas).filter(([id]) => !id.startsWith('error.')));
 }
+
+/** The envelope's `error.code` as the enum of every code the API answers. */
+function errorSchemaWithCodes(schema: unknown) {
+  const envelope = structuredClone(schema) as {
+    properties: { error: { properties: { code: Record<string, unknown> } } };
+  };
+  envelope.properties.error.properties.code.enum = Object.keys(ERROR_STATUS);
+  return envelope;
+}
+
+/** The sections of the reference, in order, each with what it is about. */
+const TAGS = [
+  { name: 'Users', description: 'The people of the account: roles, profiles, passwords.' },
+  { name: 'Account', description: "The account's own settings." },
+  {
+    name: 'Posts',
+    description:
+      'Content: drafts, scheduling, publishing to channels, approval, import and export.',
+  },
+  {
+    name: 'Channels',
+    description: 'The profiles and pages of connected networks that a post can target.',
+  },
+  { name: 'Media', description: 'Images, videos and documents attached to posts.' },
+  { name: 'Analytics', description: 'Tracked events and the statistics built from them.' },
+  {
+    name: 'Integrations',
+    description: 'Connections to social networks and other services, by OAuth or API key.',
+  },
+  {
+    name: 'Webhooks',
+    description: 'Endpoints Chorus notifies of events, signed; their deliveries and retries.',
+  },
+  {
+    name: 'OAuth',
+    description:
+      'The authorization server for third-party applications: tokens, revocation, introspection and its metadata.',
+  },
+  { name: 'Operations', description: 'Health and this document.' },
+];
 
 /** The OpenAPI 3.1 `webhooks` section: what Chorus POSTs to a subscribed endpoint. */
 function webhookOperations() {

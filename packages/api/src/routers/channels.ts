@@ -21,7 +21,7 @@ export const channelsRouter = router({
         tags,
         summary: 'List the channels posts can go to',
         description:
-          "The places on connected social networks a post can target (decisions §18): each profile, Page, organisation or account found when the integration was connected, newest first. Connecting again keeps each channel's `id`; disconnecting removes the integration's channels. `limits` are the network's with the channel's own over them (a Mastodon instance's length, an X subscriber's long posts); `connectionStatus` is `needs_reconnect` once the network revoked the grant.",
+          "The places on connected social networks a post can target: each profile, Page, organisation or account found when the integration was connected, newest first. Connecting again keeps each channel's `id`; disconnecting removes the integration's channels. `limits` are the network's with the channel's own over them (a Mastodon instance's length, an X subscriber's long posts); `connectionStatus` is `needs_reconnect` once the network revoked the grant.",
       },
     })
     .input(ZListChannelsQuery)

@@ -1,0 +1,75 @@
+/**
+ * An example value built from a JSON schema of the document, for request bodies that have
+ * none: the schema's own examples, defaults and enums first, else a plain value of the type.
+ * Only required fields (and those with an example of their own), so that it stays short and
+ * valid (Redocly checks each example against its schema).
+ */
+type Schema = Record<string, unknown>;
+
+const PLAIN_STRINGS: Record<string, string> = {
+  email: 'ada@example.com',
+  uri: 'https://app.example.com',
+  url: 'https://app.example.com',
+  'date-time': '2026-11-21T10:00:00.000Z',
+  date: '2026-11-21',
+};
+
+/** Whether a schema, or a branch of it (`T | null`), has an example of its own. */
+const exemplified = (schema: Schema): boolean =>
+  schema.example !== undefined ||
+  [schema.anyOf, schema.oneOf].some(
+    (branches) => Array.isArray(branches) && branches.some((b) => exemplified(b as Schema)),
+  );
+
+export function exampleOf(schema: unknown, schemas: Record<string, unknown>, depth = 0): unknown {
+  if (typeof schema !== 'object' || schema === null || depth > 8) return undefined;
+  const s = schema as Schema;
+  if (typeof s.$ref === 'string') {
+    const name = s.$ref.replace('#/components/schemas/', '');
+    return exampleOf(schemas[name], schemas, depth + 1);
+  }
+  if (s.example !== undefined) return s.example;
+  if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
+  if (s.const !== undefined) return s.const;
+  if (s.default !== undefined) return s.default;
+  if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const branches = s[key];
+    if (Array.isArray(branches)) {
+      const branch = branches.find((b) => (b as Schema).type !== 'null');
+      return exampleOf(branch, schemas, depth + 1);
+    }
+  }
+  if (Array.isArray(s.allOf)) {
+    return Object.assign({}, ...s.allOf.map((part) => exampleOf(part, schemas, depth + 1)));
+  }
+  switch (s.type) {
+    case 'object': {
+      const properties = (s.properties ?? {}) as Record<string, Schema>;
+      const required = new Set((s.required ?? []) as string[]);
+      const example: Record<string, unknown> = {};
+      for (const [name, property] of Object.entries(properties)) {
+        if (!required.has(name) && !exemplified(property)) continue;
+        const value = exampleOf(property, schemas, depth + 1);
+        if (value !== undefined) example[name] = value;
+      }
+      return example;
+    }
+    case 'array': {
+      const item = exampleOf(s.items, schemas, depth + 1);
+      return item === undefined ? [] : [item];
+    }
+    case 'string': {
+      const plain = PLAIN_STRINGS[String(s.format)] ?? 'text';
+      const min = typeof s.minLength === 'number' ? s.minLength : 0;
+      return plain.length >= min ? plain : plain.padEnd(min, 'x');
+    }
+    case 'integer':
+    case 'number':
+      return typeof s.minimum === 'number' ? s.minimum : 1;
+    case 'boolean':
+      return true;
+    default:
+      return undefined;
+  }
+}
