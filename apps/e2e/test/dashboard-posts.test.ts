@@ -143,7 +143,7 @@ describe('posts, as an admin', () => {
       )
       .toBe(1);
     // A tag over 50 characters: refused beside Tags, and what was typed and checked stays.
-    await page.getByRole('button', { name: 'Create post' }).click();
+    await page.getByRole('button', { name: 'Save as draft' }).click();
     // (In the form, not the toast, which also says it.)
     await page
       .getByRole('main')
@@ -154,7 +154,7 @@ describe('posts, as an admin', () => {
     expect(await page.getByLabel('Content').inputValue()).toBe('We launch today.');
     expect(await image.isChecked()).toBe(true);
     await page.getByLabel('Tags').fill('posts-e2e, launch');
-    await page.getByRole('button', { name: 'Create post' }).click();
+    await page.getByRole('button', { name: 'Save as draft' }).click();
     await toast(page, `Created “${WRITTEN}”.`);
     await page.waitForURL(/\/dashboard\/posts\/post_/);
     const id = page.url().split('/').at(-1) ?? '';

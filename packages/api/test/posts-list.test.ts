@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRouter, createCallerFactory } from '../src';
 import { startHarness, type Harness } from './harness';
 import { createPost, inAnHour } from './posts-fixtures';
+import { channelOf } from './targets-fixtures';
 
 let h: Harness;
 let other: Awaited<ReturnType<Harness['newAccount']>>;
@@ -443,5 +444,29 @@ describe('GET /api/content/posts by publishing times', () => {
     expect(refused.status).toBe(403);
     expect(refused.json.error.code).toBe('insufficient_scope');
     expect(refused.json.error.details.requiredScopes).toEqual(['content:read']);
+  });
+});
+
+describe('GET /api/content/posts?channelId=', () => {
+  it("lists only the posts going to that channel, and matches nothing with another account's", async () => {
+    const bluesky = await channelOf(h, h.main.accountId, 'bluesky');
+    const mastodon = await channelOf(h, h.main.accountId, 'mastodon');
+    const theirs = await channelOf(h, other.accountId, 'bluesky');
+    await createPost(h, { title: 'To Bluesky', targets: [{ channelId: bluesky }] });
+    await createPost(h, {
+      title: 'To both',
+      targets: [{ channelId: mastodon }, { channelId: bluesky }],
+    });
+    await createPost(
+      h,
+      { title: 'Theirs to Bluesky', targets: [{ channelId: theirs }] },
+      other.token,
+    );
+    expect(titles((await list(`?channelId=${bluesky}`)).json)).toEqual(['To Bluesky', 'To both']);
+    expect(titles((await list(`?channelId=${mastodon}&q=both`)).json)).toEqual(['To both']);
+    const foreign = await list(`?channelId=${theirs}`);
+    expect(foreign.status).toBe(200);
+    expect(foreign.json.data).toEqual([]);
+    expect((await list(`?channelId=${'c'.repeat(65)}`)).status).toBe(400);
   });
 });

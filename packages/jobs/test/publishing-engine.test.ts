@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { and, channels, eq, sql, trackedEvents, type Database } from '@chorus/db';
+import { and, asc, channels, eq, postActivity, sql, trackedEvents, type Database } from '@chorus/db';
 import { createTestServerDatabase } from '@chorus/db/testing';
 import { createAccount, syncPublishedFigures, wakePublishing } from '@chorus/services';
 import { startMastodonStandIn, type MastodonStandIn } from '@chorus/stand-ins';
@@ -76,6 +76,19 @@ afterAll(async () => {
   if (storageDir) await rm(storageDir, { recursive: true, force: true });
 });
 
+/** A post's activity, oldest first, as (action, actor, target) and the details. */
+const activityOf = (postId: string) =>
+  database.db
+    .select({
+      action: postActivity.action,
+      actorId: postActivity.actorId,
+      targetId: postActivity.targetId,
+      details: postActivity.details,
+    })
+    .from(postActivity)
+    .where(eq(postActivity.postId, postId))
+    .orderBy(asc(postActivity.seq));
+
 describe('the publishing engine', () => {
   it('publishes a scheduled post with an image to its channel at its time, once', async () => {
     const bytes = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7) & 0xff));
@@ -106,6 +119,11 @@ describe('the publishing engine', () => {
     expect(target?.publishedAt).toBeInstanceOf(Date);
     expect(target?.firstAttemptAt).toBeInstanceOf(Date);
     expect(await eventTypesOf(database.db, postId)).toEqual(['post.publishing', 'post.published']);
+    // The scheduler started it and the engine published the target: Chorus itself, no member.
+    expect(await activityOf(postId)).toEqual([
+      { action: 'publishing', actorId: null, targetId: null, details: {} },
+      { action: 'published', actorId: null, targetId: target?.id, details: { url: target?.url } },
+    ]);
   });
 
   it('publishes a post made due by publish-now once woken', async () => {
@@ -141,6 +159,18 @@ describe('the publishing engine', () => {
     });
     expect(kept?.status).toBe('published');
     expect(await eventTypesOf(database.db, postId)).toEqual(['post.publishing', 'post.failed']);
+    const outcomes = (await activityOf(postId)).filter((entry) => entry.targetId !== null);
+    expect(outcomes).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          action: 'failed',
+          targetId: gone?.id,
+          details: { error: expect.objectContaining({ code: 'channel_unavailable' }) },
+        }),
+        expect.objectContaining({ action: 'published', targetId: kept?.id }),
+      ]),
+    );
+    expect(outcomes).toHaveLength(2);
   });
 
   it("records published targets' figures as tracked events, counted once however often it runs", async () => {

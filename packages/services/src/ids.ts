@@ -35,7 +35,8 @@ export function newId(
     | 'grt'
     | 'tok'
     | 'chn'
-    | 'tgt',
+    | 'tgt'
+    | 'act',
 ): string {
   let time = Date.now();
   let timePart = '';

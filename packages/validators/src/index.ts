@@ -18,3 +18,4 @@ export * from './publishing';
 export * from './text';
 export * from './account';
 export * from './posts-io';
+export * from './activity';

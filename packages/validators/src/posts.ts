@@ -271,6 +271,12 @@ export const ZListPostsQuery = paginationQuery(25).extend({
     .max(200)
     .meta({ description: 'Plain text searched in title and content, case-insensitively.' })
     .optional(),
+  channelId: z
+    .string()
+    .min(1)
+    .max(64)
+    .meta({ description: 'Only posts that go to this channel (one of their `targets`).' })
+    .optional(),
   from: rangeBound('from', 'Created at or after this time.'),
   to: rangeBound('to', 'Created at or before this time.'),
   scheduledFrom: bound('scheduledAt', 'from'),

@@ -3,6 +3,7 @@ import {
   createPost,
   deletePost,
   getPost,
+  listPostActivity,
   listPosts,
   rejectPost,
   resolveTarget,
@@ -12,6 +13,8 @@ import {
   validatePost,
 } from '@chorus/services';
 import {
+  ZActivityList,
+  ZActivityQuery,
   ZCreatePost,
   ZValidationResponse,
   ZListPostsQuery,
@@ -87,6 +90,24 @@ export const postsRouter = router({
     .output(ZPostResponse)
     .query(async ({ ctx, input }) =>
       ok(await getPost({ db: ctx.db, principal: ctx.principal, id: input.id })),
+    ),
+
+  activity: scoped('content:read')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/api/content/posts/{id}/activity',
+        operationId: 'listPostActivity',
+        tags,
+        summary: "A post's activity: who did what, and when",
+        description:
+          'Newest first. Each entry is written in the same transaction as the change it records: created, edited (the fields), submitted, withdrawn, approved, rejected (with the comment), scheduled, unscheduled, publishing, each target published, failed or unconfirmed, retried, resolved, archived, restored. `actorId` is null for what Chorus did itself (the scheduler, publishing).',
+      },
+    })
+    .input(ZActivityQuery)
+    .output(ZActivityList)
+    .query(async ({ ctx, input: { id, ...page } }) =>
+      okPage(await listPostActivity({ db: ctx.db, principal: ctx.principal, id, page })),
     ),
 
   create: scoped('content:write')

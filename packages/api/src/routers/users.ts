@@ -1,4 +1,4 @@
-import { createUser, deleteUser, getUser, listUsers, updateUser } from '@chorus/services';
+import { createUser, deleteUser, getUser, getUsers, listUsers, updateUser } from '@chorus/services';
 import {
   ZCreateUser,
   ZListUsersQuery,
@@ -30,6 +30,17 @@ export const usersRouter = router({
     .output(ZUserList)
     .query(({ ctx, input: { page, limit, ...filters } }) =>
       listUsers({ db: ctx.db, principal: ctx.principal, page: { page, limit }, ...filters }),
+    ),
+
+  /**
+   * Several users in full at once (tRPC only): the dashboard's users page shows each listed
+   * user's notification setting and last sign-in, which the list item does not carry.
+   */
+  details: adminScoped('read')
+    .input(z.object({ userIds: z.array(z.string().max(64)).max(100) }))
+    .output(z.array(ZUser))
+    .query(({ ctx, input }) =>
+      getUsers({ db: ctx.db, principal: ctx.principal, userIds: input.userIds }),
     ),
 
   get: scoped('read')

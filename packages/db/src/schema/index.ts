@@ -11,3 +11,4 @@ export * from './sessions';
 export * from './analytics';
 export * from './webhooks';
 export * from './publishing';
+export * from './activity';

@@ -4,6 +4,7 @@ import type { Post, PostStatus, RejectPostInput, SubmitPostInput } from '@chorus
 import { recordEvent } from '../events/record';
 import { wakePublishing } from '../publishing/engine/wake';
 import { hasTargets, startPublishing } from '../publishing/start';
+import { recordActivity } from './activity';
 import { findPost, toOnePost, type PostRow } from './records';
 import { eventOfStatus, requireFutureSchedule } from './rules';
 import { refusedTransition } from './transitions';
@@ -50,6 +51,11 @@ export async function submitPost(opts: {
     await assertPublishableNow(tx, principal, updated);
     const post = await toOnePost(tx, updated);
     await recordEvent({ tx, accountId: row.accountId, type: 'post.submitted', object: post });
+    await recordActivity(tx, {
+      ...entryOf(row, principal),
+      action: 'submitted',
+      details: scheduledAt ? { scheduledAt: scheduledAt.toISOString() } : {},
+    });
     return post;
   });
 }
@@ -76,6 +82,7 @@ export async function approvePost(opts: { db: Db; principal: Principal; id: stri
       woke = true;
       const answer = await toOnePost(tx, await findPost(tx, principal, id));
       await recordEvent({ tx, accountId, type: 'post.approved', object: answer });
+      await recordActivity(tx, approvedEntry(row, principal, answer));
       return answer;
     }
     const updated = await setPost(
@@ -89,6 +96,7 @@ export async function approvePost(opts: { db: Db; principal: Principal; id: stri
     await recordEvent({ tx, accountId, type: 'post.approved', object: answer });
     const reached = eventOfStatus(answer.status);
     if (reached) await recordEvent({ tx, accountId, type: reached, object: answer });
+    await recordActivity(tx, approvedEntry(row, principal, answer));
     return answer;
   });
   if (woke) wakePublishing();
@@ -118,9 +126,30 @@ export async function rejectPost(opts: {
     });
     const post = await toOnePost(tx, updated);
     await recordEvent({ tx, accountId: row.accountId, type: 'post.rejected', object: post });
+    await recordActivity(tx, {
+      ...entryOf(row, principal),
+      action: 'rejected',
+      details: { comment: input.comment },
+    });
     return post;
   });
 }
+
+const entryOf = (row: PostRow, principal: Principal) => ({
+  accountId: row.accountId,
+  postId: row.id,
+  actorId: principal.userId,
+});
+
+/** An approval's entry tells what it led to: scheduled (at when), published, or publishing. */
+const approvedEntry = (row: PostRow, principal: Principal, post: Post) => ({
+  ...entryOf(row, principal),
+  action: 'approved' as const,
+  details: {
+    status: post.status,
+    ...(post.status === 'scheduled' && { scheduledAt: post.scheduledAt }),
+  },
+});
 
 async function setPost(tx: Tx, id: string, changes: Partial<PostRow>): Promise<PostRow> {
   const [row] = await tx

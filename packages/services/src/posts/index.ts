@@ -6,3 +6,4 @@ export { POST_TRANSITIONS, statusChangesOf } from './transitions';
 export { createPost, updatePost } from './write';
 export { replaceTargets } from './targets';
 export { approvePost, rejectPost, submitPost } from './approval';
+export { listPostActivity } from './activity';

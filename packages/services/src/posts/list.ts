@@ -9,6 +9,7 @@ import {
   gte,
   lte,
   or,
+  postTargets,
   posts,
   sql,
   type Db,
@@ -67,6 +68,10 @@ export function postFilters(principal: Principal, query: PostFilters) {
     eq(posts.accountId, principal.accountId),
     query.status ? eq(posts.status, query.status) : undefined,
     query.tag ? arrayContains(posts.tags, [query.tag]) : undefined,
+    // The post is the account's already: another account's channel id matches nothing.
+    query.channelId
+      ? sql`exists (select 1 from ${postTargets} where ${postTargets.postId} = ${posts.id} and ${postTargets.channelId} = ${query.channelId})`
+      : undefined,
     pattern
       ? or(
           sql`${posts.title} ilike ${pattern} escape '\\'`,

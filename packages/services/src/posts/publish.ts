@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, lte, postTargets, posts, sql, type Db } from '@c
 import { recordEvent } from '../events/record';
 import { makeTargetsDue } from '../publishing/start';
 import { settlePost } from '../publishing/settle';
+import { recordActivity } from './activity';
 import { toPosts } from './records';
 
 const clock = sql`clock_timestamp()`;
@@ -41,6 +42,15 @@ export async function scheduleDueBatch(opts: {
       .returning();
     const publishing = rows.filter((row) => row.status === 'publishing').map((row) => row.id);
     const targets = await makeTargetsDue(tx, publishing, 'unpublished');
+    await recordActivity(
+      tx,
+      ...rows.map((row) => ({
+        accountId: row.accountId,
+        postId: row.id,
+        actorId: null,
+        action: row.status === 'publishing' ? ('publishing' as const) : ('published' as const),
+      })),
+    );
     const accountOf = new Map(rows.map((row) => [row.id, row.accountId]));
     for (const post of await toPosts(tx, rows)) {
       const accountId = accountOf.get(post.id) ?? '';

@@ -7,6 +7,7 @@ import { newId } from '../ids';
 import { wakePublishing } from '../publishing/engine/wake';
 import { hasTargets, startPublishing } from '../publishing/start';
 import { assertPublishable } from '../publishing/validate';
+import { recordActivity, statusAction, type ActivityEntry } from './activity';
 import { findPost, mediaIdsOf, toOnePost, type PostRow } from './records';
 import {
   assertMayPublish,
@@ -84,6 +85,13 @@ export async function createPost(opts: { db: Db; principal: Principal; input: Cr
     if (input.status !== 'draft') await assertPublishableNow(tx, principal, row);
     const { accountId } = principal;
     await recordEvent({ tx, accountId, type: 'post.created', object: await toOnePost(tx, row) });
+    const entry = { accountId, postId: row.id, actorId: principal.userId };
+    const reached = statusAction('draft', row.status);
+    await recordActivity(
+      tx,
+      { ...entry, action: 'created' },
+      ...(reached ? [{ ...entry, action: reached, details: statusDetails(row) }] : []),
+    );
     if (publishNow) {
       await startPublishing(tx, row, 'unpublished');
       return toOnePost(tx, await findPost(tx, principal, row.id));
@@ -95,6 +103,31 @@ export async function createPost(opts: { db: Db; principal: Principal; input: Cr
   });
   if (publishNow) wakePublishing();
   return post;
+}
+
+/** What an entry of a change into the row's status tells: the time it is scheduled at. */
+const statusDetails = (row: PostRow) =>
+  row.status === 'scheduled' && row.scheduledAt
+    ? { scheduledAt: row.scheduledAt.toISOString() }
+    : {};
+
+/** The fields of an update body that change what the post says or where it goes. */
+const EDITABLE = ['title', 'content', 'tags', 'mediaIds', 'targets'] as const;
+
+/**
+ * The activity of an update: the fields it edited, then its change of status (a new time for
+ * a scheduled post is scheduling it again).
+ */
+function updateEntries(row: PostRow, updated: PostRow, input: UpdatePostInput, actorId: string) {
+  const entry = { accountId: row.accountId, postId: row.id, actorId };
+  const entries: ActivityEntry[] = [];
+  const fields = EDITABLE.filter((field) => input[field] !== undefined);
+  if (fields.length > 0) entries.push({ ...entry, action: 'edited', details: { fields } });
+  const rescheduled =
+    updated.status === 'scheduled' && updated.scheduledAt?.getTime() !== row.scheduledAt?.getTime();
+  const action = rescheduled ? 'scheduled' : statusAction(row.status, updated.status);
+  if (action) entries.push({ ...entry, action, details: statusDetails(updated) });
+  return entries;
 }
 
 /** The columns a status change sets besides `status` (decisions §10). */
@@ -172,7 +205,14 @@ export async function updatePost(opts: {
     if (publishNow || (status === 'scheduled' && (status !== row.status || sendable))) {
       await assertPublishableNow(tx, principal, updated);
     }
+    await recordActivity(tx, ...updateEntries(row, updated, input, principal.userId));
     if (withTargets) {
+      await recordActivity(tx, {
+        accountId: row.accountId,
+        postId: id,
+        actorId: principal.userId,
+        action: 'publishing',
+      });
       await startPublishing(tx, updated, 'unpublished');
       woke = true;
       return toOnePost(tx, await findPost(tx, principal, id));

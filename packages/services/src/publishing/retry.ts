@@ -4,6 +4,7 @@ import type { Post } from '@chorus/validators';
 import { AppError, notFound } from '../errors';
 import { recordEvent } from '../events/record';
 import { findPost, toOnePost } from '../posts/records';
+import { recordActivity } from '../posts/activity';
 import { assertMayPublish } from '../posts/rules';
 import { wakePublishing } from './engine/wake';
 import { settlePost } from './settle';
@@ -39,6 +40,12 @@ export async function retryPost(opts: { db: Db; principal: Principal; id: string
         { currentStatus: row.status, requestedStatus: 'publishing', allowedStatuses: [] },
       );
     }
+    await recordActivity(tx, {
+      accountId: row.accountId,
+      postId: row.id,
+      actorId: principal.userId,
+      action: 'retried',
+    });
     await startPublishing(tx, row, 'failed');
     return toOnePost(tx, await findPost(tx, principal, id));
   });
@@ -103,6 +110,15 @@ export async function resolveTarget(opts: {
             },
       )
       .where(eq(postTargets.id, targetId));
+    await recordActivity(tx, {
+      accountId: row.accountId,
+      postId: row.id,
+      actorId: principal.userId,
+      action: 'resolved',
+      targetId,
+      channelId: target.channelId,
+      details: { published: input.published },
+    });
     // A failed post is settled again: its end may have changed (all published now).
     if (row.status === 'failed') {
       await tx.update(posts).set({ status: 'publishing' }).where(eq(posts.id, row.id));

@@ -15,6 +15,17 @@ export const NETWORKS = [
 export const ZNetwork = z.enum(NETWORKS);
 export type Network = z.infer<typeof ZNetwork>;
 
+/** Each network as people call it: in refusals and on the dashboard. */
+export const NETWORK_NAMES: Readonly<Record<Network, string>> = {
+  bluesky: 'Bluesky',
+  mastodon: 'Mastodon',
+  x: 'X',
+  linkedin: 'LinkedIn',
+  facebook: 'Facebook',
+  instagram: 'Instagram',
+  threads: 'Threads',
+};
+
 const MB = 1024 * 1024;
 
 /**

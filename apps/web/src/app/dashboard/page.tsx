@@ -2,6 +2,7 @@ import { ENGAGEMENT_TYPES, POST_STATUSES } from '@chorus/validators';
 import { count, percent } from '~/components/format';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
 import { lastDays } from './analytics/range';
+import { publishingTrouble } from './posts/trouble';
 import {
   AttentionPanel,
   PlatformsPanel,
@@ -28,6 +29,7 @@ export default async function DashboardHome() {
     byStatus.push({ status, total: list.meta.pagination.total });
   }
   const next = await caller.posts.list({ status: 'scheduled', sort: 'scheduledAt', limit: 5 });
+  const trouble = await publishingTrouble(caller);
   const week = await caller.analytics.stats(lastDays(7));
   // Every endpoint of a normal account fits in the largest page.
   const hooks = await caller.webhooks.list({ limit: 100 });
@@ -45,6 +47,12 @@ export default async function DashboardHome() {
       value: count(byStatus.reduce((sum, s) => sum + s.total, 0)),
       href: '/dashboard/posts',
       detail: `${count(byStatus.find((s) => s.status === 'scheduled')?.total ?? 0)} scheduled`,
+    },
+    {
+      label: 'Channels needing attention',
+      value: count(trouble.failed + trouble.unconfirmed),
+      href: '/dashboard/posts?status=failed',
+      detail: `${count(trouble.failed)} failed, ${count(trouble.unconfirmed)} unconfirmed`,
     },
     {
       label: 'Engagement, last 7 days',

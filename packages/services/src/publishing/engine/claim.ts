@@ -13,6 +13,7 @@ import {
 } from '@chorus/db';
 import { toConnectedIntegration } from '../../integrations/connections';
 import { recordEvent } from '../../events/record';
+import { recordActivity } from '../../posts/activity';
 import type { Tx } from '../../posts/tx';
 import type { PublishProgress } from '../provider';
 import { settlePost } from '../settle';
@@ -117,6 +118,19 @@ export async function writeOutcome(
     if (rows.length === 0) return false;
     await also?.(tx);
     await settlePost(tx, claim.postId);
+    // After settlePost has locked the post: the entry's reference to the post takes a share
+    // lock on it, which, taken first, would deadlock with the outcome of a sibling target.
+    if (outcome.status !== 'pending') {
+      await recordActivity(tx, {
+        accountId: claim.accountId,
+        postId: claim.postId,
+        actorId: null,
+        action: outcome.status,
+        targetId: claim.id,
+        channelId: claim.channelId,
+        details: outcome.status === 'published' ? { url: outcome.url } : { error: outcome.error },
+      });
+    }
     return true;
   });
 }

@@ -1,4 +1,5 @@
 import { and, asc, channels, eq, inArray, lt, postTargets, sql, type Db } from '@chorus/db';
+import { recordActivity } from '../../posts/activity';
 import { PROVIDERS } from '../providers';
 import { settlePost } from '../settle';
 import { isDue } from './claim';
@@ -33,6 +34,8 @@ export async function recoverAbandoned(
       .select({
         id: postTargets.id,
         postId: postTargets.postId,
+        accountId: postTargets.accountId,
+        channelId: postTargets.channelId,
         attempts: postTargets.attempts,
         firstAttemptAt: postTargets.firstAttemptAt,
         integrationId: channels.integrationId,
@@ -104,9 +107,23 @@ export async function recoverAbandoned(
         })
         .where(inArray(postTargets.id, exhausted));
     }
+    const ended = (action: 'unconfirmed' | 'failed', ids: string[]) =>
+      stale
+        .filter((target) => ids.includes(target.id))
+        .map((target) => ({
+          accountId: target.accountId,
+          postId: target.postId,
+          actorId: null,
+          action,
+          targetId: target.id,
+          channelId: target.channelId,
+          details: { error: { code: 'unknown_outcome', message } },
+        }));
     for (const postId of new Set(stale.map((target) => target.postId))) {
       await settlePost(tx, postId);
     }
+    // Once their posts are locked (settlePost), as writeOutcome does: see there.
+    await recordActivity(tx, ...ended('unconfirmed', unconfirmed), ...ended('failed', exhausted));
     return stale.length;
   });
 }

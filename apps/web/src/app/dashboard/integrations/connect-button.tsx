@@ -6,7 +6,13 @@ import { Field } from '~/components/field';
 import { useToastAction } from '~/components/toast';
 import { connect } from './actions';
 
-type Props = { id: string; name: string; authMethod: 'oauth2' | 'api_key' };
+type Props = {
+  id: string;
+  name: string;
+  authMethod: 'oauth2' | 'api_key';
+  /** Reconnect: the same flow for a connection the network stopped honouring. */
+  verb?: 'Connect' | 'Reconnect';
+};
 
 /**
  * The publishing networks that connect with a key need more than the key (decisions §18):
@@ -45,7 +51,7 @@ const KEY_FORMS: Record<
 };
 
 /** OAuth: one button that leaves for the provider. API key: a dialog asking for the key. */
-export function ConnectButton({ id, name, authMethod }: Props) {
+export function ConnectButton({ id, name, authMethod, verb = 'Connect' }: Props) {
   const [open, setOpen] = useState(false);
   const [result, run, pending] = useToastAction(connect, () => setOpen(false));
   const hidden = (
@@ -58,8 +64,8 @@ export function ConnectButton({ id, name, authMethod }: Props) {
     return (
       <form action={run} className="connect">
         {hidden}
-        <button type="submit" className="primary" disabled={pending} aria-label={`Connect ${name}`}>
-          Connect
+        <button type="submit" className="primary" disabled={pending} aria-label={`${verb} ${name}`}>
+          {verb}
         </button>
         {result.error && (
           <p className="error small" role="alert">
@@ -74,15 +80,15 @@ export function ConnectButton({ id, name, authMethod }: Props) {
     <Dialog
       open={open}
       onOpenChange={setOpen}
-      title={`Connect ${name}`}
+      title={`${verb} ${name}`}
       description={
         keyForm
           ? `${keyForm.description} It is stored encrypted.`
           : `Paste an API key from your ${name} account. It is stored encrypted.`
       }
       trigger={
-        <button type="button" className="primary" aria-label={`Connect ${name}`}>
-          Connect
+        <button type="button" className="primary" aria-label={`${verb} ${name}`}>
+          {verb}
         </button>
       }
     >
@@ -123,7 +129,7 @@ export function ConnectButton({ id, name, authMethod }: Props) {
             (Object.keys(result.fields ?? {}).length > 0 ? undefined : result.error)
           }
         />
-        <DialogActions submit="Connect" pending={pending} />
+        <DialogActions submit={verb} pending={pending} />
       </form>
     </Dialog>
   );

@@ -1,7 +1,9 @@
-import { ZIntegrationCategory, ZIntegrationStatus } from '@chorus/validators';
+import { ZIntegrationCategory, ZIntegrationStatus, type Channel } from '@chorus/validators';
 import { ConfirmAction } from '~/components/confirm-action';
 import { EmptyState } from '~/components/empty-state';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
+import { ChannelBadge } from '../posts/channel-badge';
+import { accountChannels } from '../posts/channels';
 import { disconnect } from './actions';
 import { ConnectButton } from './connect-button';
 
@@ -28,6 +30,26 @@ function returnMessage(
   return null;
 }
 
+/** A connection's channels (where posts go), each saying when it needs reconnecting. */
+function ConnectionChannels({ channels, pages }: { channels: Channel[]; pages: string[] }) {
+  if (channels.length === 0) return <>{pages.join(', ') || '—'}</>;
+  return (
+    <ul className="plain">
+      {channels.map((channel) => (
+        <li key={channel.id}>
+          <ChannelBadge channel={channel} />
+          {channel.connectionStatus === 'needs_reconnect' && (
+            <>
+              {' '}
+              <span className="badge warn">Needs reconnecting</span>
+            </>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export default async function IntegrationsPage({ searchParams }: { searchParams: Search }) {
   const params = await searchParams;
   const me = await requirePrincipal('/dashboard/integrations');
@@ -43,6 +65,20 @@ export default async function IntegrationsPage({ searchParams }: { searchParams:
     catalogue.data.map((entry) => caller.integrations.get({ integrationId: entry.id })),
   );
   const all = await caller.integrations.list({});
+  const channelsOf = new Map<string, Channel[]>();
+  for (const channel of await accountChannels(caller)) {
+    channelsOf.set(channel.integrationId, [
+      ...(channelsOf.get(channel.integrationId) ?? []),
+      channel,
+    ]);
+  }
+  // How to reconnect each connection whose channels lost their access.
+  const authOf = new Map<string, 'oauth2' | 'api_key'>();
+  for (const [integrationId, list] of channelsOf) {
+    if (list.some((channel) => channel.connectionStatus === 'needs_reconnect')) {
+      authOf.set(integrationId, (await caller.integrations.get({ integrationId })).authMethod);
+    }
+  }
   const names = new Map(all.data.map((entry) => [entry.id, entry.name]));
   const linked = new Set(connected.data.map((c) => c.integrationId));
   const message = returnMessage(params, names);
@@ -74,7 +110,7 @@ export default async function IntegrationsPage({ searchParams }: { searchParams:
                 <tr>
                   <th scope="col">Platform</th>
                   <th scope="col">Account</th>
-                  <th scope="col">Pages</th>
+                  <th scope="col">Channels</th>
                   <th scope="col">Connected</th>
                   <th scope="col">Last sync</th>
                   {admin && (
@@ -91,7 +127,23 @@ export default async function IntegrationsPage({ searchParams }: { searchParams:
                     <tr key={c.integrationId}>
                       <td>{name}</td>
                       <td>{c.meta.accountName ?? '—'}</td>
-                      <td>{c.meta.pages.join(', ') || '—'}</td>
+                      <td>
+                        <ConnectionChannels
+                          channels={channelsOf.get(c.integrationId) ?? []}
+                          pages={c.meta.pages}
+                        />
+                        {admin &&
+                          channelsOf
+                            .get(c.integrationId)
+                            ?.some((ch) => ch.connectionStatus === 'needs_reconnect') && (
+                            <ConnectButton
+                              id={c.integrationId}
+                              name={name}
+                              authMethod={authOf.get(c.integrationId) ?? 'api_key'}
+                              verb="Reconnect"
+                            />
+                          )}
+                      </td>
                       <td>{when(c.connectedAt)}</td>
                       <td>{when(c.lastSyncAt)}</td>
                       {admin && (

@@ -1,9 +1,10 @@
 'use server';
 
-import { ZPostStatus, type PostStatus } from '@chorus/validators';
+import { toApiError } from '@chorus/api';
+import { ZPostStatus, type Issue, type PostStatus, ZTargetInput } from '@chorus/validators';
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { failed, succeeded, type ActionResult } from '~/server/action-result';
+import { failed, succeeded, text, type ActionResult } from '~/server/action-result';
 import { dashboardCaller } from '~/server/dashboard';
 
 const PATH = '/dashboard/posts';
@@ -15,6 +16,19 @@ const refresh = () => revalidatePath(PATH, 'layout');
  * procedures judge titles, tags, media and times, so a refusal names its field as the API does.
  */
 const ZId = z.string().min(1).max(100);
+/** The composer's targets travel as one JSON field; the procedure judges what is inside. */
+const ZTargetsJson = z
+  .string()
+  .max(2_000_000)
+  .transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'targets is not JSON.' });
+      return z.NEVER;
+    }
+  })
+  .pipe(z.array(ZTargetInput).max(100));
 const ZPostForm = z.object({
   title: z.string().max(10_000),
   content: z.string().max(200_000),
@@ -28,6 +42,8 @@ const ZPostForm = z.object({
         .filter(Boolean),
     ),
   mediaIds: z.array(ZId).max(100),
+  // Absent when the post's channels cannot change any more (after it went out).
+  targets: ZTargetsJson.optional(),
 });
 const ZStatusForm = z.object({
   id: ZId,
@@ -37,6 +53,19 @@ const ZStatusForm = z.object({
 });
 const ZMove = z.object({ id: ZId, scheduledAt: z.iso.datetime({ offset: true }) });
 const ZDelete = z.object({ id: ZId, title: z.string().max(1000) });
+const ZRetry = z.object({ id: ZId });
+const ZValidateForm = z.object({
+  content: z.string().max(200_000),
+  mediaIds: z.array(ZId).max(100),
+  targets: z.array(ZTargetInput).max(100),
+});
+const ZResolve = z.object({
+  id: ZId,
+  targetId: ZId,
+  // The dialog's choice; nothing chosen is a refusal beside the choice, not a malformed form.
+  outcome: z.enum(['published', 'not-published', '']).default(''),
+  url: z.string().max(4096).default(''),
+});
 
 /** A request no form of ours sends: said plainly, nothing done. */
 const malformed = (): ActionResult => ({ error: 'The form was not understood.', at: Date.now() });
@@ -47,16 +76,24 @@ const postForm = (form: FormData) =>
     content: form.get('content') ?? '',
     tags: form.get('tags') ?? '',
     mediaIds: form.getAll('mediaIds'),
+    targets: form.get('targets') ?? undefined,
   });
+
+/** The composer's Schedule button: the post is written straight into `scheduled`. */
+const scheduling = (form: FormData) =>
+  form.get('intent') === 'schedule'
+    ? { status: 'scheduled' as const, scheduledAt: text(form, 'scheduledAt') || undefined }
+    : {};
 
 export async function createPost(_: ActionResult, form: FormData): Promise<ActionResult> {
   const input = postForm(form);
   if (!input.success) return malformed();
   const caller = await dashboardCaller(PATH);
   try {
-    const { data } = await caller.posts.create(input.data);
+    const { data } = await caller.posts.create({ ...input.data, ...scheduling(form) });
     refresh();
-    return { ...succeeded(`Created “${data.title}”.`), location: `${PATH}/${data.id}` };
+    const done = data.status === 'scheduled' ? 'Scheduled' : 'Created';
+    return { ...succeeded(`${done} “${data.title}”.`), location: `${PATH}/${data.id}` };
   } catch (error) {
     return failed(error, form);
   }
@@ -129,5 +166,70 @@ export async function deletePost(_: ActionResult, form: FormData): Promise<Actio
     return succeeded(`Deleted “${input.data.title}”.`);
   } catch (error) {
     return failed(error);
+  }
+}
+
+/** Sends a failed post's failed targets again (published ones never go twice). */
+export async function retryPost(_: ActionResult, form: FormData): Promise<ActionResult> {
+  const input = ZRetry.safeParse(Object.fromEntries(form));
+  if (!input.success) return malformed();
+  const caller = await dashboardCaller(`${PATH}/${input.data.id}`);
+  try {
+    const { data } = await caller.posts.retry(input.data);
+    refresh();
+    return succeeded(`Sending “${data.title}” again to the channels that failed.`);
+  } catch (error) {
+    return failed(error);
+  }
+}
+
+/** Settles an unconfirmed target with what the user found on the network. */
+export async function resolveTarget(_: ActionResult, form: FormData): Promise<ActionResult> {
+  const input = ZResolve.safeParse(Object.fromEntries(form));
+  if (!input.success) return malformed();
+  const { id, targetId, outcome, url } = input.data;
+  if (!outcome) {
+    return {
+      error: 'Say whether the post is on the network.',
+      fields: { outcome: 'Choose one.' },
+      values: { url },
+      at: Date.now(),
+    };
+  }
+  const published = outcome === 'published';
+  const caller = await dashboardCaller(`${PATH}/${id}`);
+  try {
+    await caller.posts.resolve({
+      id,
+      targetId,
+      published,
+      url: published && url.trim() ? url.trim() : undefined,
+    });
+    refresh();
+    return succeeded(
+      published ? 'Marked as published.' : 'Marked as not published: it can be retried.',
+    );
+  } catch (error) {
+    return failed(error, form);
+  }
+}
+
+/**
+ * The server's check of what the composer holds (nothing written): the same answer scheduling
+ * would give. The procedure validates the body; a title is not its concern here.
+ */
+export async function validateDraft(
+  input: unknown,
+): Promise<{ issues: Issue[] } | { error: string }> {
+  const body = ZValidateForm.safeParse(input);
+  if (!body.success) return { error: 'The form was not understood.' };
+  const caller = await dashboardCaller(PATH);
+  try {
+    const { data } = await caller.posts.validate({ ...body.data, title: 'Draft' });
+    return { issues: data.issues };
+  } catch (error) {
+    const failure = toApiError(error);
+    const issues = failure.details?.issues;
+    return Array.isArray(issues) ? { issues: issues as Issue[] } : { error: failure.message };
   }
 }

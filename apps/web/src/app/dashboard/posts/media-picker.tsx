@@ -13,14 +13,33 @@ function Preview({ item }: { item: Media }) {
   return <span className="thumb file-kind">{KINDS[item.mimeType] ?? 'File'}</span>;
 }
 
-type PickerProps = { media: Media[]; checked: string[]; more: boolean; error?: string };
+type PickerProps = {
+  media: Media[];
+  checked: string[];
+  more: boolean;
+  error?: string;
+  /** Told the checked ids, in the library's order, whenever one is checked or unchecked. */
+  onChange?: (ids: string[]) => void;
+  /** The checkboxes' name (`mediaIds`, the post's own) and the group's legend. */
+  name?: string;
+  legend?: string;
+};
 
 /** The account's media as checkboxes, each submitted as `mediaIds`, in the library's order. */
-export function MediaPicker({ media, checked, more, error }: PickerProps) {
+export function MediaPicker(props: PickerProps) {
+  const { media, checked, more, error, onChange, name = 'mediaIds', legend = 'Media' } = props;
   const id = useId();
   return (
-    <fieldset aria-describedby={error ? `${id}-error` : undefined}>
-      <legend>Media</legend>
+    <fieldset
+      aria-describedby={error ? `${id}-error` : undefined}
+      onChange={(event) => {
+        const boxes = event.currentTarget.querySelectorAll<HTMLInputElement>(
+          `input[name="${name}"]:checked`,
+        );
+        onChange?.([...boxes].map((box) => box.value));
+      }}
+    >
+      <legend>{legend}</legend>
       {media.length === 0 ? (
         <p className="muted small">
           No media yet: upload files in the <Link href="/dashboard/media">media library</Link>.
@@ -32,7 +51,7 @@ export function MediaPicker({ media, checked, more, error }: PickerProps) {
               <label className="check">
                 <input
                   type="checkbox"
-                  name="mediaIds"
+                  name={name}
                   value={item.id}
                   defaultChecked={checked.includes(item.id)}
                 />

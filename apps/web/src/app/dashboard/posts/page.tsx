@@ -1,4 +1,4 @@
-import { ZPostStatus, type PostStatus } from '@chorus/validators';
+import { NETWORK_NAMES, ZPostStatus, type PostStatus } from '@chorus/validators';
 import Link from 'next/link';
 import { AutoRefresh } from '~/components/auto-refresh';
 import { EmptyState } from '~/components/empty-state';
@@ -8,6 +8,8 @@ import { TableScroll } from '~/components/table-scroll';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
 import { formError } from '~/server/form-errors';
 import { mayCall } from '~/server/may-call';
+import { accountChannels } from './channels';
+import { PostChannels } from './post-channels';
 import { PostStatusBadge } from './post-status';
 import { ImportDialog } from './import-dialog';
 import { StatusTabs } from './status-tabs';
@@ -27,25 +29,37 @@ export default async function PostsPage({ searchParams }: { searchParams: Search
   const status = ZPostStatus.safeParse(one(params.status)).data;
   const q = one(params.q).trim().slice(0, 200);
   const tag = one(params.tag).trim();
+  const channels = await accountChannels(caller);
+  const channelById = new Map(channels.map((c) => [c.id, c]));
+  // Only a channel of the account is a filter; anything else is left out, not refused.
+  const channelId = channelById.has(one(params.channelId)) ? one(params.channelId) : '';
   const page = Math.max(1, Number.parseInt(one(params.page), 10) || 1);
   const href = (p: { status?: PostStatus; page?: number }) => {
     const query = new URLSearchParams({
       ...(p.status && { status: p.status }),
       ...(q && { q }),
       ...(tag && { tag }),
+      ...(channelId && { channelId }),
       ...(p.page && p.page > 1 && { page: String(p.page) }),
     }).toString();
     return query ? `${PATH}?${query}` : PATH;
   };
   // A filter the procedure refuses (a tag over 50 characters) is said beside the filters.
   const answer = await caller.posts
-    .list({ page, limit: PER_PAGE, status, q: q || undefined, tag: tag || undefined })
+    .list({
+      page,
+      limit: PER_PAGE,
+      status,
+      q: q || undefined,
+      tag: tag || undefined,
+      channelId: channelId || undefined,
+    })
     .then(
       (list) => ({ list, error: undefined }),
       (error: unknown) => ({ list: undefined, error: formError(error) }),
     );
   const posts = answer.list?.data ?? [];
-  const filtered = Boolean(status || q || tag);
+  const filtered = Boolean(status || q || tag || channelId);
   const canWrite = mayCall(me, 'posts.create');
   return (
     <>
@@ -64,6 +78,7 @@ export default async function PostsPage({ searchParams }: { searchParams: Search
               ...(status && { status }),
               ...(q && { q }),
               ...(tag && { tag }),
+              ...(channelId && { channelId }),
             }).toString()}`}
             className="button"
             download
@@ -97,6 +112,19 @@ export default async function PostsPage({ searchParams }: { searchParams: Search
             <label htmlFor="post-tag">Tag</label>
             <input id="post-tag" name="tag" defaultValue={tag} placeholder="e.g. launch" />
           </div>
+          {channels.length > 0 && (
+            <div className="field">
+              <label htmlFor="post-channel">Channel</label>
+              <select id="post-channel" name="channelId" defaultValue={channelId}>
+                <option value="">Every channel</option>
+                {channels.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.name} ({NETWORK_NAMES[c.integrationId]})
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
           <button type="submit">Filter</button>
         </form>
         {answer.error && (
@@ -107,7 +135,7 @@ export default async function PostsPage({ searchParams }: { searchParams: Search
         {posts.length === 0 ? (
           <EmptyState title={filtered ? 'No post matches' : 'No posts yet'}>
             {filtered
-              ? 'Try another status, search or tag.'
+              ? 'Try another status, search, tag or channel.'
               : canWrite
                 ? 'Write the first one with New post.'
                 : 'Posts written in this account show here.'}
@@ -119,6 +147,7 @@ export default async function PostsPage({ searchParams }: { searchParams: Search
                 <tr>
                   <th scope="col">Title</th>
                   <th scope="col">Status</th>
+                  <th scope="col">Channels</th>
                   <th scope="col">Tags</th>
                   <th scope="col">When</th>
                 </tr>
@@ -131,6 +160,9 @@ export default async function PostsPage({ searchParams }: { searchParams: Search
                     </td>
                     <td>
                       <PostStatusBadge status={post.status} />
+                    </td>
+                    <td>
+                      <PostChannels post={post} channels={channelById} />
                     </td>
                     <td>{post.tags.join(', ') || <span className="muted">—</span>}</td>
                     <td className="small">

@@ -1,43 +1,263 @@
 'use client';
 
-import type { Media, Post } from '@chorus/validators';
+import { NETWORK_NAMES, type Channel, type Media, type Post } from '@chorus/validators';
 import { useRouter } from 'next/navigation';
-import { useId, useRef } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Field } from '~/components/field';
+import { fromLocalInput } from '~/components/local-dates';
+import { TimeZoneNote } from '~/components/local-time';
 import { useToastAction } from '~/components/toast';
 import { createPost, updatePost } from './actions';
+import { ChannelPicker } from './composer/channel-picker';
+import { Counter, countsSpoken } from './composer/counter';
+import {
+  fieldOf,
+  localIssues,
+  mergeIssues,
+  targetsOf,
+  textOf,
+  variantOf,
+  variantsOfPost,
+  type Draft,
+  type Variant,
+} from './composer/draft';
+import { useServerCheck } from './composer/use-server-check';
+import { VariantPanel } from './composer/variant-panel';
+import { VariantTabs } from './composer/variant-tabs';
 import { MediaPicker } from './media-picker';
 
-function ContentField({ defaultValue, error }: { defaultValue?: string; error?: string }) {
+type PostFormProps = { post?: Post; media: Media[]; moreMedia: boolean; channels: Channel[] };
+
+/** Channels can change while the post has not gone out (the API refuses it after). */
+const channelsEditable = (post?: Post) =>
+  !post || post.status === 'draft' || post.status === 'scheduled';
+
+/** The variants a refused form sent, to show them again; the post's otherwise. */
+function initialVariants(typed: string | undefined, post?: Post): Variant[] {
+  if (typed === undefined) return variantsOfPost(post);
+  try {
+    return (JSON.parse(typed) as ReturnType<typeof targetsOf>).map((target) => ({
+      ...variantOf(target.channelId),
+      override: target.content !== undefined,
+      content: target.content ?? '',
+      firstComment: target.firstComment ?? '',
+      mediaIds: target.mediaIds ?? null,
+      thread: target.thread ?? null,
+    }));
+  } catch {
+    return variantsOfPost(post);
+  }
+}
+
+/** What a screen reader hears about the counts, once typing has paused for a second. */
+function useSpokenLater(text: string) {
+  const [spoken, setSpoken] = useState('');
+  useEffect(() => {
+    const timer = setTimeout(() => setSpoken(text), 1000);
+    return () => clearTimeout(timer);
+  }, [text]);
+  return spoken;
+}
+
+type ComposerProps = PostFormProps & {
+  typed?: Record<string, string>;
+  fields: Record<string, string>;
+  /** Fields after the composer's own, before its buttons. */
+  children: ReactNode;
+  checkedMedia: string[];
+  pending: boolean;
+  error?: string;
+};
+
+function Composer(props: ComposerProps) {
+  const { post, media, moreMedia, channels, typed, fields, pending } = props;
   const id = useId();
+  const editable = channelsEditable(post);
+  const [draft, setDraft] = useState<Draft>(() => ({
+    content: typed?.content ?? post?.content ?? '',
+    mediaIds: props.checkedMedia,
+    variants: initialVariants(typed?.targets, post),
+  }));
+  const channelById = useMemo(() => new Map(channels.map((c) => [c.id, c])), [channels]);
+  const mediaById = useMemo(() => new Map(media.map((m) => [m.id, m])), [media]);
+  const chosen = draft.variants.filter((v) => channelById.has(v.channelId));
+  const targets = targetsOf(draft);
+  const server = useServerCheck({
+    content: draft.content,
+    mediaIds: draft.mediaIds,
+    targets: editable ? targets : [],
+  });
+  const issues = editable
+    ? mergeIssues(localIssues(draft, channelById, mediaById), server.issues)
+    : [];
+  const issuesOf = (index: number) => issues.filter((i) => fieldOf(i.path).target === index);
+  const spoken = useSpokenLater(
+    countsSpoken(
+      chosen.flatMap((v) => {
+        const channel = channelById.get(v.channelId);
+        return channel ? [{ channel, text: textOf(draft, v) }] : [];
+      }),
+    ),
+  );
+  const setVariant = (index: number, variant: Variant) =>
+    setDraft((d) => ({ ...d, variants: d.variants.map((v, i) => (i === index ? variant : v)) }));
+  const toggle = (channelId: string, on: boolean) =>
+    setDraft((d) => ({
+      ...d,
+      variants: on
+        ? [...d.variants, variantOf(channelId)]
+        : d.variants.filter((v) => v.channelId !== channelId),
+    }));
+  const shared = chosen.filter((v) => !v.override);
+  const contentError = fields.content;
+  const blocked = server.checking
+    ? 'Checking the text against each network’s rules…'
+    : issues.length > 0
+      ? `Fix ${issues.length === 1 ? 'this' : `these ${issues.length} problems`} first: ${issues.map((i) => i.message).join(' ')}`
+      : null;
   return (
-    <div className="field">
-      <label htmlFor={id}>Content</label>
-      <textarea
-        id={id}
-        name="content"
-        rows={8}
-        maxLength={50_000}
-        defaultValue={defaultValue}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-      />
-      {error && (
-        <small id={`${id}-error`} className="error">
-          {error}
-        </small>
+    <>
+      {editable && (
+        <ChannelPicker
+          channels={channels}
+          chosen={draft.variants.map((v) => v.channelId)}
+          onToggle={toggle}
+          error={fields.targets}
+          errorId={`${id}-channels-error`}
+        />
       )}
-    </div>
+      {editable && <input type="hidden" name="targets" value={JSON.stringify(targets)} />}
+      <div className="field">
+        <label htmlFor={`${id}-content`}>Content</label>
+        <textarea
+          id={`${id}-content`}
+          name="content"
+          rows={8}
+          maxLength={50_000}
+          value={draft.content}
+          onChange={(event) => {
+            const content = event.currentTarget.value;
+            setDraft((d) => ({ ...d, content }));
+          }}
+          aria-invalid={contentError ? true : undefined}
+          aria-describedby={
+            [shared.length > 0 && `${id}-counts`, contentError && `${id}-content-error`]
+              .filter(Boolean)
+              .join(' ') || undefined
+          }
+        />
+        {shared.length > 0 && (
+          <div id={`${id}-counts`} className="counts">
+            {shared.map((v) => {
+              const channel = channelById.get(v.channelId);
+              return channel ? (
+                <Counter
+                  key={v.channelId}
+                  channel={channel}
+                  text={draft.content}
+                  id={`${id}-c-${v.channelId}`}
+                />
+              ) : null;
+            })}
+          </div>
+        )}
+        {contentError && (
+          <small id={`${id}-content-error`} className="error">
+            {contentError}
+          </small>
+        )}
+      </div>
+      <p className="sr-only" aria-live="polite">
+        {spoken}
+      </p>
+      <MediaPicker
+        media={media}
+        checked={props.checkedMedia}
+        more={moreMedia}
+        error={fields.mediaIds}
+        onChange={(mediaIds) => setDraft((d) => ({ ...d, mediaIds }))}
+      />
+      {editable && chosen.length > 0 && (
+        <VariantTabs
+          label="Each channel’s version"
+          tabs={chosen.map((variant) => {
+            const index = draft.variants.indexOf(variant);
+            const channel = channelById.get(variant.channelId) as Channel;
+            const count = issuesOf(index).length;
+            return {
+              key: variant.channelId,
+              label: (
+                <>
+                  {channel.name} · {NETWORK_NAMES[channel.integrationId]}
+                  {count > 0 && <span className="error"> ({count} to fix)</span>}
+                </>
+              ),
+              panel: (
+                <VariantPanel
+                  channel={channel}
+                  variant={variant}
+                  shared={draft.content}
+                  media={media}
+                  sharedMedia={draft.mediaIds}
+                  issues={issuesOf(index)}
+                  onChange={(next) => setVariant(index, next)}
+                />
+              ),
+            };
+          })}
+        />
+      )}
+      {props.children}
+      {server.error && <p className="error small">The server’s check failed: {server.error}</p>}
+      {props.error && !Object.keys(fields).length && (
+        <p className="error" role="alert">
+          {props.error}
+        </p>
+      )}
+      {post ? (
+        <button type="submit" className="primary" disabled={pending}>
+          Save
+        </button>
+      ) : (
+        <div className="composer-submit">
+          <button type="submit" name="intent" value="draft" disabled={pending}>
+            Save as draft
+          </button>
+          <Field
+            label="Publish at"
+            name="when"
+            type="datetime-local"
+            defaultValue={typed?.when}
+            hint={<TimeZoneNote prefix="In your time zone" />}
+            error={fields.scheduledAt}
+          />
+          <button
+            type="submit"
+            name="intent"
+            value="schedule"
+            className="primary"
+            disabled={pending || blocked !== null}
+            aria-describedby={blocked ? `${id}-blocked` : undefined}
+          >
+            Schedule
+          </button>
+          {blocked && (
+            <p id={`${id}-blocked`} className="small muted">
+              {blocked}
+            </p>
+          )}
+        </div>
+      )}
+    </>
   );
 }
 
-type PostFormProps = { post?: Post; media: Media[]; moreMedia: boolean };
-
 /**
- * Writes a new post (then goes to its page) or edits one. A refusal keeps what was typed and
- * checked, with each error beside its field.
+ * Writes a new post (then goes to its page) or edits one: the shared text and media, the
+ * channels it goes to with a version per channel, each counted as its network counts it and
+ * checked by the server as the user types. A refusal keeps what was typed and checked.
  */
-export function PostForm({ post, media, moreMedia }: PostFormProps) {
+export function PostForm({ post, media, moreMedia, channels }: PostFormProps) {
   const router = useRouter();
   const [result, run, pending] = useToastAction(post ? updatePost : createPost, (answer) => {
     if (answer.location) router.push(answer.location);
@@ -48,6 +268,7 @@ export function PostForm({ post, media, moreMedia }: PostFormProps) {
   const sent = useRef<string[]>([]);
   const submit = (form: FormData) => {
     sent.current = form.getAll('mediaIds').map(String);
+    form.set('scheduledAt', fromLocalInput(String(form.get('when') ?? '')) ?? '');
     run(form);
   };
   const fields = result.fields ?? {};
@@ -55,7 +276,7 @@ export function PostForm({ post, media, moreMedia }: PostFormProps) {
   // Drawn anew after each answer, and when the saved post arrives from the server.
   const key = `${result.at}-${post?.updatedAt}`;
   return (
-    <form action={submit} className="form" key={key}>
+    <form action={submit} className="form composer" key={key}>
       {post && <input type="hidden" name="id" value={post.id} />}
       <Field
         label="Title"
@@ -65,28 +286,25 @@ export function PostForm({ post, media, moreMedia }: PostFormProps) {
         defaultValue={typed?.title ?? post?.title}
         error={fields.title}
       />
-      <ContentField defaultValue={typed?.content ?? post?.content} error={fields.content} />
-      <Field
-        label="Tags"
-        name="tags"
-        hint="Separated by commas, e.g. launch, news."
-        defaultValue={typed?.tags ?? post?.tags.join(', ')}
-        error={fields.tags}
-      />
-      <MediaPicker
+      <Composer
+        post={post}
         media={media}
-        checked={typed ? sent.current : (post?.mediaIds ?? [])}
-        more={moreMedia}
-        error={fields.mediaIds}
-      />
-      {result.error && !Object.keys(fields).length && (
-        <p className="error" role="alert">
-          {result.error}
-        </p>
-      )}
-      <button type="submit" className="primary" disabled={pending}>
-        {post ? 'Save' : 'Create post'}
-      </button>
+        moreMedia={moreMedia}
+        channels={channels}
+        typed={typed}
+        fields={fields}
+        checkedMedia={typed ? sent.current : (post?.mediaIds ?? [])}
+        pending={pending}
+        error={result.error}
+      >
+        <Field
+          label="Tags"
+          name="tags"
+          hint="Separated by commas, e.g. launch, news."
+          defaultValue={typed?.tags ?? post?.tags.join(', ')}
+          error={fields.tags}
+        />
+      </Composer>
     </form>
   );
 }

@@ -27,10 +27,9 @@ export default async function UsersPage({ searchParams }: { searchParams: Search
       if ((error as { code?: string }).code === 'FORBIDDEN') redirect('/dashboard');
       throw error;
     });
-  // The edit form shows the notification setting, which only the full user carries.
-  // One after another: the embedded database's socket refuses pipelined statements.
-  const users = [];
-  for (const summary of list.data) users.push(await caller.users.get({ userId: summary.id }));
+  // The edit form shows the notification setting, which only the full user carries: the
+  // page's users in full, in one query.
+  const users = await caller.users.details({ userIds: list.data.map((user) => user.id) });
   const href = (p: number) =>
     `/dashboard/users?${new URLSearchParams({ ...(q && { q }), ...(role && { role }), page: String(p) })}`;
   return (

@@ -6,12 +6,14 @@ import { ConfirmAction } from '~/components/confirm-action';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
 import { mayCall } from '~/server/may-call';
 import { deletePost } from '../actions';
+import { accountChannels } from '../channels';
 import { editorMedia } from '../editor-media';
 import { PostForm } from '../post-form';
 import { PostStatusBadge } from '../post-status';
 import { PostView } from '../post-view';
 import { StatusActions } from '../status-actions';
 import { dueSoon, PostWhen } from '../when';
+import { PostTargets } from './post-targets';
 
 export const dynamic = 'force-dynamic';
 
@@ -29,6 +31,8 @@ export default async function PostPage(props: { params: Params }) {
   });
   const post = found.data;
   const { media, more } = await editorMedia(caller, post.mediaIds);
+  const channelList = await accountChannels(caller);
+  const channels = new Map(channelList.map((c) => [c.id, c]));
   // Controls only for what the procedures let this user do.
   const canEdit = mayCall(me, 'posts.update');
   const canDelete = mayCall(me, 'posts.delete');
@@ -67,15 +71,18 @@ export default async function PostPage(props: { params: Params }) {
         </p>
         {canEdit && <StatusActions post={post} next={statusChangesOf(post.status)} />}
       </section>
+      {post.targets.length > 0 && (
+        <PostTargets post={post} channels={channels} canAct={mayCall(me, 'posts.retry')} />
+      )}
       <section className="panel" aria-labelledby="post-content">
         <h2 id="post-content">Content</h2>
         {canEdit ? (
-          <PostForm post={post} media={media} moreMedia={more} />
+          <PostForm post={post} media={media} moreMedia={more} channels={channelList} />
         ) : (
           <PostView post={post} media={media} />
         )}
       </section>
-      {dueSoon(post) && <AutoRefresh seconds={5} />}
+      {(dueSoon(post) || post.status === 'publishing') && <AutoRefresh seconds={5} />}
     </>
   );
 }

@@ -6,7 +6,11 @@ import { formError } from '~/server/form-errors';
 import { calendarPosts, type CalendarPosts } from './calendar-posts';
 
 // The shape only: the procedure judges the instants (a zone, a start not after the end).
-const ZRange = z.object({ from: z.string().max(64), to: z.string().max(64) });
+const ZRange = z.object({
+  from: z.string().max(64),
+  to: z.string().max(64),
+  channelId: z.string().min(1).max(64).optional(),
+});
 
 /**
  * The posts of the range the calendar shows. The browser asks, because only it knows the

@@ -1,10 +1,12 @@
-import type { Post } from '@chorus/validators';
+import type { Post, Target } from '@chorus/validators';
 import type { dashboardCaller } from '~/server/dashboard';
 
 type Caller = Awaited<ReturnType<typeof dashboardCaller>>;
-export type CalendarPost = Pick<Post, 'id' | 'title' | 'status' | 'scheduledAt' | 'publishedAt'>;
-/** The instants the calendar shows, both included (the posts list's bounds). */
-export type CalendarRange = { from: string; to: string };
+export type CalendarPost = Pick<Post, 'id' | 'title' | 'status' | 'scheduledAt' | 'publishedAt'> & {
+  targets: Pick<Target, 'id' | 'channelId' | 'status'>[];
+};
+/** The instants the calendar shows, both included (the posts list's bounds), and its filter. */
+export type CalendarRange = { from: string; to: string; channelId?: string };
 export type CalendarPosts = {
   posts: CalendarPost[];
   /** Posts of the range left out by the cap, per status: none when nothing was left out. */
@@ -17,12 +19,13 @@ const LIMIT = 100;
 // calendar stops reading, says how many it left out, and the page stays as cheap as 10 pages.
 const MAX_PAGES = 10;
 
-const slim = ({ id, title, status, scheduledAt, publishedAt }: Post): CalendarPost => ({
+const slim = ({ id, title, status, scheduledAt, publishedAt, targets }: Post): CalendarPost => ({
   id,
   title,
   status,
   scheduledAt,
   publishedAt,
+  targets: targets.map((t) => ({ id: t.id, channelId: t.channelId, status: t.status })),
 });
 
 /** Every page of one listing, up to the cap, and how many of its posts the cap left out. */
@@ -41,13 +44,14 @@ async function pagesOf(list: (page: number) => ReturnType<Caller['posts']['list'
  * Scheduled posts due, and published posts published, between the instants `from` and `to`
  * (both included): the list filters on those times, so only the posts the calendar shows are read.
  */
-export async function calendarPosts(caller: Caller, { from, to }: CalendarRange) {
+export async function calendarPosts(caller: Caller, { from, to, channelId }: CalendarRange) {
   const scheduled = await pagesOf((page) =>
     caller.posts.list({
       status: 'scheduled',
       scheduledFrom: from,
       scheduledTo: to,
       sort: 'scheduledAt', // soonest first: a cut leaves out the latest
+      channelId,
       limit: LIMIT,
       page,
     }),
@@ -57,6 +61,7 @@ export async function calendarPosts(caller: Caller, { from, to }: CalendarRange)
       status: 'published',
       publishedFrom: from,
       publishedTo: to,
+      channelId,
       limit: LIMIT,
       page,
     }),

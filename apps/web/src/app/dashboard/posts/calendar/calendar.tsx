@@ -1,11 +1,21 @@
 'use client';
 
+import type { Channel } from '@chorus/validators';
 import Link from 'next/link';
-import { useEffect, useOptimistic, useRef, useState, useTransition, type DragEvent } from 'react';
+import {
+  useEffect,
+  useMemo,
+  useOptimistic,
+  useRef,
+  useState,
+  useTransition,
+  type DragEvent,
+} from 'react';
 import { localDay, localDayStart, localToday, onLocalDay } from '~/components/local-dates';
 import { TimeZoneNote, useTimeZone } from '~/components/local-time';
 import { useToast } from '~/components/toast';
 import { movePost } from '../actions';
+import { PostChannels } from '../post-channels';
 import { STATUS_LABELS } from '../post-status';
 import { loadCalendarPosts } from './actions';
 import {
@@ -24,6 +34,9 @@ import { MoveDialog } from './move-dialog';
 
 type CalendarProps = {
   view: CalendarView;
+  /** The account's channels, for each post's marks; `channelId` the one filtered by, if any. */
+  channels: Channel[];
+  channelId?: string;
   /** The day whose month or week to show; the reader's today when null. */
   anchor: string | null;
   canMove: boolean;
@@ -34,7 +47,7 @@ type Answer = CalendarPosts | { error: string };
 type Loaded = { key: string; answer: Answer };
 const NO_POSTS: CalendarPost[] = [];
 const UNREACHED: Answer = { error: 'The posts could not be loaded: reload the page to try again.' };
-const keyOf = (range: CalendarRange) => `${range.from}/${range.to}`;
+const keyOf = (range: CalendarRange) => `${range.from}/${range.to}/${range.channelId ?? ''}`;
 const load = (range: CalendarRange) => loadCalendarPosts(range).catch((): Answer => UNREACHED);
 const count = new Intl.NumberFormat('en-GB');
 
@@ -54,8 +67,8 @@ function missingNote({ scheduled, published }: CalendarPosts['missing']) {
 const DRAG_TYPE = 'application/x-chorus-post';
 const clock = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
 const whenOf = (post: CalendarPost) => post.scheduledAt ?? post.publishedAt ?? '';
-const href = (view: CalendarView, date: string) =>
-  `/dashboard/posts/calendar?${new URLSearchParams({ view, date })}`;
+const hrefWith = (channelId?: string) => (view: CalendarView, date: string) =>
+  `/dashboard/posts/calendar?${new URLSearchParams({ view, date, ...(channelId && { channelId }) })}`;
 
 /**
  * Scheduled and published posts on the reader's calendar. Days exist only in a time zone, and
@@ -74,25 +87,27 @@ export function Calendar(props: CalendarProps) {
   return <CalendarDays {...props} />;
 }
 
-function CalendarDays({ view, anchor: given, canMove }: CalendarProps) {
+function CalendarDays({ view, anchor: given, canMove, channels, channelId }: CalendarProps) {
+  const href = hrefWith(channelId);
+  const channelById = useMemo(() => new Map(channels.map((c) => [c.id, c])), [channels]);
   const today = localToday();
   const anchor = given ?? today;
   const days = daysOf(view, anchor);
   const month = anchor.slice(0, 7);
   // Exactly the shown days, from when the first begins to when the last ends in this zone.
-  const range = rangeOf(view, anchor, localDayStart);
+  const range = { ...rangeOf(view, anchor, localDayStart), channelId };
   const key = keyOf(range);
   const [loaded, setLoaded] = useState<Loaded>();
   useEffect(() => {
     let current = true;
-    const shown = { from: range.from, to: range.to };
+    const shown = { from: range.from, to: range.to, channelId: range.channelId };
     void load(shown).then((answer) => {
       if (current) setLoaded({ key: keyOf(shown), answer });
     });
     return () => {
       current = false;
     };
-  }, [range.from, range.to]);
+  }, [range.from, range.to, range.channelId]);
   const answer = loaded?.key === key ? loaded.answer : undefined;
   const posts = answer && 'posts' in answer ? answer.posts : NO_POSTS;
   const show = useToast();
@@ -240,6 +255,7 @@ function CalendarDays({ view, anchor: given, canMove }: CalendarProps) {
                           {post.title}
                         </Link>
                         <span className="sr-only">, {STATUS_LABELS[post.status]}</span>
+                        <PostChannels post={post} channels={channelById} />
                         {movable && post.scheduledAt && (
                           <MoveDialog
                             title={post.title}

@@ -1,6 +1,8 @@
+import { NETWORK_NAMES } from '@chorus/validators';
 import Link from 'next/link';
-import { requirePrincipal } from '~/server/dashboard';
+import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
 import { mayCall } from '~/server/may-call';
+import { accountChannels } from '../channels';
 import { Calendar } from './calendar';
 import { isDay, type CalendarView } from './calendar-grid';
 
@@ -16,6 +18,11 @@ export default async function CalendarPage({ searchParams }: { searchParams: Sea
   const me = await requirePrincipal(PATH);
   const view: CalendarView = one(params.view) === 'week' ? 'week' : 'month';
   const anchor = isDay(one(params.date)) ? one(params.date) : null;
+  const channels = await accountChannels(await dashboardCaller(PATH));
+  // Only a channel of the account is a filter; anything else is left out, not refused.
+  const channelId = channels.some((c) => c.id === one(params.channelId))
+    ? one(params.channelId)
+    : undefined;
   return (
     <>
       <p className="small">
@@ -23,7 +30,31 @@ export default async function CalendarPage({ searchParams }: { searchParams: Sea
       </p>
       <h1>Calendar</h1>
       <p className="lead">Scheduled and published posts, by the day they go out.</p>
-      <Calendar view={view} anchor={anchor} canMove={mayCall(me, 'posts.update')} />
+      {channels.length > 0 && (
+        <form className="filters" action={PATH} aria-label="Filter the calendar">
+          <input type="hidden" name="view" value={view} />
+          {anchor && <input type="hidden" name="date" value={anchor} />}
+          <div className="field">
+            <label htmlFor="calendar-channel">Channel</label>
+            <select id="calendar-channel" name="channelId" defaultValue={channelId ?? ''}>
+              <option value="">Every channel</option>
+              {channels.map((c) => (
+                <option key={c.id} value={c.id}>
+                  {c.name} ({NETWORK_NAMES[c.integrationId]})
+                </option>
+              ))}
+            </select>
+          </div>
+          <button type="submit">Filter</button>
+        </form>
+      )}
+      <Calendar
+        view={view}
+        anchor={anchor}
+        canMove={mayCall(me, 'posts.update')}
+        channels={channels}
+        channelId={channelId}
+      />
     </>
   );
 }

@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
 import { mayCall } from '~/server/may-call';
+import { accountChannels } from '../channels';
 import { editorMedia } from '../editor-media';
 import { PostForm } from '../post-form';
 
@@ -15,15 +16,18 @@ export default async function NewPostPage() {
   if (!mayCall(me, 'posts.create')) redirect('/dashboard/posts');
   const caller = await dashboardCaller(PATH);
   const { media, more } = await editorMedia(caller);
+  const channels = await accountChannels(caller);
   return (
     <>
       <p className="small">
         <Link href="/dashboard/posts">← Posts</Link>
       </p>
       <h1>New post</h1>
-      <p className="lead">Saved as a draft: schedule or publish it from its page.</p>
+      <p className="lead">
+        Write it once, tailor it per channel, and schedule it; or save a draft to finish later.
+      </p>
       <section className="panel">
-        <PostForm media={media} moreMedia={more} />
+        <PostForm media={media} moreMedia={more} channels={channels} />
       </section>
     </>
   );

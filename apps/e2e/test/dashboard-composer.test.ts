@@ -1,0 +1,212 @@
+/**
+ * The composer as a person uses it, in Chromium against `npm start` (scheduler and publishing
+ * engine in-process) with Bluesky's reference PDS and a Mastodon stand-in connected: a post for
+ * both channels with a Mastodon variant; the Bluesky counter over at 301 graphemes with the
+ * Schedule button saying why it is disabled; a refusal only the server knows (Bluesky's byte
+ * limit) beside its field; at 300 it schedules, publishes, and the post's page links to both
+ * published posts. Axe at 1280 and 375 px.
+ */
+import { startBlueskyPds, type BlueskyPds } from '@chorus/stand-ins/bluesky-pds';
+import type { MastodonStandIn } from '@chorus/stand-ins';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { callApi } from './api';
+import { launchChromium, seriousViolations, signIn } from './browser';
+import { cliApiKey } from './cli';
+import { connectMastodon, disconnect } from './publishing-fixtures';
+import { ADMIN } from './server';
+
+const base = inject('base');
+const TITLE = 'Composer e2e: two channels';
+// One grapheme of 25 UTF-8 bytes: 150 of them are 150 of Bluesky's 300 graphemes but more
+// than its 3,000 bytes, which only the server's check knows.
+const FAMILY = '👨‍👩‍👧‍👦';
+const IMAGE = 'e2e-composer-pixel.png';
+// A 1×1 PNG.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
+  'base64',
+);
+let browser: Browser;
+let key = '';
+let mastodon: MastodonStandIn;
+let pds: BlueskyPds;
+
+const api = (method: string, path: string, body?: unknown) => callApi(key, method, path, body);
+
+async function axeAtBothWidths(page: Page) {
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.setViewportSize({ width: 375, height: 800 });
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+beforeAll(async () => {
+  key = await cliApiKey(
+    ADMIN.email,
+    'e2e-dashboard-composer',
+    'read,write,content:read,content:write',
+  );
+  ({ standIn: mastodon } = await connectMastodon(key));
+  const upload = new FormData();
+  upload.append('file', new Blob([PNG], { type: 'image/png' }), IMAGE);
+  const media = await fetch(`${base}/api/content/media`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}` },
+    body: upload,
+  });
+  expect(media.status).toBe(201);
+  pds = await startBlueskyPds();
+  const account = await pds.createAccount('composer.test');
+  const bluesky = await api('POST', '/api/integrations/connect/bluesky', {
+    handle: account.handle,
+    apiKey: account.appPassword,
+    serviceUrl: pds.url,
+  });
+  expect(bluesky.status).toBe(201);
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  if (key) await disconnect(key, 'mastodon');
+  if (key) await disconnect(key, 'bluesky');
+  await browser?.close();
+  await mastodon?.close();
+  await pds?.close();
+});
+
+describe('the composer', () => {
+  it('writes a post for two channels with a variant, within each network’s limits, and sees it published', async () => {
+    const context = await browser.newContext({
+      baseURL: base,
+      viewport: { width: 1280, height: 900 },
+      timezoneId: 'UTC',
+    });
+    const page = await context.newPage();
+    await page.goto('/sign-in');
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.waitForURL((url) => url.pathname === '/dashboard');
+    await page.goto('/dashboard/posts/new');
+    await page.getByRole('heading', { name: 'New post', level: 1 }).waitFor();
+
+    await page.getByLabel('Title').fill(TITLE);
+    const picker = page.getByRole('group', { name: 'Channels' });
+    await picker.getByRole('checkbox', { name: /@composer\.test · Bluesky/ }).check();
+    await picker.getByRole('checkbox', { name: /· Mastodon/ }).check();
+    const tabs = page.getByRole('tablist', { name: 'Each channel’s version' });
+    const blueskyTab = tabs.getByRole('tab', { name: /Bluesky/ });
+    const mastodonTab = tabs.getByRole('tab', { name: /Mastodon/ });
+    const schedule = page.getByRole('button', { name: 'Schedule', exact: true });
+
+    // 301 graphemes: over on Bluesky, said on its counter, its tab and the Schedule button.
+    await page.getByLabel('Content').fill('a'.repeat(301));
+    const blueskyPanel = page.getByRole('tabpanel', { name: /Bluesky/ });
+    await blueskyPanel.getByText('301 / 300: 1 over').waitFor();
+    await blueskyTab.getByText('(1 to fix)').waitFor();
+    await expect.poll(() => schedule.isDisabled()).toBe(true);
+    const why = await schedule.getAttribute('aria-describedby');
+    await page
+      .locator(`[id="${why}"]`)
+      .getByText('301 of 300 allowed on Bluesky (1 over).')
+      .waitFor();
+    // Announced once typing pauses, politely.
+    const live = page.locator('[aria-live="polite"]').filter({ hasText: 'of 300' });
+    await live.getByText(/: 301 of 300, 1 over\./).waitFor();
+    await axeAtBothWidths(page);
+
+    // Within the graphemes but over Bluesky's bytes: the server's refusal, beside the text.
+    await page.getByLabel('Content').fill(FAMILY.repeat(150));
+    await blueskyPanel.getByText('150 / 300').waitFor();
+    await blueskyPanel.getByText('Bluesky takes at most 3000 bytes of text in one post.').waitFor();
+    expect(await schedule.isDisabled()).toBe(true);
+
+    // Mastodon gets its own text; Bluesky keeps following the shared one.
+    await mastodonTab.click();
+    const mastodonPanel = page.getByRole('tabpanel', { name: /Mastodon/ });
+    await mastodonPanel.getByRole('checkbox', { name: /Write a different text/ }).check();
+    const mastodonText = `Mastodon's own words ${Date.now()}.`;
+    await mastodonPanel.getByLabel(/^Text for /).fill(mastodonText);
+    await mastodonPanel.getByText(`${mastodonText.length} / 500`).waitFor();
+    // Its own media: the image goes to Mastodon only.
+    await mastodonPanel.getByRole('checkbox', { name: /Use different media/ }).check();
+    await mastodonPanel
+      .getByRole('group', { name: /^Media for / })
+      .getByRole('checkbox', { name: IMAGE })
+      .check();
+    // Its preview shows the variant, and says it is an approximation.
+    const preview = mastodonPanel.getByRole('figure', { name: 'Preview on Mastodon' });
+    await preview.getByText(mastodonText).waitFor();
+    await preview.getByText(/An approximation of Mastodon/).waitFor();
+    await axeAtBothWidths(page);
+
+    const shared = `Exactly 300 on Bluesky ${Date.now()} `;
+    await page.getByLabel('Content').fill(shared.padEnd(300, 'b'));
+    await blueskyTab.click();
+    await blueskyPanel.getByText('300 / 300').waitFor();
+    // A second post in Bluesky's thread, counted and refused on its own.
+    await blueskyPanel.getByRole('button', { name: 'Add a post to the thread' }).click();
+    const second = blueskyPanel.getByLabel('Post 2 of the thread on Bluesky');
+    await second.fill('c'.repeat(301));
+    const secondHelp = await second.getAttribute('aria-describedby');
+    expect(secondHelp?.split(' ')).toHaveLength(2);
+    await page
+      .locator(`[id="${secondHelp?.split(' ')[1]}"]`)
+      .getByText('(1 over)')
+      .waitFor();
+    expect(await schedule.isDisabled()).toBe(true);
+    const threadText = `The thread goes on ${Date.now()}.`;
+    await second.fill(threadText);
+    await blueskyPanel
+      .getByRole('figure', { name: 'Preview on Bluesky' })
+      .getByText(shared.trim())
+      .waitFor();
+    await expect.poll(() => schedule.isDisabled(), { timeout: 15_000 }).toBe(false);
+
+    // The next whole minute at least 20 s away, on the browser's (UTC) clock.
+    const at = Math.ceil((Date.now() + 20_000) / 60_000) * 60_000;
+    await page.getByLabel('Publish at').fill(new Date(at).toISOString().slice(0, 16));
+    await schedule.click();
+    await page.getByRole('status').getByText(`Scheduled “${TITLE}”.`).waitFor();
+    await page.waitForURL(/\/dashboard\/posts\/post_/);
+    const id = page.url().split('/').at(-1) ?? '';
+
+    const channels = page.getByRole('region', { name: 'Channels' });
+    const blueskyLink = channels.getByRole('link', { name: 'View on Bluesky' });
+    const mastodonLink = channels.getByRole('link', { name: 'View on Mastodon' });
+    // The page refreshes itself while the post is about to go out and while it is publishing.
+    await blueskyLink.waitFor({ timeout: 150_000 });
+    await mastodonLink.waitFor({ timeout: 30_000 });
+    const post = (await api('GET', `/api/content/posts/${id}`)).json.data as {
+      status: string;
+      targets: {
+        url: string;
+        content: string | null;
+        thread: { content: string }[] | null;
+        mediaIds: string[] | null;
+      }[];
+    };
+    expect(post.status).toBe('published');
+    expect(post.targets.map((t) => t.content)).toEqual([null, mastodonText]);
+    expect(post.targets[0]?.thread).toEqual([{ content: threadText }]);
+    expect(post.targets[1]?.mediaIds).toHaveLength(1);
+    const status = mastodon.published().find((s) => s.text === mastodonText);
+    expect(status?.media).toHaveLength(1);
+    expect(await blueskyLink.getAttribute('href')).toBe(post.targets[0]?.url);
+    expect(await mastodonLink.getAttribute('href')).toBe(post.targets[1]?.url);
+    await axeAtBothWidths(page);
+
+    // On the calendar it carries its channels' marks, and the channel filter keeps it.
+    await page.goto('/dashboard/posts/calendar');
+    await page.getByLabel('Channel').selectOption({ label: 'composer.test (Bluesky)' });
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await page.waitForURL((url) => url.searchParams.has('channelId'));
+    // The post's own item, inside its day's.
+    const entry = page
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('link', { name: TITLE }) })
+      .last();
+    await entry.getByText('composer.test (Bluesky)').waitFor();
+    await entry.getByText(/\(Mastodon\)$/).waitFor();
+    await axeAtBothWidths(page);
+    await context.close();
+  });
+});

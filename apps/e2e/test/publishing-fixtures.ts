@@ -1,0 +1,58 @@
+import { readEmbeddedServer } from '@chorus/db/node';
+import { startMastodonStandIn, type MastodonStandIn } from '@chorus/stand-ins';
+import postgres from 'postgres';
+import { expect, inject } from 'vitest';
+import { callApi } from './api';
+
+/**
+ * A Mastodon stand-in on loopback connected to the suite's account as a user connects it (the
+ * server may reach loopback in the suite: CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS), and its channel.
+ */
+export async function connectMastodon(key: string) {
+  const standIn: MastodonStandIn = await startMastodonStandIn();
+  const connected = await callApi(key, 'POST', '/api/integrations/connect/mastodon', {
+    apiKey: standIn.token,
+    serviceUrl: standIn.url,
+  });
+  expect(connected.status).toBe(201);
+  const listed = await callApi(key, 'GET', '/api/content/channels?integrationId=mastodon');
+  const channel = (listed.json.data as { id: string; name: string }[])[0];
+  if (!channel) throw new Error('connecting Mastodon listed no channel');
+  return { standIn, channel };
+}
+
+/** The suite's database: PostgreSQL's when set, else the embedded one the server announces. */
+async function database() {
+  const env = inject('env');
+  const url = env.DATABASE_URL || (await readEmbeddedServer(inject('dataDir')))?.url;
+  if (!url) throw new Error('no database announced');
+  return postgres(url, { max: 1, onnotice: () => {} });
+}
+
+/**
+ * Leaves a post's first target `unconfirmed` and the post `failed`, as the engine leaves them
+ * when a network without idempotency keys never answered (the suite's networks all have keys).
+ */
+export async function makeUnconfirmed(postId: string) {
+  const sql = await database();
+  try {
+    const error = {
+      code: 'unconfirmed',
+      message: 'The network may have published this post: the connection closed.',
+      retryable: true,
+    };
+    await sql`update post_targets set status = 'unconfirmed', attempts = 1, error = ${sql.json(error)} where post_id = ${postId}`;
+    await sql`update posts set status = 'failed' where id = ${postId}`;
+  } finally {
+    await sql.end();
+  }
+}
+
+/**
+ * Disconnects a network the test connected: files share the account, and another one may
+ * expect nothing connected.
+ */
+export async function disconnect(key: string, network: 'mastodon' | 'bluesky') {
+  const answer = await callApi(key, 'DELETE', `/api/integrations/disconnect/${network}`);
+  expect([200, 204, 404]).toContain(answer.status);
+}

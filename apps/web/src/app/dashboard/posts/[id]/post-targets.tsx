@@ -1,0 +1,123 @@
+import { NETWORK_NAMES, type Channel, type Post, type Target } from '@chorus/validators';
+import Link from 'next/link';
+import { ActionButton } from '~/components/action-button';
+import { LocalTime } from '~/components/local-time';
+import { retryPost } from '../actions';
+import { ChannelBadge } from '../channel-badge';
+import { ResolveDialog } from './resolve-dialog';
+
+const TARGET_LABELS: Record<Target['status'], string> = {
+  pending: 'Waiting',
+  publishing: 'Sending',
+  published: 'Published',
+  failed: 'Failed',
+  unconfirmed: 'Unconfirmed',
+};
+
+/** What the user can do about a failure the network will not get over by itself. */
+const NEXT_STEP: Partial<Record<string, string>> = {
+  reconnect_required: 'The network withdrew our access: reconnect it, then retry.',
+  channel_unavailable: 'The channel was disconnected: connect it again, then retry.',
+  media_unavailable: 'An attachment was deleted from the library: edit the post.',
+};
+
+function Outcome({ target, network }: { target: Target; network: string }) {
+  if (target.status === 'published') {
+    return (
+      <p className="small">
+        {target.url ? (
+          <a href={target.url} target="_blank" rel="noreferrer">
+            View on {network}
+          </a>
+        ) : (
+          `On ${network} (no link given).`
+        )}
+        {target.publishedAt && (
+          <span className="muted">
+            {' · '}
+            <LocalTime iso={target.publishedAt} />
+          </span>
+        )}
+      </p>
+    );
+  }
+  if (target.status === 'failed' && target.error) {
+    const next = NEXT_STEP[target.error.code];
+    return (
+      <div className="small">
+        <p className="error">
+          {network} said: {target.error.message}
+        </p>
+        {next && (
+          <p>
+            {next}{' '}
+            {target.error.code !== 'media_unavailable' && (
+              <Link href="/dashboard/integrations">Integrations</Link>
+            )}
+          </p>
+        )}
+      </div>
+    );
+  }
+  if (target.status === 'unconfirmed') {
+    return (
+      <p className="small">
+        Sent, but {network} never answered: it may or may not be there. Chorus does not send it
+        again by itself, which could post it twice. Look on {network}, then say what you found.
+      </p>
+    );
+  }
+  return null;
+}
+
+type PostTargetsProps = {
+  post: Post;
+  channels: Map<string, Channel>;
+  /** Whether this user may retry and resolve (content:write). */
+  canAct: boolean;
+};
+
+/** Where the post goes and how it went on each channel, with what can be done about it. */
+export function PostTargets({ post, channels, canAct }: PostTargetsProps) {
+  const retryable = post.status === 'failed' && post.targets.some((t) => t.status === 'failed');
+  return (
+    <section className="panel" aria-labelledby="post-channels">
+      <h2 id="post-channels">Channels</h2>
+      <ul className="targets">
+        {post.targets.map((target) => {
+          const channel = channels.get(target.channelId);
+          const network = channel ? NETWORK_NAMES[channel.integrationId] : 'The network';
+          const name = channel ? `${channel.name} (${network})` : 'a removed channel';
+          return (
+            <li key={target.id} aria-label={name}>
+              <div className="target-head">
+                {channel ? (
+                  <ChannelBadge channel={channel} />
+                ) : (
+                  <span className="muted">A channel since disconnected</span>
+                )}
+                <span className={`badge target-${target.status}`}>
+                  {TARGET_LABELS[target.status]}
+                </span>
+              </div>
+              <Outcome target={target} network={network} />
+              {canAct && target.status === 'unconfirmed' && (
+                <ResolveDialog
+                  postId={post.id}
+                  targetId={target.id}
+                  network={network}
+                  name={name}
+                />
+              )}
+            </li>
+          );
+        })}
+      </ul>
+      {canAct && retryable && (
+        <ActionButton action={retryPost} values={{ id: post.id }} className="primary">
+          Retry failed channels
+        </ActionButton>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,85 @@
+import type { Principal } from '@chorus/auth';
+import { count, desc, eq, postActivity, type Db } from '@chorus/db';
+import type { Activity, ActivityAction, PostStatus } from '@chorus/validators';
+import { newId } from '../ids';
+import { pageOf, pageOffset, type PageRequest } from '../pagination';
+import { findPost } from './records';
+import type { Tx } from './tx';
+
+export interface ActivityEntry {
+  accountId: string;
+  postId: string;
+  /** The member who did it; null for Chorus itself (the scheduler, the publishing engine). */
+  actorId: string | null;
+  action: ActivityAction;
+  targetId?: string | null;
+  channelId?: string | null;
+  details?: Record<string, unknown>;
+}
+
+/**
+ * Adds entries to posts' activity. Call it with the transaction of the change it records, like
+ * an event: a change that rolls back leaves no entry, a committed one always has its own.
+ */
+export async function recordActivity(tx: Pick<Tx, 'insert'>, ...entries: ActivityEntry[]) {
+  if (entries.length === 0) return;
+  await tx.insert(postActivity).values(
+    entries.map((entry) => ({
+      id: newId('act'),
+      accountId: entry.accountId,
+      postId: entry.postId,
+      actorId: entry.actorId,
+      action: entry.action,
+      targetId: entry.targetId ?? null,
+      channelId: entry.channelId ?? null,
+      details: entry.details ?? {},
+      createdAt: new Date(),
+    })),
+  );
+}
+
+/** The entry a change of status from `from` to `to` makes, when it is not an action's own. */
+export function statusAction(from: PostStatus, to: PostStatus): ActivityAction | null {
+  if (from === to) return null;
+  if (to === 'draft') {
+    if (from === 'pending_approval') return 'withdrawn';
+    return from === 'scheduled' ? 'unscheduled' : 'restored';
+  }
+  if (to === 'scheduled' || to === 'published' || to === 'publishing' || to === 'archived') {
+    return to;
+  }
+  return null;
+}
+
+const toActivity = (row: typeof postActivity.$inferSelect): Activity => ({
+  id: row.id,
+  action: row.action as ActivityAction,
+  actorId: row.actorId,
+  targetId: row.targetId,
+  channelId: row.channelId,
+  details: row.details,
+  createdAt: row.createdAt.toISOString(),
+});
+
+/** A post's activity, newest first; another account's post is as unknown as a missing one. */
+export async function listPostActivity(opts: {
+  db: Db;
+  principal: Principal;
+  id: string;
+  page: PageRequest;
+}) {
+  const { db, principal, id, page } = opts;
+  const post = await findPost(db, principal, id);
+  const rows = await db
+    .select()
+    .from(postActivity)
+    .where(eq(postActivity.postId, post.id))
+    .orderBy(desc(postActivity.seq))
+    .limit(page.limit)
+    .offset(pageOffset(page));
+  const [totals] = await db
+    .select({ total: count() })
+    .from(postActivity)
+    .where(eq(postActivity.postId, post.id));
+  return pageOf(rows.map(toActivity), totals?.total ?? 0, page);
+}
