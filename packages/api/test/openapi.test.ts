@@ -165,9 +165,13 @@ describe('GET /api/openapi.json', () => {
 
   it('documents errors with the envelope and their codes', () => {
     const create = doc.paths['/api/users'].post.responses;
-    expect(create['400'].content['application/json'].schema).toEqual({
-      $ref: '#/components/schemas/Error',
-    });
+    // The envelope, with the codes of this status on this operation as `error.code`'s enum.
+    const [envelope, narrowed] = create['400'].content['application/json'].schema.allOf;
+    expect(envelope).toEqual({ $ref: '#/components/schemas/Error' });
+    expect(narrowed.properties.error.properties.code.enum).toEqual(
+      expect.arrayContaining(['validation_error', 'invalid_json', 'email_already_exists']),
+    );
+    expect(narrowed.properties.error.properties.code.enum).not.toContain('last_admin');
     expect(Object.keys(create['400'].content['application/json'].examples)).toEqual(
       expect.arrayContaining(['validation_error', 'invalid_json', 'email_already_exists']),
     );

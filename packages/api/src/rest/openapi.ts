@@ -128,7 +128,24 @@ function errorResponses(codes: ErrorCode[]) {
             : headerRefs,
         content: {
           'application/json': {
-            schema: { $ref: '#/components/schemas/Error' },
+            // The envelope, its `error.code` narrowed to the codes this status can carry here.
+            schema: {
+              allOf: [
+                { $ref: '#/components/schemas/Error' },
+                {
+                  type: 'object',
+                  properties: {
+                    // Open here: the envelope's own schema closes it.
+                    error: {
+                      type: 'object',
+                      properties: { code: { type: 'string', enum: group } },
+                      additionalProperties: true,
+                    },
+                  },
+                  additionalProperties: true,
+                },
+              ],
+            },
             examples: Object.fromEntries(
               group.map((code) => [
                 code,

@@ -174,7 +174,11 @@ function access(doc: JsonObject, operation: JsonObject): string {
 /** An answer whose body is the error envelope: told in the errors table, not one by one. */
 const isError = (doc: JsonObject, response: JsonObject) =>
   entries(response.content).some(
-    ([, media]) => isObject(media) && refName(media.schema) === 'Error',
+    ([, media]) =>
+      isObject(media) &&
+      // The envelope itself, or narrowed (`allOf` of it and the operation's codes).
+      (refName(media.schema) === 'Error' ||
+        (isObject(media.schema) && refName(list(media.schema.allOf)[0]) === 'Error')),
   );
 
 function responses(doc: JsonObject, operation: JsonObject): string {
