@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Database } from '@chorus/db';
+import { eq, postActivity, type Database } from '@chorus/db';
 import { createTestServerDatabase } from '@chorus/db/testing';
 import { createAccount } from '@chorus/services';
 import {
@@ -129,6 +129,14 @@ describe('a worker killed between claim and outcome', () => {
         attempts: 1,
         error: { code: 'unconfirmed', retryable: true },
       });
+      // The sweep's verdict is in the post's activity, by Chorus itself.
+      const entries = await database.db
+        .select()
+        .from(postActivity)
+        .where(eq(postActivity.targetId, unconfirmed?.id ?? ''));
+      expect(entries).toEqual([
+        expect.objectContaining({ action: 'unconfirmed', actorId: null, postId }),
+      ]);
       // Two requests to Mastodon with one key made one status; X got exactly one request.
       const statuses = mastodon.received.filter(
         (r) => r.method === 'POST' && r.url === '/api/v1/statuses',
