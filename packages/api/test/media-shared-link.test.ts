@@ -53,7 +53,7 @@ describe('GET /api/content/media/{id}/shared', () => {
     expect(again.status).toBe(304);
   });
 
-  it('refuses an expired, altered, borrowed or over-long link with 403 in the envelope', async () => {
+  it('answers an expired, altered, borrowed or over-long link 404 in the envelope, as for no file', async () => {
     const [m, other] = [await uploaded(), await uploaded('pixel.png')];
     const link = sharedMediaUrl(ORIGIN, m.id);
     const expired = sharedMediaUrl(ORIGIN, m.id, { now: new Date(Date.now() - 3601_000) });
@@ -71,9 +71,9 @@ describe('GET /api/content/media/{id}/shared', () => {
     ];
     for (const bad of refused) {
       const res = await fetchLink(bad);
-      expect(res.status, bad).toBe(403);
+      expect(res.status, bad).toBe(404);
       const body = JSON.parse(res.bytes.toString());
-      expect(body).toMatchObject({ success: false, error: { code: 'forbidden' } });
+      expect(body).toMatchObject({ success: false, error: { code: 'resource_not_found' } });
       expect(res.bytes.toString()).not.toContain(m.sha256);
     }
   });
@@ -93,6 +93,6 @@ describe('GET /api/content/media/{id}/shared', () => {
     const { json } = await h.call('GET', '/api/openapi.json');
     const operation = json.paths['/api/content/media/{id}/shared'].get;
     expect(operation.security).toEqual([]);
-    expect(operation.responses).toHaveProperty('403');
+    expect(operation.responses).toHaveProperty('404');
   });
 });

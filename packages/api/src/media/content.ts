@@ -68,7 +68,8 @@ export async function handleContent(req: Request, id: string, ctx: HandlerContex
  */
 export async function handleShared(req: Request, id: string, ctx: HandlerContext) {
   if (!verifySharedLink(id, new URL(req.url).searchParams)) {
-    throw new AppError('forbidden', 'This link is not valid, or it has expired.');
+    // As for a deleted file: a link's answer never tells whether its file exists.
+    throw new AppError('resource_not_found', 'This link is not valid, or it has expired.');
   }
   return serveBytes(req, await findSharedMedia(ctx.db, ctx.storage, id), ctx.headers);
 }

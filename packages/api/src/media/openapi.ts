@@ -95,7 +95,7 @@ export const mediaPaths: ZodOpenApiPathsObject = {
       summary: 'The bytes of a media item, through a signed link',
       tags: ['Media'],
       description:
-        'The same bytes and headers as `…/content`, without a credential: the `expires` (Unix seconds) and `signature` query parameters authorise the request. Chorus makes these links for networks that fetch media by URL (Instagram, Threads) when it publishes; each expires within an hour. An expired, altered or foreign link is 403 `forbidden`; a deleted file is 404.',
+        'The same bytes and headers as `…/content`, without a credential: the `expires` (Unix seconds) and `signature` query parameters authorise the request. Chorus makes these links for networks that fetch media by URL (Instagram, Threads) when it publishes; each expires within an hour. An expired or altered link is 404 `resource_not_found`, like a deleted file: the answer never tells whether a file exists.',
       parameters: [
         idParameter,
         {

@@ -28,7 +28,6 @@ export const MEDIA_HANDLER_ROUTES: HandlerRoute[] = [
     // The signature in the link authorises the request; no credential is read.
     meta: {
       openapi: { method: 'GET', path: '/api/content/media/{id}/shared', protect: false },
-      errors: ['forbidden'],
     },
     handle: (req, params, context) => handleShared(req, params.get('id') ?? '', context),
   },
