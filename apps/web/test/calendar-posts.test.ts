@@ -15,6 +15,8 @@ const post = (id: string, status: Post['status']): Post => ({
   scheduledAt: status === 'scheduled' ? '2026-05-12T01:00:00.000Z' : null,
   publishedAt: status === 'published' ? '2026-05-12T02:00:00.000Z' : null,
   authorId: null,
+  targets: [],
+  rejection: null,
   createdAt: '2026-05-01T00:00:00.000Z',
   updatedAt: '2026-05-01T00:00:00.000Z',
 });
@@ -70,12 +72,13 @@ describe('the calendar’s posts', () => {
         page: 1,
       },
     ]);
-    // Only what the grid draws travels to the browser.
+    // Only what the grid draws travels to the browser: of the targets, their channel marks.
     expect(Object.keys(posts[0] ?? {}).sort()).toEqual([
       'id',
       'publishedAt',
       'scheduledAt',
       'status',
+      'targets',
       'title',
     ]);
   });
