@@ -85,7 +85,10 @@ describe('approval in the dashboard', () => {
   it('the member submits again and the admin approves: published', async () => {
     const member = await signedIn(browser, base, MEMBER);
     await memberSubmits(member);
-    expect(await member.getByRole('note', { name: 'Rejected' }).count()).toBe(0);
+    // The page shows the submitted post once it has re-rendered: the rejection note goes.
+    const rejected = member.getByRole('note', { name: 'Rejected' });
+    await rejected.waitFor({ state: 'detached' });
+    expect(await rejected.count()).toBe(0);
     await member.context().close();
 
     const admin = await signedIn(browser, base, ADMIN);
