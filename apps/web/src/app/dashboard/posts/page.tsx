@@ -1,4 +1,4 @@
-import { NETWORK_NAMES, ZPostStatus, type PostStatus } from '@chorus/validators';
+import { ZPostStatus, type PostStatus } from '@chorus/validators';
 import Link from 'next/link';
 import { AutoRefresh } from '~/components/auto-refresh';
 import { EmptyState } from '~/components/empty-state';
@@ -8,6 +8,7 @@ import { TableScroll } from '~/components/table-scroll';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
 import { formError } from '~/server/form-errors';
 import { mayCall } from '~/server/may-call';
+import { ChannelFilter } from './channel-filter';
 import { accountChannels } from './channels';
 import { PostChannels } from './post-channels';
 import { PostStatusBadge } from './post-status';
@@ -116,17 +117,7 @@ export default async function PostsPage({ searchParams }: { searchParams: Search
             <input id="post-tag" name="tag" defaultValue={tag} placeholder="e.g. launch" />
           </div>
           {channels.length > 0 && (
-            <div className="field">
-              <label htmlFor="post-channel">Channel</label>
-              <select id="post-channel" name="channelId" defaultValue={channelId}>
-                <option value="">Every channel</option>
-                {channels.map((c) => (
-                  <option key={c.id} value={c.id}>
-                    {c.name} ({NETWORK_NAMES[c.integrationId]})
-                  </option>
-                ))}
-              </select>
-            </div>
+            <ChannelFilter id="post-channel" channels={channels} selected={channelId} />
           )}
           <button type="submit">Filter</button>
         </form>

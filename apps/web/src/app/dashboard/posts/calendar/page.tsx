@@ -1,7 +1,7 @@
-import { NETWORK_NAMES } from '@chorus/validators';
 import Link from 'next/link';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
 import { mayCall } from '~/server/may-call';
+import { ChannelFilter } from '../channel-filter';
 import { accountChannels } from '../channels';
 import { Calendar } from './calendar';
 import { isDay, type CalendarView } from './calendar-grid';
@@ -34,17 +34,7 @@ export default async function CalendarPage({ searchParams }: { searchParams: Sea
         <form className="filters" action={PATH} aria-label="Filter the calendar">
           <input type="hidden" name="view" value={view} />
           {anchor && <input type="hidden" name="date" value={anchor} />}
-          <div className="field">
-            <label htmlFor="calendar-channel">Channel</label>
-            <select id="calendar-channel" name="channelId" defaultValue={channelId ?? ''}>
-              <option value="">Every channel</option>
-              {channels.map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.name} ({NETWORK_NAMES[c.integrationId]})
-                </option>
-              ))}
-            </select>
-          </div>
+          <ChannelFilter id="calendar-channel" channels={channels} selected={channelId} />
           <button type="submit">Filter</button>
         </form>
       )}
