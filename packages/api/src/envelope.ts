@@ -1,11 +1,20 @@
-import type { Pagination } from '@chorus/validators';
+import { pageCount, type Page } from '@chorus/services';
 
-/** `{ success: true, data }`: the general envelope of table-B endpoints (decisions §5). */
+/** `{ success: true, data }`: the general envelope of table-B endpoints. */
 export const ok = <T>(data: T) => ({ success: true as const, data });
 
-/** A page of a table-B list in the general envelope. */
-export const okPage = <T>({ items, pagination }: { items: T[]; pagination: Pagination }) => ({
+/** A page of a table-B list in the general envelope, with the cursor of the next page. */
+export const okPage = <T>(page: Page<T>) => ({
   success: true as const,
-  data: items,
-  meta: { pagination },
+  data: page.items,
+  meta: {
+    pagination: {
+      total: page.total,
+      count: page.items.length,
+      perPage: page.limit,
+      currentPage: page.page,
+      totalPages: pageCount(page.total, page.limit),
+      nextCursor: page.nextCursor,
+    },
+  },
 });

@@ -1,5 +1,5 @@
 export * from 'drizzle-orm/sql';
-export { alias } from 'drizzle-orm/pg-core';
+export { alias, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 export * from './schema';
 export { openDatabase, type Database, type DatabaseOptions, type Db } from './client';
 export { brokenCheck, isUnavailable, isUniqueViolation } from './errors';

@@ -15,7 +15,6 @@ export * from './events/record';
 export * from './media';
 export * from './pagination';
 export * from './sign-in-throttle';
-export * from './pagination';
 export * from './posts';
 export * from './analytics';
 export * from './webhooks';

@@ -1,22 +1,139 @@
-import type { Pagination } from '@chorus/validators';
+import {
+  and,
+  asc,
+  desc,
+  eq,
+  sql,
+  type Db,
+  type PgColumn,
+  type PgTable,
+  type SQL,
+} from '@chorus/db';
+import { AppError } from './errors';
 
+/** Where a page starts: a page number (1-based), or after the item `startingAfter` names. */
 export interface PageRequest {
   page: number;
   limit: number;
+  /** An item id of the list: the page is the `limit` items after it. Not with `page` > 1. */
+  startingAfter?: string;
 }
 
-export const pageOffset = ({ page, limit }: PageRequest) => (page - 1) * limit;
+/** One page of any list, before an endpoint writes it in its shape. */
+export interface Page<T> {
+  items: T[];
+  /** Items across every page. */
+  total: number;
+  page: number;
+  limit: number;
+  /** `startingAfter` for the page after this one (its last item's id); null on the last page. */
+  nextCursor: string | null;
+}
+
+/** How a list is ordered: by one column, then by id in the same direction. */
+export interface ListOrder {
+  table: PgTable;
+  id: PgColumn;
+  by: PgColumn;
+  direction: 'asc' | 'desc';
+  /** `by` may be null (ascending only: nulls come last, as PostgreSQL sorts them). */
+  nullable?: boolean;
+  /** What makes a row one of the list's (its account, its webhook), against `table` itself. */
+  scope: SQL | undefined;
+}
+
+/** What the list's query adds for the page: its condition, order, limit and offset. */
+export interface PageWindow {
+  after: SQL | undefined;
+  orderBy: SQL[];
+  limit: number;
+  offset: number;
+}
+
+/**
+ * The cursor row's place in the order, as a subquery run once (an InitPlan): the list's own
+ * table in a subquery shadows the outer one, so its columns here name the cursor's row. An id
+ * outside the list's scope finds no row, and a comparison with nothing matches nothing.
+ */
+function afterCursor(order: ListOrder, cursor: string): SQL {
+  const { table, id, by, direction, scope } = order;
+  const cursorRow = and(eq(id, cursor), scope);
+  const place = sql`(select ${by}, ${id} from ${table} where ${cursorRow})`;
+  const beyond = direction === 'desc' ? sql`<` : sql`>`;
+  const after = sql`(${by}, ${id}) ${beyond} ${place}`;
+  if (!order.nullable) return after;
+  if (direction === 'desc') throw new Error('A nullable order column is supported ascending.');
+  // Nulls sort last: after a row with a value come the larger values, then every null; after a
+  // null only the nulls with a larger id.
+  const cursorBy = sql`(select ${by} from ${table} where ${cursorRow})`;
+  const cursorId = sql`(select ${id} from ${table} where ${cursorRow})`;
+  return sql`(case when ${cursorBy} is null then (${by} is null and ${id} > ${cursorId}) else (${after} or ${by} is null) end)`;
+}
+
+/**
+ * A cursor that is not an item of the list (unknown, deleted, or another account's: the same
+ * answer) is a parameter that fails validation: the list exists, the position asked does not.
+ */
+const unknownCursor = () =>
+  new AppError('validation_error', 'startingAfter is not an item of this list.', {
+    issues: [{ path: 'startingAfter', message: 'No item of this list has this id.' }],
+  });
+
+/** A cursor names the position itself: a page number beside it would name a second one. */
+export function assertOnePosition(request: PageRequest) {
+  if (request.startingAfter !== undefined && request.page !== 1) {
+    throw new AppError('validation_error', 'Send either page or startingAfter, not both.', {
+      issues: [{ path: 'page', message: 'Send either page or startingAfter, not both.' }],
+    });
+  }
+}
+
+export function pageWindow(request: PageRequest, order: ListOrder): PageWindow {
+  assertOnePosition(request);
+  const sort = order.direction === 'desc' ? desc : asc;
+  const cursor = request.startingAfter;
+  return {
+    after: cursor === undefined ? undefined : afterCursor(order, cursor),
+    orderBy: [sort(order.by), sort(order.id)],
+    // One more than asked: whether it comes says whether a next page exists.
+    limit: request.limit + 1,
+    offset: cursor === undefined ? (request.page - 1) * request.limit : 0,
+  };
+}
+
+/**
+ * Reads one page of a list, by page number (an offset) or after a cursor (a place in the
+ * list's order, at the same cost however deep), with the list's total and the next cursor.
+ * `rows` runs the list's own query with the window's condition, order, limit and offset.
+ */
+export async function readPage<R, T>(opts: {
+  db: Db;
+  request: PageRequest;
+  order: ListOrder;
+  rows: (window: PageWindow) => Promise<R[]>;
+  idOf: (row: R) => string;
+  total: () => Promise<number>;
+  items: (rows: R[]) => T[] | Promise<T[]>;
+}): Promise<Page<T>> {
+  const { db, request, order } = opts;
+  const rows = await opts.rows(pageWindow(request, order));
+  if (request.startingAfter !== undefined && rows.length === 0) {
+    const [known] = await db
+      .select({ id: order.id })
+      .from(order.table)
+      .where(and(eq(order.id, request.startingAfter), order.scope))
+      .limit(1);
+    if (!known) throw unknownCursor();
+  }
+  const shown = rows.slice(0, request.limit);
+  const last = shown.at(-1);
+  return {
+    items: await opts.items(shown),
+    total: await opts.total(),
+    page: request.page,
+    limit: request.limit,
+    nextCursor: rows.length > request.limit && last !== undefined ? opts.idOf(last) : null,
+  };
+}
 
 export const pageCount = (total: number, limit: number) => Math.ceil(total / limit);
-
-/** One page of a table-B list, in the general envelope's terms (decisions §5). */
-export const pageOf = <T>(items: T[], total: number, request: PageRequest) => ({
-  items,
-  pagination: {
-    total,
-    count: items.length,
-    perPage: request.limit,
-    currentPage: request.page,
-    totalPages: pageCount(total, request.limit),
-  } satisfies Pagination,
-});

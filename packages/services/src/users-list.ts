@@ -17,7 +17,7 @@ import {
 } from '@chorus/db';
 import type { Role, UserSummary } from '@chorus/validators';
 import { AppError } from './errors';
-import { pageCount, pageOffset, type PageRequest } from './pagination';
+import { pageCount, type PageRequest } from './pagination';
 import { userTotal, userTotalQuery } from './user-counts';
 
 /** Which parts of the list a query has: every combination is one prepared statement. */
@@ -177,7 +177,7 @@ export async function listUsers(opts: {
     cursor: startingAfter,
     // One more than asked after a cursor: whether it comes says whether a next page exists.
     limit: shape.cursor ? page.limit + 1 : page.limit,
-    offset: pageOffset(page),
+    offset: (page.page - 1) * page.limit,
   };
   // One query after another: the embedded database's socket (pglite-socket) mixes up
   // statements pipelined on one connection.

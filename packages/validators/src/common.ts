@@ -65,7 +65,10 @@ export function rangeBound(side: 'from' | 'to', description: string) {
   );
 }
 
-/** page/limit query parameters: out-of-range values are refused, never clamped (§5). */
+/**
+ * page/limit query parameters, or a cursor: out-of-range values are refused, never clamped.
+ * A cursor with a page beyond 1 is refused by the list (a refinement here could not be extended).
+ */
 export const paginationQuery = (defaultLimit: number) =>
   z.object({
     page: z.number().int().min(1).default(1).meta({ description: 'Page number, 1-based.' }),
@@ -76,6 +79,15 @@ export const paginationQuery = (defaultLimit: number) =>
       .max(100)
       .default(defaultLimit)
       .meta({ description: `Results per page, 1 to 100 (default ${defaultLimit}).` }),
+    startingAfter: z
+      .string()
+      .min(1)
+      .max(100)
+      .meta({
+        description:
+          'An item id of this list: the page is the `limit` items after that one in the list\'s order, at the same cost however deep. Start from the last id of any page, or follow `meta.pagination.nextCursor` (or the `Link` header\'s `rel="next"`). Not with `page` beyond 1.',
+      })
+      .optional(),
   });
 
 export const ZErrorEnvelope = z

@@ -8,6 +8,11 @@ export const ZPagination = z
     perPage: z.number().int(),
     currentPage: z.number().int(),
     totalPages: z.number().int(),
+    nextCursor: z.string().nullable().meta({
+      description:
+        '`startingAfter` for the next page (the id of the last item of this one), or null when no item follows.',
+      example: null,
+    }),
   })
   .meta({ id: 'Pagination' });
 

@@ -6,10 +6,13 @@ import { appRouter } from '../root';
 import { formToJson } from './body';
 import type { Route } from './routes';
 import type { Answer } from '../http/node-fetch';
+import { nextLink } from './link';
 import { json } from './respond';
 
 export interface Call {
   route: Route;
+  /** The request's path, for the `Link` to a list's next page. */
+  path: string;
   /** The path parameters the route's template matched, raw as in the URL. */
   params: Record<string, string>;
   /** The query string's parameters (routes without a body take their input from there). */
@@ -31,6 +34,7 @@ type Callable = (input: unknown) => Promise<unknown>;
  */
 export async function callProcedure({
   route,
+  path,
   params,
   query,
   input,
@@ -46,6 +50,10 @@ export async function callProcedure({
   if (route.meta.redirect) return redirect(output, headers);
   const status = context.response.status ?? route.meta.successStatus ?? 200;
   if (status === 204) return new Response(null, { status, headers });
+  if (route.method === 'GET') {
+    const link = nextLink(path, query, output);
+    if (link) headers.set('Link', link);
+  }
   return json(status, output, headers);
 }
 

@@ -212,7 +212,7 @@ export function createRestDoor({
     };
     const { params } = match;
     const query = url.searchParams;
-    const run = () => callProcedure({ route, params, query, input, context, headers });
+    const run = () => callProcedure({ route, path, params, query, input, context, headers });
     if (route.method !== 'POST' || !principal) return run();
     // Before a key is claimed or replayed, in the procedure’s own order (control characters, then access): a
     // stored answer goes only to a caller allowed to make the request.

@@ -1,6 +1,6 @@
 /**
- * An example value built from a JSON schema of the document, for request bodies that have
- * none: the schema's own examples, defaults and enums first, else a plain value of the type.
+ * An example value built from a JSON schema of the document, for request bodies and success
+ * answers that have none: the schema's own examples, defaults and enums first, else a plain value of the type.
  * Only required fields (and those with an example of their own), so that it stays short and
  * valid (Redocly checks each example against its schema).
  */
@@ -65,8 +65,12 @@ export function exampleOf(schema: unknown, schemas: Record<string, unknown>, dep
       return plain.length >= min ? plain : plain.padEnd(min, 'x');
     }
     case 'integer':
-    case 'number':
-      return typeof s.minimum === 'number' ? s.minimum : 1;
+    case 'number': {
+      // 1 within the bounds (an unbounded integer's minimum is −2^53 + 1, no example to show).
+      const min = typeof s.minimum === 'number' ? s.minimum : 1;
+      const max = typeof s.maximum === 'number' ? s.maximum : Infinity;
+      return Math.min(Math.max(1, min), max);
+    }
     case 'boolean':
       return true;
     default:

@@ -219,6 +219,13 @@ function describeRepresentation(operation: Operation, route: Route) {
   // Handler routes (media bytes, exports) answer their own way.
   if (route.method !== 'GET' || route.handler || !read) return;
   read.headers = { ...(read.headers as object), ETag: { $ref: '#/components/headers/ETag' } };
+  // A list (it takes a cursor) links its next page.
+  const isList = (operation.parameters ?? []).some(
+    (p) => (p as { name?: unknown }).name === 'startingAfter',
+  );
+  if (isList) {
+    read.headers = { ...(read.headers as object), Link: { $ref: '#/components/headers/Link' } };
+  }
   operation.responses['304'] = {
     description: 'Not modified: `If-None-Match` names the current `ETag`; no body.',
     headers: { ...headerRefs, ETag: { $ref: '#/components/headers/ETag' } },
@@ -236,6 +243,22 @@ function withBodyExample(operation: Operation, schemas: Record<string, unknown>)
   if (!body || body.example !== undefined || body.examples !== undefined) return;
   const example = exampleOf(body.schema, schemas);
   if (example !== undefined) body.example = example;
+}
+
+/**
+ * A JSON success answer without an example gets one built from its schema, so that every
+ * operation shows what it answers (the error answers have theirs per code).
+ */
+function withResponseExamples(operation: Operation, schemas: Record<string, unknown>) {
+  for (const [status, answer] of Object.entries(operation.responses)) {
+    if (!status.startsWith('2')) continue;
+    const content = (answer.content as Record<string, unknown> | undefined)?.[
+      'application/json'
+    ] as { schema?: unknown; example?: unknown; examples?: unknown } | undefined;
+    if (!content || content.example !== undefined || content.examples !== undefined) continue;
+    const example = exampleOf(content.schema, schemas);
+    if (example !== undefined) content.example = example;
+  }
 }
 
 /** Makes an operation say what the door really does: statuses, envelope, headers, forms. */
@@ -296,6 +319,14 @@ function build(): OpenAPIObject {
     withBodyExample(operation, doc.components?.schemas ?? {});
     Object.assign(operation.responses, mediaExtraResponses[`${route.method} ${route.path}`]);
   }
+  // Every operation, those written by hand (health, OAuth, media bytes) included.
+  for (const item of Object.values(doc.paths ?? {})) {
+    for (const operation of Object.values(item ?? {})) {
+      if (typeof operation === 'object' && operation && 'responses' in operation) {
+        withResponseExamples(operation as Operation, doc.components?.schemas ?? {});
+      }
+    }
+  }
   doc.components = {
     ...doc.components,
     headers: {
@@ -327,6 +358,13 @@ function build(): OpenAPIObject {
       Location: {
         description: 'Where the created resource is read (`GET`), relative to the server.',
         schema: { type: 'string' },
+      },
+      Link: {
+        description:
+          'RFC 8288: `<…>; rel="next"`, this request\'s URL (relative) with the next page\'s position; absent on the last page.',
+        schema: { type: 'string' },
+        example:
+          '</api/content/posts?limit=25&startingAfter=post_01JD2Y8Q9Z3M4N5P6R7S8T9V0W>; rel="next"',
       },
       ETag: {
         description:

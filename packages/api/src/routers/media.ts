@@ -32,14 +32,9 @@ export const mediaRouter = router({
     })
     .input(ZListMediaQuery)
     .output(ZMediaList)
-    .query(async ({ ctx, input: { page, limit } }) =>
+    .query(async ({ ctx, input }) =>
       okPage(
-        await listMedia({
-          db: ctx.db,
-          principal: ctx.principal,
-          page: { page, limit },
-          origin: ctx.origin,
-        }),
+        await listMedia({ db: ctx.db, principal: ctx.principal, page: input, origin: ctx.origin }),
       ),
     ),
 

@@ -1,11 +1,11 @@
 import type { Principal } from '@chorus/auth';
-import { and, count, desc, eq, gte, lte, trackedEvents, type Db } from '@chorus/db';
+import { and, count, eq, gte, lte, trackedEvents, type Db } from '@chorus/db';
 import type { ListTrackedEventsQuery } from '@chorus/validators';
 import { AppError } from '../errors';
-import { pageOf, pageOffset } from '../pagination';
+import { readPage } from '../pagination';
 import { toTrackedEvent } from './records';
 
-/** The account's tracked events, newest first (decisions §4), filtered as §12 lists. */
+/** The account's tracked events, newest first, filtered by type, content, integration and time. */
 export async function listTrackedEvents(opts: {
   db: Db;
   principal: Principal;
@@ -20,22 +20,36 @@ export async function listTrackedEvents(opts: {
       issues: [{ path: 'from', message: 'from must not be after to.' }],
     });
   }
+  const scope = eq(trackedEvents.accountId, principal.accountId);
   const where = and(
-    eq(trackedEvents.accountId, principal.accountId),
+    scope,
     query.type ? eq(trackedEvents.type, query.type) : undefined,
     query.contentId ? eq(trackedEvents.contentId, query.contentId) : undefined,
     query.integrationId ? eq(trackedEvents.integrationId, query.integrationId) : undefined,
     from ? gte(trackedEvents.occurredAt, from) : undefined,
     to ? lte(trackedEvents.occurredAt, to) : undefined,
   );
-  const page = { page: query.page, limit: query.limit };
-  const rows = await db
-    .select()
-    .from(trackedEvents)
-    .where(where)
-    .orderBy(desc(trackedEvents.createdAt), desc(trackedEvents.id))
-    .limit(page.limit)
-    .offset(pageOffset(page));
-  const [totals] = await db.select({ total: count() }).from(trackedEvents).where(where);
-  return pageOf(rows.map(toTrackedEvent), totals?.total ?? 0, page);
+  return readPage({
+    db,
+    request: { page: query.page, limit: query.limit, startingAfter: query.startingAfter },
+    order: {
+      table: trackedEvents,
+      id: trackedEvents.id,
+      by: trackedEvents.createdAt,
+      direction: 'desc',
+      scope,
+    },
+    rows: (window) =>
+      db
+        .select()
+        .from(trackedEvents)
+        .where(and(where, window.after))
+        .orderBy(...window.orderBy)
+        .limit(window.limit)
+        .offset(window.offset),
+    idOf: (row) => row.id,
+    total: async () =>
+      (await db.select({ total: count() }).from(trackedEvents).where(where))[0]?.total ?? 0,
+    items: (rows) => rows.map(toTrackedEvent),
+  });
 }

@@ -1,9 +1,9 @@
 import type { Principal } from '@chorus/auth';
-import { and, count, desc, eq, media, type Db } from '@chorus/db';
+import { and, count, eq, media, type Db } from '@chorus/db';
 import type { Media } from '@chorus/validators';
 import { notFound } from '../errors';
 import { appOrigin } from '../integrations/settings';
-import { pageOf, pageOffset, type PageRequest } from '../pagination';
+import { readPage, type PageRequest } from '../pagination';
 import type { MediaType } from './inspect';
 
 export type MediaRow = typeof media.$inferSelect;
@@ -42,19 +42,23 @@ export async function listMedia(opts: {
 }) {
   const { db, principal, page, origin } = opts;
   const where = eq(media.accountId, principal.accountId);
-  const rows = await db
-    .select()
-    .from(media)
-    .where(where)
-    .orderBy(desc(media.createdAt), desc(media.id))
-    .limit(page.limit)
-    .offset(pageOffset(page));
-  const [totals] = await db.select({ total: count() }).from(media).where(where);
-  return pageOf(
-    rows.map((row) => toMedia(row, origin)),
-    totals?.total ?? 0,
-    page,
-  );
+  return readPage({
+    db,
+    request: page,
+    order: { table: media, id: media.id, by: media.createdAt, direction: 'desc', scope: where },
+    rows: (window) =>
+      db
+        .select()
+        .from(media)
+        .where(and(where, window.after))
+        .orderBy(...window.orderBy)
+        .limit(window.limit)
+        .offset(window.offset),
+    idOf: (row) => row.id,
+    total: async () =>
+      (await db.select({ total: count() }).from(media).where(where))[0]?.total ?? 0,
+    items: (rows) => rows.map((row) => toMedia(row, origin)),
+  });
 }
 
 export async function getMedia(opts: { db: Db; principal: Principal; id: string; origin: string }) {

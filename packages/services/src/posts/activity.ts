@@ -1,8 +1,8 @@
 import type { Principal } from '@chorus/auth';
-import { count, desc, eq, postActivity, type Db } from '@chorus/db';
+import { and, count, eq, postActivity, type Db } from '@chorus/db';
 import type { Activity, ActivityAction, PostStatus } from '@chorus/validators';
 import { newId } from '../ids';
-import { pageOf, pageOffset, type PageRequest } from '../pagination';
+import { readPage, type PageRequest } from '../pagination';
 import { findPost } from './records';
 import type { Tx } from './tx';
 
@@ -70,16 +70,28 @@ export async function listPostActivity(opts: {
 }) {
   const { db, principal, id, page } = opts;
   const post = await findPost(db, principal, id);
-  const rows = await db
-    .select()
-    .from(postActivity)
-    .where(eq(postActivity.postId, post.id))
-    .orderBy(desc(postActivity.seq))
-    .limit(page.limit)
-    .offset(pageOffset(page));
-  const [totals] = await db
-    .select({ total: count() })
-    .from(postActivity)
-    .where(eq(postActivity.postId, post.id));
-  return pageOf(rows.map(toActivity), totals?.total ?? 0, page);
+  const where = eq(postActivity.postId, post.id);
+  return readPage({
+    db,
+    request: page,
+    order: {
+      table: postActivity,
+      id: postActivity.id,
+      by: postActivity.seq,
+      direction: 'desc',
+      scope: where,
+    },
+    rows: (window) =>
+      db
+        .select()
+        .from(postActivity)
+        .where(and(where, window.after))
+        .orderBy(...window.orderBy)
+        .limit(window.limit)
+        .offset(window.offset),
+    idOf: (row) => row.id,
+    total: async () =>
+      (await db.select({ total: count() }).from(postActivity).where(where))[0]?.total ?? 0,
+    items: (rows) => rows.map(toActivity),
+  });
 }

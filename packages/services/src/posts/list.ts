@@ -2,9 +2,7 @@ import type { Principal } from '@chorus/auth';
 import {
   and,
   arrayContains,
-  asc,
   count,
-  desc,
   eq,
   gte,
   lte,
@@ -16,7 +14,7 @@ import {
 } from '@chorus/db';
 import type { ListPostsQuery } from '@chorus/validators';
 import { AppError } from '../errors';
-import { pageOf, pageOffset } from '../pagination';
+import { readPage, type ListOrder } from '../pagination';
 import { toPosts } from './records';
 
 /** `q` is plain text: LIKE's wildcards and its escape character match themselves. */
@@ -58,7 +56,7 @@ function rangeConditions(query: PostFilters) {
 }
 
 /** The list's filters: what the list and the export (decisions §19) both select by. */
-export type PostFilters = Omit<ListPostsQuery, 'page' | 'limit' | 'sort'>;
+export type PostFilters = Omit<ListPostsQuery, 'page' | 'limit' | 'sort' | 'startingAfter'>;
 
 /** The condition of the account's posts that match the filters (the one place for them). */
 export function postFilters(principal: Principal, query: PostFilters) {
@@ -82,22 +80,38 @@ export function postFilters(principal: Principal, query: PostFilters) {
   );
 }
 
-/** The account's posts, newest first or by `scheduledAt`, filtered as decisions §10 lists. */
+/** The account's posts, newest first or by `scheduledAt`, filtered as the posts list rules say. */
 export async function listPosts(opts: { db: Db; principal: Principal; query: ListPostsQuery }) {
   const { db, principal, query } = opts;
-  const where = postFilters(principal, query);
-  const page = { page: query.page, limit: query.limit };
-  const rows = await db
-    .select()
-    .from(posts)
-    .where(where)
-    .orderBy(
-      ...(query.sort === 'scheduledAt'
-        ? [asc(posts.scheduledAt), asc(posts.id)]
-        : [desc(posts.createdAt), desc(posts.id)]),
-    )
-    .limit(page.limit)
-    .offset(pageOffset(page));
-  const [totals] = await db.select({ total: count() }).from(posts).where(where);
-  return pageOf(await toPosts(db, rows), totals?.total ?? 0, page);
+  const { page, limit, startingAfter, sort, ...filters } = query;
+  const where = postFilters(principal, filters);
+  const scope = eq(posts.accountId, principal.accountId);
+  const order: ListOrder =
+    sort === 'scheduledAt'
+      ? {
+          table: posts,
+          id: posts.id,
+          by: posts.scheduledAt,
+          direction: 'asc',
+          nullable: true,
+          scope,
+        }
+      : { table: posts, id: posts.id, by: posts.createdAt, direction: 'desc', scope };
+  return readPage({
+    db,
+    request: { page, limit, startingAfter },
+    order,
+    rows: (window) =>
+      db
+        .select()
+        .from(posts)
+        .where(and(where, window.after))
+        .orderBy(...window.orderBy)
+        .limit(window.limit)
+        .offset(window.offset),
+    idOf: (row) => row.id,
+    total: async () =>
+      (await db.select({ total: count() }).from(posts).where(where))[0]?.total ?? 0,
+    items: (rows) => toPosts(db, rows),
+  });
 }

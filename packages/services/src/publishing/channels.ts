@@ -3,7 +3,6 @@ import {
   and,
   channels,
   count,
-  desc,
   eq,
   integrationConnections,
   notInArray,
@@ -19,7 +18,7 @@ import {
 } from '@chorus/validators';
 import { newId } from '../ids';
 import { sealChannelCredentials } from './credentials';
-import { pageOf, pageOffset } from '../pagination';
+import { readPage } from '../pagination';
 import type { Tx } from '../posts/tx';
 import type { DiscoveredChannel } from './provider';
 
@@ -99,35 +98,40 @@ export async function saveDiscoveredChannels(
   }
 }
 
-/** The account's channels, newest first, each with its connection's status (decisions §18). */
+/** The account's channels, newest first, each with its connection's status. */
 export async function listChannels(opts: {
   db: Db;
   principal: Principal;
   query: ListChannelsQuery;
 }) {
   const { db, principal, query } = opts;
+  const scope = eq(channels.accountId, principal.accountId);
   const where = and(
-    eq(channels.accountId, principal.accountId),
+    scope,
     query.integrationId ? eq(channels.integrationId, query.integrationId) : undefined,
   );
-  const rows = await db
-    .select({ channel: channels, connectionStatus: integrationConnections.status })
-    .from(channels)
-    .innerJoin(
-      integrationConnections,
-      and(
-        eq(integrationConnections.accountId, channels.accountId),
-        eq(integrationConnections.integrationId, channels.integrationId),
-      ),
-    )
-    .where(where)
-    .orderBy(desc(channels.createdAt), desc(channels.id))
-    .limit(query.limit)
-    .offset(pageOffset(query));
-  const [totals] = await db.select({ total: count() }).from(channels).where(where);
-  return pageOf(
-    rows.map((row) => toChannel(row.channel, row.connectionStatus)),
-    totals?.total ?? 0,
-    query,
-  );
+  return readPage({
+    db,
+    request: query,
+    order: { table: channels, id: channels.id, by: channels.createdAt, direction: 'desc', scope },
+    rows: (window) =>
+      db
+        .select({ channel: channels, connectionStatus: integrationConnections.status })
+        .from(channels)
+        .innerJoin(
+          integrationConnections,
+          and(
+            eq(integrationConnections.accountId, channels.accountId),
+            eq(integrationConnections.integrationId, channels.integrationId),
+          ),
+        )
+        .where(and(where, window.after))
+        .orderBy(...window.orderBy)
+        .limit(window.limit)
+        .offset(window.offset),
+    idOf: (row) => row.channel.id,
+    total: async () =>
+      (await db.select({ total: count() }).from(channels).where(where))[0]?.total ?? 0,
+    items: (rows) => rows.map((row) => toChannel(row.channel, row.connectionStatus)),
+  });
 }

@@ -3,7 +3,6 @@ import {
   and,
   asc,
   count,
-  desc,
   eq,
   events,
   inArray,
@@ -14,7 +13,7 @@ import {
 import type { WebhookDelivery } from '@chorus/validators';
 import { notFound } from '../errors';
 import { recordEvent } from '../events/record';
-import { pageOf, pageOffset, type PageRequest } from '../pagination';
+import { readPage, type PageRequest } from '../pagination';
 import { findWebhookRow } from './endpoints';
 import { toWebhook } from './records';
 
@@ -79,13 +78,27 @@ export async function listDeliveries(opts: {
   const { db, principal, webhookId, page } = opts;
   await findWebhookRow(db, principal, webhookId);
   const where = eq(webhookDeliveries.webhookId, webhookId);
-  const rows = await deliveriesWithType(db)
-    .where(where)
-    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
-    .limit(page.limit)
-    .offset(pageOffset(page));
-  const [totals] = await db.select({ total: count() }).from(webhookDeliveries).where(where);
-  return pageOf(await withAttempts(db, rows), totals?.total ?? 0, page);
+  return readPage({
+    db,
+    request: page,
+    order: {
+      table: webhookDeliveries,
+      id: webhookDeliveries.id,
+      by: webhookDeliveries.createdAt,
+      direction: 'desc',
+      scope: where,
+    },
+    rows: (window) =>
+      deliveriesWithType(db)
+        .where(and(where, window.after))
+        .orderBy(...window.orderBy)
+        .limit(window.limit)
+        .offset(window.offset),
+    idOf: (row) => row.delivery.id,
+    total: async () =>
+      (await db.select({ total: count() }).from(webhookDeliveries).where(where))[0]?.total ?? 0,
+    items: (rows) => withAttempts(db, rows),
+  });
 }
 
 async function oneDelivery(db: Db, webhookId: string, deliveryId: string) {

@@ -1,9 +1,9 @@
 import type { Principal } from '@chorus/auth';
-import { and, count, desc, eq, sql, webhooks, type Db } from '@chorus/db';
+import { and, count, eq, sql, webhooks, type Db } from '@chorus/db';
 import type { CreateWebhookInput, UpdateWebhookInput } from '@chorus/validators';
 import { AppError, notFound } from '../errors';
 import { newId } from '../ids';
-import { pageOf, pageOffset, type PageRequest } from '../pagination';
+import { readPage, type PageRequest } from '../pagination';
 import { sealSecret, toWebhook } from './records';
 import { webhookSettings } from './settings';
 import { newWebhookSecret } from './signing';
@@ -24,15 +24,29 @@ export async function findWebhookRow(db: Db, principal: Principal, id: string) {
 export async function listWebhooks(opts: { db: Db; principal: Principal; page: PageRequest }) {
   const { db, principal, page } = opts;
   const where = eq(webhooks.accountId, principal.accountId);
-  const rows = await db
-    .select()
-    .from(webhooks)
-    .where(where)
-    .orderBy(desc(webhooks.createdAt), desc(webhooks.id))
-    .limit(page.limit)
-    .offset(pageOffset(page));
-  const [totals] = await db.select({ total: count() }).from(webhooks).where(where);
-  return pageOf(rows.map(toWebhook), totals?.total ?? 0, page);
+  return readPage({
+    db,
+    request: page,
+    order: {
+      table: webhooks,
+      id: webhooks.id,
+      by: webhooks.createdAt,
+      direction: 'desc',
+      scope: where,
+    },
+    rows: (window) =>
+      db
+        .select()
+        .from(webhooks)
+        .where(and(where, window.after))
+        .orderBy(...window.orderBy)
+        .limit(window.limit)
+        .offset(window.offset),
+    idOf: (row) => row.id,
+    total: async () =>
+      (await db.select({ total: count() }).from(webhooks).where(where))[0]?.total ?? 0,
+    items: (rows) => rows.map(toWebhook),
+  });
 }
 
 export async function getWebhook(opts: { db: Db; principal: Principal; id: string }) {
