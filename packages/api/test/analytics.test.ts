@@ -180,6 +180,7 @@ describe('GET /api/analytics/events', () => {
       perPage: 25,
       currentPage: 1,
       totalPages: 1,
+      nextCursor: null,
     });
     expect(all.data.map((e: { id: string }) => e.id)).toEqual(
       created.json.data

@@ -42,6 +42,8 @@ describe('GET /api/content/media', () => {
       perPage: 1,
       currentPage: 1,
       totalPages: json.meta.pagination.total,
+      // More follow (a is older): the next page starts after b.
+      nextCursor: b.id,
     });
     const all = await h.call('GET', '/api/content/media?limit=100');
     expect(all.json.data.map((m: { id: string }) => m.id)).toEqual(

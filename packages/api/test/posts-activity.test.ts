@@ -146,6 +146,7 @@ describe('post activity', () => {
       perPage: 2,
       currentPage: 2,
       totalPages: 3,
+      nextCursor: json.data[1].id,
     });
     expect((json.data as Entry[]).map((e) => e.action)).toEqual(['edited', 'edited']);
     const past = await activity(post.id, '?page=9');

@@ -38,6 +38,7 @@ describe('GET /api/content/posts', () => {
       perPage: 25,
       currentPage: 1,
       totalPages: 1,
+      nextCursor: null,
     });
   });
 
@@ -316,6 +317,7 @@ describe('GET /api/content/posts by publishing times', () => {
       perPage: 2,
       currentPage: 1,
       totalPages: 2,
+      nextCursor: page1.json.data[1].id,
     });
     const page2 = await list(`${scheduled}&page=2`);
     expect(page2.json.data.map((p: Listed) => p.title)).toEqual(['S last']);

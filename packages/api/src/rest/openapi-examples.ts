@@ -22,14 +22,35 @@ const exemplified = (schema: Schema): boolean =>
   );
 
 export function exampleOf(schema: unknown, schemas: Record<string, unknown>, depth = 0): unknown {
-  if (typeof schema !== 'object' || schema === null || depth > 8) return undefined;
+  if (typeof schema !== 'object' || schema === null || depth > 16) return undefined;
   const s = schema as Schema;
   if (typeof s.$ref === 'string') {
     const name = s.$ref.replace('#/components/schemas/', '');
     return exampleOf(schemas[name], schemas, depth + 1);
   }
-  if (s.example !== undefined) return s.example;
-  if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
+  const own = s.example ?? (Array.isArray(s.examples) ? s.examples[0] : undefined);
+  if (own !== undefined) return completed(own, shapeExample(s, schemas, depth));
+  return shapeExample(s, schemas, depth);
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * An author's example of an object (or of a list of objects) may show only the fields that
+ * matter to it: the fields its schema requires are added, so that it stays valid.
+ */
+function completed(own: unknown, shape: unknown): unknown {
+  if (isRecord(own) && isRecord(shape)) return { ...shape, ...own };
+  if (Array.isArray(own) && Array.isArray(shape) && isRecord(shape[0])) {
+    const item = shape[0];
+    return own.map((element) => (isRecord(element) ? { ...item, ...element } : element));
+  }
+  return own;
+}
+
+/** An example from the schema's shape alone (its own example aside). */
+function shapeExample(s: Schema, schemas: Record<string, unknown>, depth: number): unknown {
   if (s.const !== undefined) return s.const;
   if (s.default !== undefined) return s.default;
   if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
@@ -43,7 +64,9 @@ export function exampleOf(schema: unknown, schemas: Record<string, unknown>, dep
   if (Array.isArray(s.allOf)) {
     return Object.assign({}, ...s.allOf.map((part) => exampleOf(part, schemas, depth + 1)));
   }
-  switch (s.type) {
+  // `["string", "null"]`: an example of the type that is not null.
+  const type = Array.isArray(s.type) ? s.type.find((t) => t !== 'null') : s.type;
+  switch (type) {
     case 'object': {
       const properties = (s.properties ?? {}) as Record<string, Schema>;
       const required = new Set((s.required ?? []) as string[]);
