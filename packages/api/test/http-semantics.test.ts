@@ -3,6 +3,7 @@
  * reads, byte ranges of media.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { restRoutes } from '../src/rest/table';
 import { startHarness, type Harness } from './harness';
 import { fetchContent, fixture, upload } from './media-fixtures';
 
@@ -47,6 +48,30 @@ describe('Location on 201', () => {
       const read = await h.call('GET', headers.get('location') ?? '');
       expect(read.status).toBe(200);
       expect((read.json.data ?? read.json).id).toBe(id);
+    }
+  });
+});
+
+describe('Location on every 201 whose resource has a GET', () => {
+  it('is on exactly the creates the test above reads back, and the document says so', async () => {
+    const creates = restRoutes.routes.filter(
+      (route) => route.meta.successStatus === 201 || route.meta.successStatuses?.[201],
+    );
+    const readable = creates.filter((route) => {
+      const read = restRoutes.match('GET', `${route.path}/x`);
+      return read !== null && 'route' in read;
+    });
+    // A new create with a GET of its own joins the test above.
+    expect(readable.map((route) => `${route.method} ${route.path}`).sort()).toEqual([
+      'POST /api/content/media',
+      'POST /api/content/posts',
+      'POST /api/users',
+      'POST /api/webhooks',
+    ]);
+    const { json: doc } = await h.call('GET', '/api/openapi.json', { token: null });
+    for (const route of creates) {
+      const created = doc.paths[route.path][route.method.toLowerCase()].responses['201'];
+      expect(created.headers.Location !== undefined, route.path).toBe(readable.includes(route));
     }
   });
 });
