@@ -67,6 +67,11 @@ async function compose(page: Page) {
     await schedule.elementHandle(),
     { timeout: 15_000 },
   );
+  // The picture starts at the top of the page, with no field focused.
+  await page.evaluate(() => {
+    (document.activeElement as HTMLElement | null)?.blur();
+    window.scrollTo(0, 0);
+  });
 }
 
 /** Opens the page `name` and waits until it has drawn what it loads. */
