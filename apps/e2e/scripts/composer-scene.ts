@@ -47,7 +47,11 @@ export async function composerScene(base: string, key: string) {
 
   const upload = new FormData();
   const image = png(1200, 675, [79, 70, 229]);
-  upload.append('file', new Blob([new Uint8Array(image)], { type: 'image/png' }), 'spring-collection.png');
+  upload.append(
+    'file',
+    new Blob([new Uint8Array(image)], { type: 'image/png' }),
+    'spring-collection.png',
+  );
   const uploaded = await fetch(`${base}/api/content/media`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}` },
