@@ -74,6 +74,7 @@ describe('recurrence on posts', () => {
       'FREQ=DAILY;COUNT=1001',
       'FREQ=DAILY;COUNT=2;UNTIL=20270101',
       'FREQ=WEEKLY;BYDAY=1MO',
+      'FREQ=DAILY;UNTIL=20270231',
       'DTSTART=20260101T000000Z;FREQ=DAILY',
       'not a rule',
       'x'.repeat(201),

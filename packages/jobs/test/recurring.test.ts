@@ -1,4 +1,15 @@
-import { and, count, eq, events, inArray, openDatabase, postOccurrences, posts, sql, type Database } from '@chorus/db';
+import {
+  and,
+  count,
+  eq,
+  events,
+  inArray,
+  openDatabase,
+  postOccurrences,
+  posts,
+  sql,
+  type Database,
+} from '@chorus/db';
 import { createTestServerDatabase } from '@chorus/db/testing';
 import { createAccount, newId } from '@chorus/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

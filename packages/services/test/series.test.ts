@@ -139,7 +139,10 @@ describe('recurring series in the scheduler', () => {
     // Its start comes: as if a day went by.
     await database.db
       .update(posts)
-      .set({ nextOccurrenceAt: new Date(Date.now() - 1000), scheduledAt: new Date(Date.now() - 1000) })
+      .set({
+        nextOccurrenceAt: new Date(Date.now() - 1000),
+        scheduledAt: new Date(Date.now() - 1000),
+      })
       .where(eq(posts.id, post.id));
     await publishDuePosts({ db: database.db });
     const [copy] = await copiesOf([post.id]);
@@ -183,7 +186,12 @@ describe('recurring series in the scheduler', () => {
       recurrence: 'FREQ=DAILY',
     });
     await expect(
-      updatePost({ db: database.db, principal: admin, id: series.id, input: { status: 'published' } }),
+      updatePost({
+        db: database.db,
+        principal: admin,
+        id: series.id,
+        input: { status: 'published' },
+      }),
     ).rejects.toMatchObject({
       code: 'invalid_status_transition',
       details: { allowedStatuses: ['draft', 'archived'] },

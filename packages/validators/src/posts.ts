@@ -297,6 +297,14 @@ export const ZListPostsQuery = paginationQuery(25).extend({
     .max(64)
     .meta({ description: 'Only posts that go to this channel (one of their `targets`).' })
     .optional(),
+  recurring: z
+    .enum(['true', 'false'])
+    .transform((value) => value === 'true')
+    .optional()
+    .meta({
+      description:
+        '`true`: only posts that repeat (with a `recurrence`); `false`: only posts that do not.',
+    }),
   from: rangeBound('from', 'Created at or after this time.'),
   to: rangeBound('to', 'Created at or before this time.'),
   scheduledFrom: bound('scheduledAt', 'from'),

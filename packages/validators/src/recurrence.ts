@@ -23,21 +23,27 @@ function checkPart(key: string, value: string, freq: string, issue: Issue) {
     issue(`FREQ must be one of ${FREQS.join(', ')}.`);
   }
   if (key === 'INTERVAL' || key === 'COUNT') {
-    const max = key === 'COUNT' ? MAX_RECURRENCE_COUNT : (MAX_INTERVAL[freq as keyof typeof MAX_INTERVAL] ?? 1);
+    const max =
+      key === 'COUNT'
+        ? MAX_RECURRENCE_COUNT
+        : (MAX_INTERVAL[freq as keyof typeof MAX_INTERVAL] ?? 1);
     const n = /^\d{1,4}$/.test(value) ? Number(value) : NaN;
     if (!(n >= 1 && n <= max)) issue(`${key} must be a whole number from 1 to ${max}.`);
   }
   if (key === 'BYDAY') {
     for (const day of value.split(',')) {
       const match = /^([+-]?[1-5])?([A-Z]{2})$/.exec(day);
-      if (!match || !DAYS.includes(match[2] ?? '')) issue(`BYDAY "${day}" is not a weekday (MO…SU).`);
-      else if (match[1] && freq !== 'MONTHLY') issue('A numbered BYDAY (such as 1MO) needs FREQ=MONTHLY.');
+      if (!match || !DAYS.includes(match[2] ?? ''))
+        issue(`BYDAY "${day}" is not a weekday (MO…SU).`);
+      else if (match[1] && freq !== 'MONTHLY')
+        issue('A numbered BYDAY (such as 1MO) needs FREQ=MONTHLY.');
     }
   }
   if (key === 'UNTIL') {
-    const m = UNTIL.exec(value);
-    const date = m && new Date(Date.UTC(+m[1]!, +m[2]! - 1, +m[3]!, +(m[5] ?? 0), +(m[6] ?? 0)));
-    if (!date || date.getUTCDate() !== +m[3]!) {
+    const [, year, month, day, , hour, minute, second] = (UNTIL.exec(value) ?? []).map(Number);
+    const date = new Date(Date.UTC(year ?? NaN, (month ?? NaN) - 1, day, hour || 0, minute || 0));
+    // A date that does not exist (31 February) rolls over: its day then differs.
+    if (date.getUTCDate() !== day || (hour ?? 0) > 23 || (minute ?? 0) > 59 || (second ?? 0) > 59) {
       issue('UNTIL must be a date (20261231) or a time (20261231T170000Z).');
     }
   }

@@ -70,14 +70,28 @@ async function copyOccurrence(tx: Tx, series: PostRow, occurrenceAt: Date, now: 
   await tx
     .update(postOccurrences)
     .set({ copyId: copy.id })
-    .where(and(eq(postOccurrences.postId, series.id), eq(postOccurrences.occurrenceAt, occurrenceAt)));
+    .where(
+      and(eq(postOccurrences.postId, series.id), eq(postOccurrences.occurrenceAt, occurrenceAt)),
+    );
   const at = occurrenceAt.toISOString();
   const { accountId } = series;
   await recordEvent({ tx, accountId, type: 'post.created', object: await toOnePost(tx, copy) });
   await recordActivity(
     tx,
-    { accountId, postId: copy.id, actorId: null, action: 'created', details: { recurrenceOf: series.id, occurrenceAt: at } },
-    { accountId, postId: series.id, actorId: null, action: 'repeated', details: { copyId: copy.id, occurrenceAt: at } },
+    {
+      accountId,
+      postId: copy.id,
+      actorId: null,
+      action: 'created',
+      details: { recurrenceOf: series.id, occurrenceAt: at },
+    },
+    {
+      accountId,
+      postId: series.id,
+      actorId: null,
+      action: 'repeated',
+      details: { copyId: copy.id, occurrenceAt: at },
+    },
   );
 }
 
@@ -104,7 +118,10 @@ export async function repeatDueBatch(opts: { db: Db; limit?: number }): Promise<
       .orderBy(asc(posts.nextOccurrenceAt))
       .limit(limit)
       .for('update', { skipLocked: true });
-    const zones = await timeZonesOf(tx, due.map((row) => row.accountId));
+    const zones = await timeZonesOf(
+      tx,
+      due.map((row) => row.accountId),
+    );
     for (const row of due) {
       const { recurrence, scheduledAt, nextOccurrenceAt } = row;
       let next: Date | null = null;
