@@ -64,6 +64,14 @@ describe('recurrence on posts', () => {
     expect(read.json.data.nextOccurrences).toEqual(post.nextOccurrences);
     const plain = await create({ title: 'Once' });
     expect(plain.json.data).toMatchObject({ recurrence: null, nextOccurrences: [] });
+    const ids = async (query: string) =>
+      (await h.call('GET', `/api/content/posts?${query}`)).json.data.map(
+        (p: { id: string }) => p.id,
+      );
+    expect(await ids('recurring=true')).toEqual([post.id]);
+    expect(await ids('recurring=false')).toContain(plain.json.data.id);
+    expect(await ids('recurring=false')).not.toContain(post.id);
+    expect((await h.call('GET', '/api/content/posts?recurring=yes')).status).toBe(400);
   });
 
   it('refuses rules outside the subset, naming recurrence, and writes nothing', async () => {
