@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { callApi } from './api';
 import { launchChromium, seriousViolations, signIn } from './browser';
 import { cliApiKey } from './cli';
-import { connectMastodon } from './publishing-fixtures';
+import { connectMastodon, disconnect } from './publishing-fixtures';
 import { ADMIN } from './server';
 
 const base = inject('base');
@@ -51,7 +51,11 @@ const slotsPath = () => `/dashboard/integrations/channels/${channel.id}`;
 const slotRow = (page: Page, n: number) => page.getByRole('group', { name: `Slot ${n}` });
 
 beforeAll(async () => {
-  key = await cliApiKey(ADMIN.email, 'e2e-dashboard-recurring', 'read,write');
+  key = await cliApiKey(
+    ADMIN.email,
+    'e2e-dashboard-recurring',
+    'read,write,content:read,content:write',
+  );
   const created = await api('POST', '/api/users', { ...MEMBER, role: 'user' });
   expect([201, 400]).toContain(created.status);
   ({ standIn, channel } = await connectMastodon(key));

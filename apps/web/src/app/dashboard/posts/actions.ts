@@ -44,6 +44,12 @@ const ZPostForm = z.object({
   mediaIds: z.array(ZId).max(100),
   // Absent when the post's channels cannot change any more (after it went out).
   targets: ZTargetsJson.optional(),
+  // The "Repeats" choice: an RRULE the procedure judges, or empty for a post that does not.
+  recurrence: z
+    .string()
+    .max(1000)
+    .transform((rule) => rule.trim() || null)
+    .optional(),
 });
 const ZStatusForm = z.object({
   id: ZId,
@@ -77,6 +83,7 @@ const postForm = (form: FormData) =>
     tags: form.get('tags') ?? '',
     mediaIds: form.getAll('mediaIds'),
     targets: form.get('targets') ?? undefined,
+    recurrence: form.get('recurrence') ?? undefined,
   });
 
 /** The composer's Schedule button: the post is written straight into `scheduled`. */
