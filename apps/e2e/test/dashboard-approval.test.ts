@@ -1,9 +1,10 @@
 /**
  * Approval as people use it, in Chromium against `npm start`: with approval on, a member
- * submits a draft; an admin rejects it from the "Awaiting approval" queue (an empty comment is
+ * submits a draft from the composer (which offers no Schedule, and no change to a scheduled
+ * post but back to draft); an admin rejects it from the "Awaiting approval" queue (an empty comment is
  * refused beside its field); the member reads the comment and the activity, submits again; the
  * admin approves and the post is published. axe at 1280 and 375 px on the queue, the reject
- * dialog and the post page.
+ * dialog, the post page and the member's composer.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -21,7 +22,11 @@ let memberKey = '';
 let postId = '';
 
 beforeAll(async () => {
-  key = await cliApiKey(ADMIN.email, 'e2e-dashboard-approval', 'read,write,content:read');
+  key = await cliApiKey(
+    ADMIN.email,
+    'e2e-dashboard-approval',
+    'read,write,content:read,content:write',
+  );
   const created = await callApi(key, 'POST', '/api/users', { ...MEMBER, role: 'user' });
   expect([201, 400]).toContain(created.status);
   memberKey = await cliApiKey(MEMBER.email, 'e2e-approval-member', 'content:read,content:write');
@@ -101,6 +106,42 @@ describe('approval in the dashboard', () => {
     await admin.context().close();
   });
 
+  it('the composer offers a member Submit for approval, never Schedule, and leaves a scheduled post alone', async () => {
+    const member = await signedIn(browser, base, MEMBER);
+    await member.goto('/dashboard/posts/new');
+    await member.getByRole('heading', { name: 'New post', level: 1 }).waitFor();
+    expect(await member.getByRole('button', { name: 'Schedule', exact: true }).count()).toBe(0);
+    const title = `${TITLE}, written`;
+    await member.getByLabel('Title').fill(title);
+    await member.getByLabel('Content').fill('For the admin to read first.');
+    // The time the member wants it out, two days ahead, on the browser's clock (this machine's).
+    const at = Math.ceil((Date.now() + 2 * 86_400_000) / 60_000) * 60_000;
+    const offset = new Date(at).getTimezoneOffset() * 60_000;
+    const typed = new Date(at - offset).toISOString().slice(0, 16);
+    await member.getByLabel('Publish at, once approved').fill(typed);
+    await member.getByRole('button', { name: 'Submit for approval' }).click();
+    await member.getByRole('status').getByText(`Submitted “${title}” for approval.`).waitFor();
+    await member.waitForURL(/\/dashboard\/posts\/post_/);
+    const id = member.url().split('/').at(-1) ?? '';
+    const submitted = (await callApi(memberKey, 'GET', `/api/content/posts/${id}`)).json.data;
+    expect([submitted.status, submitted.scheduledAt]).toEqual([
+      'pending_approval',
+      new Date(at).toISOString(),
+    ]);
+
+    // Approved, it is scheduled: the API refuses the member any change but back to draft.
+    expect((await callApi(key, 'POST', `/api/content/posts/${id}/approve`)).status).toBe(200);
+    await member.reload();
+    const status = member.getByRole('region', { name: 'Status' });
+    await status.getByText('move it back to draft to change it').waitFor();
+    expect(await member.getByLabel(/Publish at/).count()).toBe(0);
+    expect(await member.getByRole('button', { name: /Schedule|Reschedule|Save/ }).count()).toBe(0);
+    await status.getByRole('button', { name: 'Move back to draft' }).click();
+    await member.getByRole('status').getByText(`“${title}” is a draft again.`).waitFor();
+    await member.getByRole('button', { name: 'Submit for approval' }).waitFor();
+    await member.context().close();
+  });
+
   it.each([1280, 375])('axe finds no serious or critical violation at %i px', async (width) => {
     const admin = await signedIn(browser, base, ADMIN, width);
     await admin.goto('/dashboard/posts/approvals');
@@ -110,6 +151,13 @@ describe('approval in the dashboard', () => {
     await admin.getByRole('region', { name: 'Activity' }).waitFor();
     expect(await seriousViolations(admin)).toEqual([]);
     await admin.context().close();
+
+    // The member's composer, with Submit for approval.
+    const member = await signedIn(browser, base, MEMBER, width);
+    await member.goto('/dashboard/posts/new');
+    await member.getByRole('button', { name: 'Submit for approval' }).waitFor();
+    expect(await seriousViolations(member)).toEqual([]);
+    await member.context().close();
 
     // The reject dialog, open on a post of its own, with its refusal showing.
     const draft = await callApi(memberKey, 'POST', '/api/content/posts', {

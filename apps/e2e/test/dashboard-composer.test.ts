@@ -4,7 +4,8 @@
  * both channels with a Mastodon variant; the Bluesky counter over at 301 graphemes with the
  * Schedule button saying why it is disabled; a refusal only the server knows (Bluesky's byte
  * limit) beside its field; at 300 it schedules, publishes, and the post's page links to both
- * published posts. Axe at 1280 and 375 px.
+ * published posts. A draft's page schedules through the same composer and its checks. Axe at
+ * 1280 and 375 px.
  */
 import { startBlueskyPds, type BlueskyPds } from '@chorus/stand-ins/bluesky-pds';
 import type { MastodonStandIn } from '@chorus/stand-ins';
@@ -207,6 +208,61 @@ describe('the composer', () => {
     await entry.getByText('composer.test (Bluesky)').waitFor();
     await entry.getByText(/\(Mastodon\)$/).waitFor();
     await axeAtBothWidths(page);
+    await context.close();
+  });
+
+  it('schedules a draft from its page with the same composer: its channels, counters and checks', async () => {
+    const listed = await api('GET', '/api/content/channels?integrationId=bluesky');
+    const channelId = listed.json.data[0].id as string;
+    const title = 'Composer e2e: a draft to schedule';
+    const draft = await api('POST', '/api/content/posts', {
+      title,
+      content: 'd'.repeat(301),
+      targets: [{ channelId }],
+    });
+    expect(draft.status).toBe(201);
+    const id = draft.json.data.id as string;
+    const context = await browser.newContext({
+      baseURL: base,
+      viewport: { width: 1280, height: 900 },
+      timezoneId: 'UTC',
+    });
+    const page = await context.newPage();
+    await page.goto('/sign-in');
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.waitForURL((url) => url.pathname === '/dashboard');
+    await page.goto(`/dashboard/posts/${id}`);
+
+    const content = page.getByRole('region', { name: 'Content' });
+    await content
+      .getByRole('group', { name: 'Channels' })
+      .getByRole('checkbox', { name: /@composer\.test · Bluesky/, checked: true })
+      .waitFor();
+    const schedule = content.getByRole('button', { name: 'Schedule', exact: true });
+    await content
+      .getByRole('tabpanel', { name: /Bluesky/ })
+      .getByText('301 / 300: 1 over')
+      .waitFor();
+    await expect.poll(() => schedule.isDisabled()).toBe(true);
+    const why = await schedule.getAttribute('aria-describedby');
+    await page.locator(`[id="${why}"]`).getByText('301 of 300 allowed on Bluesky').waitFor();
+    await axeAtBothWidths(page);
+
+    await content.getByLabel('Content').fill('d'.repeat(300));
+    await expect.poll(() => schedule.isDisabled(), { timeout: 15_000 }).toBe(false);
+    const at = Math.ceil((Date.now() + 3 * 86_400_000) / 60_000) * 60_000;
+    await content.getByLabel('Publish at').fill(new Date(at).toISOString().slice(0, 16));
+    await schedule.click();
+    await page.getByRole('status').getByText(`Scheduled “${title}”.`).waitFor();
+    const post = (await api('GET', `/api/content/posts/${id}`)).json.data;
+    expect([post.status, post.scheduledAt, post.content.length]).toEqual([
+      'scheduled',
+      new Date(at).toISOString(),
+      300,
+    ]);
+    // Scheduled, it is rescheduled the same way; nothing else on the page schedules.
+    await content.getByRole('button', { name: 'Reschedule' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Schedule', exact: true }).count()).toBe(0);
     await context.close();
   });
 });

@@ -68,14 +68,19 @@ async function signedIn(user: { email: string; password: string }, width = 1280)
   return page;
 }
 
-/** The names of the status controls on a post's page, sorted. */
+/** The composer's last step, when the post has one (its other buttons edit the post). */
+const STEPS = ['Schedule', 'Reschedule', 'Submit for approval'];
+
+/** The names of the status controls on a post's page and the composer's step, sorted. */
 async function statusControls(page: Page) {
   const region = page.getByRole('region', { name: 'Status' });
   await region.waitFor();
-  const names = await region
-    .getByRole('button')
-    .evaluateAll((buttons) => buttons.map((b) => b.textContent?.trim() ?? ''));
-  return names.sort();
+  const names = (where: Locator) =>
+    where
+      .getByRole('button')
+      .evaluateAll((buttons) => buttons.map((b) => b.textContent?.trim() ?? ''));
+  const content = await names(page.getByRole('region', { name: 'Content' }));
+  return [...(await names(region)), ...content.filter((name) => STEPS.includes(name))].sort();
 }
 
 /** After an action, the page redraws with the post's new status: wait for its controls. */

@@ -194,4 +194,20 @@ describe('a post’s page after publishing', () => {
     expect(await again.getByText('Needs reconnecting').count()).toBe(0);
     await page.context().close();
   });
+
+  it('connects Mastodon by signing in on the instance, with no token to paste', async () => {
+    await disconnect(key, 'mastodon');
+    const signedInAs = standIn.addAccount({ username: 'oauthed', displayName: 'Signed In' });
+    standIn.authorizeAs(signedInAs.accountId);
+    const page = await signedIn(browser, base, ADMIN);
+    await page.goto('/dashboard/integrations');
+    await page.getByRole('button', { name: 'Connect Mastodon' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Connect Mastodon' });
+    await dialog.getByLabel('Instance URL').fill(standIn.url);
+    await dialog.getByRole('button', { name: 'Connect' }).click();
+    // Off to the instance's authorize page, which approves at once, and back.
+    await page.waitForURL(/\/dashboard\/integrations\?status=connected/);
+    await page.getByRole('row').filter({ hasText: 'Signed In' }).waitFor();
+    await page.context().close();
+  });
 });

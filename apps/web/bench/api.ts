@@ -7,11 +7,13 @@
  * ratios. Env: DATABASE_URL (a PostgreSQL server, default loopback), REDIS_URL (default
  * loopback), BENCH_SECONDS per run (10), BENCH_ROUNDS (2), BENCH_USERS (1000),
  * BENCH_SOAK_SECONDS (0): then that long more of the users list at 64 connections on Chorus
- * alone, and the RSS after it (`BENCH_SOAK_SECONDS=300` for the 5-minute figure).
+ * alone, and the RSS after it (`BENCH_SOAK_SECONDS=300` for the 5-minute figure). Then what
+ * compression costs the lists and saves on large answers (compression.ts).
  */
 import { fileURLToPath } from 'node:url';
 import type { ChildProcess } from 'node:child_process';
 import { createTestDatabase } from '@chorus/db/testing';
+import { compressionReport } from './compression';
 import { drive, merge, type Load, type Measure } from './load';
 import {
   cpuUse,
@@ -157,6 +159,13 @@ async function main() {
       );
       say(`${scenario.name} ×${scenario.connections} done`);
     }
+    say('compression');
+    const compression = await compressionReport({
+      base: bases.product,
+      headers: auth,
+      seconds: SECONDS,
+      rounds: ROUNDS,
+    });
     const soak: string[] = [];
     if (SOAK_SECONDS > 0) {
       say(`soaking Chorus for ${SOAK_SECONDS} s`);
@@ -177,6 +186,10 @@ async function main() {
         '| request | conns | server | req/s | p50 ms | p99 ms | RSS MB | CPU µs/request: server · PostgreSQL · Redis | errors |',
         '|---|---|---|---|---|---|---|---|---|',
         ...rows,
+        '',
+        'Compression on Chorus (the same server with and without Accept-Encoding):',
+        '',
+        ...compression,
         '',
         ...soak,
         `Next's own process (the dashboard, not under load here): RSS ${serverRssMb(product.pid ?? 0, WEB_SERVER).toFixed(0)} MB.`,

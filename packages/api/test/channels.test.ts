@@ -158,6 +158,87 @@ describe('connecting Mastodon with an access token', () => {
   });
 });
 
+describe('connecting Mastodon by signing in on the instance', () => {
+  const signIn = () =>
+    h.call('POST', '/api/integrations/connect/mastodon', { body: { serviceUrl: mastodon.url } });
+
+  /** The browser's trip: the instance's authorize page, then our callback. */
+  async function grant(authUrl: string) {
+    const atInstance = await fetch(authUrl, { redirect: 'manual' });
+    const landed = await h.handle(new Request(atInstance.headers.get('location') ?? ''));
+    expect(landed.status).toBe(302);
+    return new URL(landed.headers.get('location') ?? '');
+  }
+
+  it('registers Chorus on the instance, sends the browser there, and connects after the grant', async () => {
+    const started = await signIn();
+    expect(started.status).toBe(200);
+    expect(started.json).toMatchObject({ status: 'pending', provider: 'mastodon' });
+    const authUrl = new URL(started.json.authUrl);
+    expect(`${authUrl.origin}${authUrl.pathname}`).toBe(`${mastodon.url}/oauth/authorize`);
+    expect(authUrl.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(authUrl.searchParams.get('scope')).toBe(
+      'read:accounts read:statuses write:media write:statuses',
+    );
+    const back = await grant(started.json.authUrl);
+    expect(back.searchParams.get('status')).toBe('connected');
+    const { json } = await listChannels();
+    expect(json.data).toEqual([
+      expect.objectContaining({
+        integrationId: 'mastodon',
+        handle: '@alice@mastodon.test',
+        connectionStatus: 'connected',
+      }),
+    ]);
+    // The token is kept sealed with the instance, where the engine reads it.
+    const raw = JSON.stringify(await h.db.execute(sql`select * from integration_connections`));
+    expect(raw).toContain('mastodon');
+    expect(raw).not.toContain(mastodon.url);
+  });
+
+  it('registers once per instance: the next sign-in uses the same app', async () => {
+    const first = new URL((await signIn()).json.authUrl);
+    const second = new URL((await signIn()).json.authUrl);
+    expect(second.searchParams.get('client_id')).toBe(first.searchParams.get('client_id'));
+    expect(second.searchParams.get('state')).not.toBe(first.searchParams.get('state'));
+  });
+
+  it('returns the browser with the instance’s refusal and stores nothing', async () => {
+    const started = new URL((await signIn()).json.authUrl);
+    const callback = new URL(
+      `/api/integrations/callback/mastodon?state=${started.searchParams.get('state')}&error=access_denied`,
+      'http://localhost',
+    );
+    const landed = await h.handle(new Request(callback));
+    const back = new URL(landed.headers.get('location') ?? '');
+    expect(back.searchParams.get('status')).toBe('error');
+    expect(back.searchParams.get('error')).toBe('access_denied');
+    expect((await listChannels()).json.data).toEqual([]);
+  });
+
+  it('needs the instance, naming serviceUrl, and refuses a private one unless allowed', async () => {
+    const none = await h.call('POST', '/api/integrations/connect/mastodon', { body: {} });
+    expect(none.status).toBe(400);
+    expect(none.json.error.details.issues).toEqual([
+      { path: 'serviceUrl', message: expect.stringContaining('instance') },
+    ]);
+    process.env.CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS = 'false';
+    const loopback = await signIn();
+    expect(loopback.status).toBe(400);
+    expect(loopback.json.error.details.issues).toEqual([
+      { path: 'serviceUrl', message: expect.any(String) },
+    ]);
+  });
+
+  it('answers 502 integration_unreachable when the instance cannot be reached', async () => {
+    const { status, json } = await h.call('POST', '/api/integrations/connect/mastodon', {
+      body: { serviceUrl: await closedPort() },
+    });
+    expect(status).toBe(502);
+    expect(json.error.code).toBe('integration_unreachable');
+  });
+});
+
 describe('connecting Bluesky', () => {
   it('needs the handle the app password belongs to', async () => {
     const { status, json } = await h.call('POST', '/api/integrations/connect/bluesky', {

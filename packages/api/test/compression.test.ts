@@ -8,7 +8,12 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiListener, createHttpServer } from '../src/http';
-import { COMPRESS_MIN_BYTES, negotiateEncoding } from '../src/http/compression';
+import {
+  COMPRESS_INLINE_MAX_BYTES,
+  COMPRESS_MIN_BYTES,
+  compressBody,
+  negotiateEncoding,
+} from '../src/http/compression';
 import { createRestDoor } from '../src/rest';
 import { startHarness, type Harness } from './harness';
 import { fixture, upload } from './media-fixtures';
@@ -145,6 +150,16 @@ describe('compression of API answers', () => {
     const records = parse(decoded(raw).toString(), { columns: true }) as { title: string }[];
     expect(records.map((r) => r.title)).toContain('Compressed 29');
     expect(raw.bytes.byteLength).toBeLessThan(decoded(raw).byteLength / 5);
+  });
+
+  it('compresses a page on the event loop and a large body in the pool, both decodable', async () => {
+    const page = Buffer.from(JSON.stringify({ data: Array(40).fill({ name: 'a user' }) }));
+    const large = Buffer.alloc(COMPRESS_INLINE_MAX_BYTES * 4, '{"name":"a user"}');
+    expect(page.byteLength).toBeLessThan(COMPRESS_INLINE_MAX_BYTES);
+    for (const body of [page, large]) {
+      expect(brotliDecompressSync(await compressBody(body, 'br')).equals(body)).toBe(true);
+      expect(gunzipSync(await compressBody(body, 'gzip')).equals(body)).toBe(true);
+    }
   });
 
   it('reads Accept-Encoding by its weights', () => {

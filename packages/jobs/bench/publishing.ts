@@ -4,12 +4,17 @@
  * across the Mastodon and X stand-ins, sent by WORKERS (2) real workers; reports the lag from
  * `scheduledAt` to the stand-in's receipt (p50, p99), the engine's throughput against the
  * stand-ins' own capacity measured in the same run (the providers called directly, with the
- * same concurrency and no database), and checks that no target was sent twice. Run it with
- * DATABASE_URL set (PostgreSQL); without it, an embedded PGlite.
+ * same concurrency and no database), and checks that no target was sent twice; and the API's
+ * own latency (its REST door in a process of its own, as `npm start` serves it, read at a
+ * steady 20 requests a second by a third process) before the run and while it runs. Run it
+ * with DATABASE_URL set (PostgreSQL); without it, an embedded PGlite.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import { inArray, openDatabase, postTargets, posts, type Db } from '@chorus/db';
 import { createTestServerDatabase } from '@chorus/db/testing';
-import { createAccount, newId, PROVIDERS, type Provider } from '@chorus/services';
+import { createAccount, createApiKey, newId, PROVIDERS, type Provider } from '@chorus/services';
 import { startMastodonStandIn, startXStandIn } from '@chorus/stand-ins';
 import {
   dispatchPublishingJob,
@@ -25,6 +30,47 @@ const WINDOW_MS = Number(process.env.WINDOW_S ?? 60) * 1000;
 const WORKERS = Number(process.env.WORKERS ?? 2);
 /** Channels per network: the stand-ins count their rate limits per account. */
 const CHANNELS = 20;
+
+const benchDir = fileURLToPath(new URL('.', import.meta.url));
+
+/** Runs one of this folder's scripts in a Node process of its own. */
+const script = (file: string, env: Record<string, string>) =>
+  spawn(process.execPath, ['--import', 'tsx', `${benchDir}${file}`], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+
+/** The REST door alone on a free loopback port; answers its base URL once it listens. */
+async function apiServer(databaseUrl: string) {
+  const child = script('api-server.ts', {
+    DATABASE_URL: databaseUrl,
+    RATE_LIMITS: JSON.stringify({ free: { read: 1e9, write: 1e9 } }),
+  });
+  const [line] = (await once(child.stdout ?? child, 'data')) as [Buffer];
+  const port = /listening (\d+)/.exec(line.toString())?.[1];
+  if (!port) throw new Error(`the API server did not start: ${line.toString()}`);
+  return { child, base: `http://127.0.0.1:${port}` };
+}
+
+interface ProbeResult {
+  count: number;
+  errors: number;
+  p50: number;
+  p99: number;
+}
+
+/** Reads the API at a steady rate for `seconds` from a third process (api-probe.ts). */
+async function probe(base: string, token: string, seconds: number): Promise<ProbeResult> {
+  const child: ChildProcess = script('api-probe.ts', {
+    BASE: base,
+    TOKEN: token,
+    SECONDS: String(seconds),
+  });
+  let out = '';
+  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  await once(child, 'exit');
+  return JSON.parse(out) as ProbeResult;
+}
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
@@ -108,13 +154,22 @@ async function run(size: number) {
   const database = await createTestServerDatabase();
   const { db } = database;
   const networks = await standIns();
-  const { accountId } = await createAccount(db, {
+  const { accountId, adminId } = await createAccount(db, {
     name: 'Bench',
     admin: { name: 'Bench', email: 'bench@bench.test', password: 'correct horse battery' },
   });
   const channels = await seed(db, networks, accountId);
   const concurrency = publishingTiming().concurrency * WORKERS;
   const capacityPerSecond = await capacity(networks, 2000, concurrency);
+  const api = await apiServer(database.url);
+  const { secret } = await createApiKey({
+    db,
+    userId: adminId,
+    name: 'Bench probe',
+    scopes: ['content:read'],
+    environment: 'live',
+  });
+  const idle = await probe(api.base, secret, 10);
 
   // Two targets per post (one per network), due over the window from 5 s ahead.
   const start = Date.now() + 5_000;
@@ -166,6 +221,7 @@ async function run(size: number) {
     ),
   );
   console.log(`${size} targets due over ${WINDOW_MS / 1000} s, ${WORKERS} workers…`);
+  const busy = probe(api.base, secret, (start + WINDOW_MS - Date.now()) / 1000);
   const receipts = () => [
     ...networks.mastodon.published().map((s) => ({ text: s.text, at: s.createdAt.getTime() })),
     ...networks.x.published().map((t) => ({ text: t.text, at: t.createdAt.getTime() })),
@@ -197,12 +253,18 @@ async function run(size: number) {
   console.log(
     `posts settled (first 1000): ${settled.filter((s) => s.status === 'published').length} published`,
   );
+  const during = await busy;
+  console.log(
+    `API p50/p99 ms (GET /api/content/posts, 20/s): idle ${idle.p50.toFixed(1)}/${idle.p99.toFixed(1)}, while publishing ${during.p50.toFixed(1)}/${during.p99.toFixed(1)} (p99 ×${(during.p99 / idle.p99).toFixed(2)}; errors ${idle.errors + during.errors})`,
+  );
   const target = size <= 1000 ? 2000 : 5000;
   console.log(
     `target p99 < ${target} ms: ${percentile(lags, 99) < target ? 'met' : 'MISSED'}; no target twice: ${twice === 0 ? 'met' : 'MISSED'}`,
   );
   await Promise.all(workers.map((worker) => worker.stop()));
   await Promise.all(pools.map((pool) => pool.close()));
+  api.child.kill('SIGTERM');
+  await once(api.child, 'exit');
   await networks.mastodon.close();
   await networks.x.close();
   await database.close();

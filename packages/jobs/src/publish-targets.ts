@@ -2,7 +2,7 @@ import {
   dueTargetIds,
   onPublishingWake,
   publishingSettings,
-  publishTarget,
+  publishTargets,
   recoverAbandoned,
 } from '@chorus/services';
 import { defineJob, type JobContext } from './definition';
@@ -47,7 +47,7 @@ export async function queueTargets(context: Pick<JobContext, 'boss' | 'notify'>,
 }
 
 /**
- * One attempt per job (decisions §18): `publishTarget` claims, publishes, writes the outcome
+ * One attempt per job: `publishTargets` claims, publishes, writes the outcome
  * and settles the post; a job for a target that is not due does nothing. A worker that dies
  * mid-attempt leaves the target `publishing`; the dispatcher's recovery takes it from there
  * (so pg-boss's own retry is off: a retry could not know whether the request left).
@@ -60,7 +60,12 @@ export const publishTargetJob = (timing: PublishingTiming = publishingTiming()) 
     work: { pollingIntervalSeconds: 0.5, batchSize },
     loops: Math.min(LOOPS, timing.concurrency),
     handle: async (jobs, { db, media, notify }) => {
-      await Promise.all(jobs.map((job) => publishTarget({ db, media }, job.data.targetId)));
+      // One claim and one read of channels, posts and media for the batch; then each target
+      // is sent on its own.
+      await publishTargets(
+        { db, media },
+        jobs.map((job) => job.data.targetId),
+      );
       // A full batch means more may be waiting: fetch again at once rather than after a poll.
       if (jobs.length >= batchSize) notify(PUBLISH_TARGET);
     },
@@ -78,10 +83,14 @@ export const dispatchPublishingJob = (timing: PublishingTiming = publishingTimin
   let stopWaking: (() => void) | undefined;
   const dispatch = async (context: JobContext) => {
     await recoverAbandoned(context.db, publishingSettings());
+    // Page through the due targets once: while they wait, the first page would come back
+    // again and again.
+    let after: string | undefined;
     for (;;) {
-      const ids = await dueTargetIds(context.db, 1000);
+      const ids = await dueTargetIds(context.db, { limit: 1000, after });
       await queueTargets(context, ids);
       if (ids.length < 1000) return;
+      after = ids.at(-1);
     }
   };
   return defineJob<object>({

@@ -1,10 +1,12 @@
 import { promisify } from 'node:util';
 import {
   brotliCompress,
+  brotliCompressSync,
   constants,
   createBrotliCompress,
   createGzip,
   gzip,
+  gzipSync,
   type BrotliOptions,
   type ZlibOptions,
 } from 'node:zlib';
@@ -67,9 +69,20 @@ export function compressible(type: string | null | undefined): boolean {
   );
 }
 
-/** A whole body, compressed off the event loop (zlib's thread pool). */
-export const compressBody = (body: Buffer, encoding: Encoding): Promise<Buffer> =>
-  encoding === 'br' ? brotliAsync(body, BROTLI) : gzipAsync(body, GZIP);
+/**
+ * Up to this size a body is compressed on the event loop: a page of a list takes tens of
+ * microseconds, less than the hand-off to zlib's thread pool and back, which on a busy server
+ * also waits for a pool thread. Larger bodies go to the pool, so one never stalls the loop.
+ */
+export const COMPRESS_INLINE_MAX_BYTES = 16 * 1024;
+
+/** A whole body, compressed on the event loop when small, else in zlib's thread pool. */
+export async function compressBody(body: Buffer, encoding: Encoding): Promise<Buffer> {
+  if (body.byteLength <= COMPRESS_INLINE_MAX_BYTES) {
+    return encoding === 'br' ? brotliCompressSync(body, BROTLI) : gzipSync(body, GZIP);
+  }
+  return encoding === 'br' ? brotliAsync(body, BROTLI) : gzipAsync(body, GZIP);
+}
 
 /** A compressor for a streamed body. */
 export const compressStream = (encoding: Encoding): Transform =>

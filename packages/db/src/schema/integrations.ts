@@ -52,8 +52,27 @@ export const integrationOauthStates = pgTable(
     /** The `redirect_uri` sent to the authorize step: the token request must repeat it exactly. */
     callbackUrl: text().notNull(),
     codeVerifier: text().notNull(),
+    /** The server the grant is asked of, where it is the user's own (a Mastodon instance). */
+    serviceUrl: text(),
     expiresAt: timestamptz().notNull(),
     createdAt: timestamptz().notNull().defaultNow(),
   },
   (t) => [index('integration_oauth_states_expires_idx').on(t.expiresAt)],
+);
+
+/**
+ * Chorus's OAuth application on a Mastodon instance, registered there (`POST /api/v1/apps`) the
+ * first time an account connects through that instance, for the callback URL it was registered
+ * with; the secret sealed. Shared by every account on this deployment, like an app's settings.
+ */
+export const mastodonApps = pgTable(
+  'mastodon_apps',
+  {
+    instanceUrl: text().notNull(),
+    redirectUri: text().notNull(),
+    clientId: text().notNull(),
+    clientSecret: text().notNull(),
+    createdAt: timestamptz().notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.instanceUrl, t.redirectUri] })],
 );

@@ -5,6 +5,7 @@ import { discoverNetworkChannels } from '../publishing/discover';
 import type { DiscoveredChannel } from '../publishing/provider';
 import { storeConnection } from './connections';
 import { findEntry } from './catalogue';
+import { completeMastodonOAuth } from './mastodon-oauth';
 import { exchangeCode, fetchProfile, safeErrorCode } from './oauth-client';
 import { consumeState, dropExpiredStates } from './oauth-states';
 import { configuredProvider } from './settings';
@@ -43,6 +44,12 @@ export async function completeOAuthCallback(opts: {
 
   if (opts.error) return fail(safeErrorCode(opts.error, 'provider_error'));
   if (!opts.code) return fail('invalid_request');
+  if (integrationId === 'mastodon') {
+    const done = await completeMastodonOAuth({ db, pending, code: opts.code, now });
+    return 'error' in done
+      ? fail(done.error)
+      : { location: returnTo(pending.redirectUrl, integrationId) };
+  }
   const entry = findEntry(integrationId);
   if (entry?.authMethod !== 'oauth2' || entry.status !== 'active') {
     return fail('integration_unavailable');

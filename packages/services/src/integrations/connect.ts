@@ -8,6 +8,7 @@ import type { ApiKeyEntry, OAuthEntry } from './catalogue';
 import { storeConnection } from './connections';
 import { findEntry } from './catalogue';
 import { callbackPath, requireEntry } from './listing';
+import { startMastodonOAuth } from './mastodon-oauth';
 import { buildAuthUrl, pkcePair } from './oauth-client';
 import { createState, dropExpiredStates } from './oauth-states';
 import { appOrigin, assertRedirectAllowed, configuredProvider } from './settings';
@@ -32,7 +33,8 @@ interface ConnectOptions {
 
 /**
  * Starts a connection: an OAuth integration answers `pending` with the third party's authorize
- * URL; an API-key integration is connected at once (decisions §13).
+ * URL; an API-key integration is connected at once, except Mastodon without a token, which
+ * answers `pending` with its instance's authorize URL.
  */
 export async function connectIntegration(
   opts: ConnectOptions,
@@ -58,6 +60,20 @@ export function assertConnectable(integrationId: string) {
 
 async function connectWithApiKey(entry: ApiKeyEntry, opts: ConnectOptions) {
   const { apiKey } = opts;
+  // Mastodon without a token: the user signs in on their instance instead.
+  if (!apiKey && entry.id === 'mastodon') {
+    const origin = appOrigin(opts.origin);
+    if (opts.redirectUrl) assertRedirectAllowed(opts.redirectUrl, origin);
+    return startMastodonOAuth({
+      db: opts.db,
+      accountId: opts.principal.accountId,
+      userId: opts.principal.userId,
+      serviceUrl: opts.serviceUrl,
+      origin,
+      redirectUrl: opts.redirectUrl ?? `${origin}${DEFAULT_RETURN_PATH}`,
+      now: opts.now ?? new Date(),
+    });
+  }
   if (!apiKey) {
     throw new AppError('missing_api_key', `${entry.name} connects with an API key: send apiKey.`);
   }

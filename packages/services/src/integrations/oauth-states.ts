@@ -24,6 +24,8 @@ export async function createState(opts: {
   redirectUrl: string;
   callbackUrl: string;
   verifier: string;
+  /** The user's own server the grant is asked of (a Mastodon instance). */
+  serviceUrl?: string;
   now: Date;
 }): Promise<string> {
   const state = randomBytes(32).toString('base64url');
@@ -36,6 +38,7 @@ export async function createState(opts: {
     redirectUrl: opts.redirectUrl,
     callbackUrl: opts.callbackUrl,
     codeVerifier: seal(opts.verifier, verifierContext(stateHash)),
+    serviceUrl: opts.serviceUrl ?? null,
     expiresAt: new Date(opts.now.getTime() + STATE_TTL_MS),
   });
   return state;

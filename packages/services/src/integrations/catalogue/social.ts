@@ -112,8 +112,8 @@ export const social: CatalogueEntry[] = [
     status: 'active',
     authMethod: 'api_key',
     setupSteps: [
-      'On your instance, open Preferences → Development → New application, with the scopes read:accounts, read:statuses, write:media and write:statuses.',
-      'Click Connect and enter the instance URL and the application’s access token.',
+      'Click Connect, enter your instance URL and sign in there to allow Chorus.',
+      'Or, on your instance, open Preferences → Development → New application, with the scopes read:accounts, read:statuses, write:media and write:statuses, and paste its access token in the Connect dialog.',
     ],
   },
   {

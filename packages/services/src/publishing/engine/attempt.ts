@@ -1,20 +1,8 @@
-import {
-  and,
-  asc,
-  channels,
-  eq,
-  integrationConnections,
-  postMedia,
-  posts,
-  type Db,
-  type TargetError,
-} from '@chorus/db';
+import type { Db } from '@chorus/db';
 import type { Network } from '@chorus/validators';
-import { publishingCredentials } from '../credentials';
-import type { Provider, ProviderCredentials, PublishPart } from '../provider';
-import { PROVIDERS } from '../providers';
+import type { Provider, ProviderCredentials } from '../provider';
 import {
-  claimTarget,
+  claimTargets,
   heartbeat,
   markNeedsReconnect,
   saveProgress,
@@ -22,15 +10,11 @@ import {
   type Outcome,
   type TargetRow,
 } from './claim';
-import { mediaRows, publishMedia, type MediaSource } from './media';
+import type { MediaSource } from './media';
 import { verdict } from './policy';
+import { prepareAttempts, type Prepared, type Ready } from './prepare';
 import { refreshedCredentials } from './refresh';
-import {
-  networkOf,
-  providerContext,
-  publishingSettings,
-  type PublishingSettings,
-} from './settings';
+import { providerContext, publishingSettings, type PublishingSettings } from './settings';
 
 export interface EngineOptions {
   db: Db;
@@ -41,107 +25,61 @@ export interface EngineOptions {
 
 export type AttemptResult = Outcome['status'] | null;
 
-const fail = (code: string, message: string, retryable: boolean): Outcome => ({
-  status: 'failed',
-  error: { code, message, retryable } satisfies TargetError,
-});
-
-/** The target's channel, connection and provider, or why it cannot be published to. */
-async function destination(db: Db, claim: TargetRow) {
-  const [channel] = await db
-    .select()
-    .from(channels)
-    .where(and(eq(channels.id, claim.channelId), eq(channels.accountId, claim.accountId)))
-    .limit(1);
-  const network = channel ? networkOf(channel.integrationId) : null;
-  const provider = network ? PROVIDERS[network] : undefined;
-  const [connection] = channel
-    ? await db
-        .select()
-        .from(integrationConnections)
-        .where(
-          and(
-            eq(integrationConnections.accountId, claim.accountId),
-            eq(integrationConnections.integrationId, channel.integrationId),
-          ),
-        )
-        .limit(1)
-    : [];
-  if (!channel || !connection || !network || !provider) {
-    return fail('channel_unavailable', 'The channel is no longer connected.', false);
-  }
-  if (connection.status === 'needs_reconnect') {
-    return fail(
-      'reconnect_required',
-      'The network refused our access: reconnect the integration, then retry.',
-      true,
-    );
-  }
-  const found = publishingCredentials(channel, connection);
-  if (!found) {
-    return fail('reconnect_required', 'The stored credentials cannot be read: reconnect.', true);
-  }
-  return { channel, connection, network, provider, ...found };
-}
-
-/** The target's text and media, with the post's own where the target leaves a field out. */
-async function partsOf(db: Db, claim: TargetRow, source: MediaSource) {
-  const [post] = await db.select().from(posts).where(eq(posts.id, claim.postId)).limit(1);
-  const postMediaIds = claim.mediaIds
-    ? claim.mediaIds
-    : (
-        await db
-          .select({ id: postMedia.mediaId })
-          .from(postMedia)
-          .where(eq(postMedia.postId, claim.postId))
-          .orderBy(asc(postMedia.position))
-      ).map((link) => link.id);
-  const specs = [
-    { text: claim.content ?? post?.content ?? '', mediaIds: postMediaIds },
-    ...(claim.thread ?? []).map((part) => ({ text: part.content, mediaIds: part.mediaIds ?? [] })),
-  ];
-  const rows = await mediaRows(
-    db,
-    claim.accountId,
-    specs.flatMap((spec) => spec.mediaIds),
-  );
-  const missing = specs.flatMap((spec) => spec.mediaIds).find((id) => !rows.has(id));
-  if (missing) return fail('media_unavailable', `The media ${missing} no longer exists.`, false);
-  return specs.map((spec): PublishPart => ({
-    text: spec.text,
-    media: spec.mediaIds.map((id) => publishMedia(rows.get(id) as never, source)),
-  }));
-}
-
 /**
- * One attempt at one target (decisions §18): claimed before the network call, its outcome
- * written after with the post settled; an expired token is refreshed once and the call made
- * again. Answers the target's new status, or null when it was not due (another worker has it,
- * or a duplicate job). Never throws for a network's failure: that is an outcome.
+ * One attempt at each of these targets: claimed together before any network
+ * call, what they need read in a few queries for the whole batch, then each sent on its own,
+ * its outcome written after with the post settled; an expired token is refreshed once and the
+ * call made again. Answers each target's new status, in order, or null where it was not due
+ * (another worker has it, or a duplicate job). Never throws for a network's failure: that is
+ * an outcome.
  */
-export async function publishTarget(opts: EngineOptions, targetId: string): Promise<AttemptResult> {
+export async function publishTargets(
+  opts: EngineOptions,
+  targetIds: string[],
+): Promise<AttemptResult[]> {
   const { db } = opts;
   const settings = opts.settings ?? publishingSettings(opts.env);
-  const claim = await claimTarget(db, targetId);
-  if (!claim) return null;
-  let found: Awaited<ReturnType<typeof destination>>;
-  let parts: Awaited<ReturnType<typeof partsOf>>;
+  const claims = await claimTargets(db, targetIds);
+  let prepared: Prepared[];
   try {
-    found = await destination(db, claim);
-    if ('status' in found) return await settle(db, claim, found);
-    parts = await partsOf(db, claim, opts.media ?? {});
-    if (!Array.isArray(parts)) return await settle(db, claim, parts);
+    prepared = await prepareAttempts(db, claims, opts.media ?? {});
   } catch (error) {
-    // Nothing left for the network yet: the target waits for its next attempt, not a person.
+    // Nothing left for the network yet: the targets wait for their next attempt, not a person.
     const message = error instanceof Error ? error.message : 'The attempt could not start.';
-    const at = new Date(Date.now() + settings.backoffMs);
-    return settle(db, claim, {
-      status: 'pending',
-      nextAttemptAt: at,
-      error: { code: 'network_error', message, retryable: true },
-    }).catch(() => null);
+    const nextAttemptAt = new Date(Date.now() + settings.backoffMs);
+    const error_ = { code: 'network_error', message, retryable: true };
+    prepared = claims.map((claim) => ({
+      claim,
+      outcome: { status: 'pending', nextAttemptAt, error: error_ },
+    }));
   }
+  const results = new Map<string, AttemptResult>();
+  await Promise.all(
+    prepared.map(async (item) => {
+      const result =
+        'outcome' in item
+          ? await settle(db, item.claim, item.outcome).catch(() => null)
+          : await send(opts, settings, item.claim, item.ready);
+      results.set(item.claim.id, result);
+    }),
+  );
+  return targetIds.map((id) => results.get(id) ?? null);
+}
 
+/** One attempt at one target: `publishTargets` of one. */
+export async function publishTarget(opts: EngineOptions, targetId: string): Promise<AttemptResult> {
+  const [result] = await publishTargets(opts, [targetId]);
+  return result ?? null;
+}
+
+/** The network call of one claimed target, under its lease and timeout, and its outcome. */
+async function send(
+  opts: EngineOptions,
+  settings: PublishingSettings,
+  claim: TargetRow,
+  found: Ready,
+): Promise<AttemptResult> {
+  const { db } = opts;
   const { provider, network } = found;
   const lease = setInterval(() => {
     heartbeat(db, claim).catch(() => {});
@@ -157,7 +95,7 @@ export async function publishTarget(opts: EngineOptions, targetId: string): Prom
           handle: found.channel.handle,
           credentials,
         },
-        parts,
+        parts: found.parts,
         firstComment: claim.firstComment,
         progress: claim.progress,
         saveProgress: (progress) => saveProgress(db, claim, progress),
@@ -167,21 +105,19 @@ export async function publishTarget(opts: EngineOptions, targetId: string): Prom
   try {
     const outcome = await attempt(opts, found, call, network, provider);
     if ('externalId' in outcome) {
-      return settle(db, claim, { status: 'published', ...outcome });
+      return await settle(db, claim, { status: 'published', ...outcome });
     }
-    return settleFailure(db, claim, found, outcome, settings, provider);
+    return await settleFailure(db, claim, found, outcome, settings, provider);
   } finally {
     clearInterval(lease);
     clearTimeout(timeout);
   }
 }
 
-type Found = Exclude<Awaited<ReturnType<typeof destination>>, Outcome>;
-
 /** Publishes, refreshing an expired token once; answers the publication or the classified error. */
 async function attempt(
   opts: EngineOptions,
-  found: Found,
+  found: Ready,
   call: (credentials: ProviderCredentials) => Promise<{ externalId: string; url: string }>,
   network: Network,
   provider: Provider,
@@ -212,7 +148,7 @@ async function settle(db: Db, claim: TargetRow, outcome: Outcome): Promise<Attem
 async function settleFailure(
   db: Db,
   claim: TargetRow,
-  found: Found,
+  found: Ready,
   failure: ReturnType<Provider['classify']>,
   settings: PublishingSettings,
   provider: Provider,

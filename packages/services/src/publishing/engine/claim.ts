@@ -1,6 +1,7 @@
 import {
   and,
   eq,
+  inArray,
   integrationConnections,
   isNull,
   lte,
@@ -30,12 +31,14 @@ export const isDue = and(
 );
 
 /**
- * Claims a due target for one attempt, before any network call: one conditional update, so of
- * any number of workers or duplicate jobs exactly one gets the row. Null when it is not due
- * (claimed already, published, waiting for its backoff, its post no longer publishing).
+ * Claims due targets for one attempt each, before any network call: one conditional update, so
+ * of any number of workers or duplicate jobs exactly one gets each row. A target that is not
+ * due (claimed already, published, waiting for its backoff, its post no longer publishing) is
+ * left out of the answer.
  */
-export async function claimTarget(db: Db, targetId: string): Promise<TargetRow | null> {
-  const [row] = await db
+export async function claimTargets(db: Db, targetIds: string[]): Promise<TargetRow[]> {
+  if (targetIds.length === 0) return [];
+  return db
     .update(postTargets)
     .set({
       status: 'publishing',
@@ -44,9 +47,8 @@ export async function claimTarget(db: Db, targetId: string): Promise<TargetRow |
       nextAttemptAt: null,
       updatedAt: clock,
     })
-    .where(and(eq(postTargets.id, targetId), isDue))
+    .where(and(inArray(postTargets.id, targetIds), isDue))
     .returning();
-  return row ?? null;
 }
 
 /** Our claim on a target: still `publishing`, by this attempt (not one that took over since). */

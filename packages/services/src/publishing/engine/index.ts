@@ -1,5 +1,5 @@
-export { publishTarget, type EngineOptions, type AttemptResult } from './attempt';
-export { claimTarget, type Outcome } from './claim';
+export { publishTarget, publishTargets, type EngineOptions, type AttemptResult } from './attempt';
+export { claimTargets, type Outcome } from './claim';
 export { mediaRows, publishMedia, type MediaSigner, type MediaSource } from './media';
 export { backoffMs, verdict, type Verdict } from './policy';
 export { refreshedCredentials, refreshExpiringCredentials } from './refresh';

@@ -1,4 +1,4 @@
-import { and, asc, channels, eq, inArray, lt, postTargets, sql, type Db } from '@chorus/db';
+import { and, asc, channels, eq, gt, inArray, lt, postTargets, sql, type Db } from '@chorus/db';
 import { recordActivity } from '../../posts/activity';
 import { PROVIDERS } from '../providers';
 import { settlePost } from '../settle';
@@ -7,14 +7,20 @@ import { networkOf, publishingSettings, type PublishingSettings } from './settin
 
 const clock = sql`clock_timestamp()`;
 
-/** Ids of targets due now, the longest-waiting first (what the dispatcher queues a job for). */
-export async function dueTargetIds(db: Db, limit = 1000): Promise<string[]> {
+/**
+ * Ids of targets due now (what the dispatcher queues a job for), a page at a time in id order:
+ * `after` is the last id of the page before.
+ */
+export async function dueTargetIds(
+  db: Db,
+  page: { limit?: number; after?: string } = {},
+): Promise<string[]> {
   const rows = await db
     .select({ id: postTargets.id })
     .from(postTargets)
-    .where(isDue)
-    .orderBy(asc(sql`coalesce(${postTargets.nextAttemptAt}, ${postTargets.updatedAt})`))
-    .limit(limit);
+    .where(page.after ? and(isDue, gt(postTargets.id, page.after)) : isDue)
+    .orderBy(asc(postTargets.id))
+    .limit(page.limit ?? 1000);
   return rows.map((row) => row.id);
 }
 

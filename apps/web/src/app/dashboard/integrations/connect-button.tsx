@@ -23,6 +23,8 @@ const KEY_FORMS: Record<
   {
     description: string;
     keyLabel: string;
+    /** Set when the key may be left out (Mastodon: then the user signs in on the instance). */
+    keyHint?: string;
     handle?: boolean;
     serviceUrl?: { label: string; hint: string; required: boolean };
   }
@@ -40,8 +42,9 @@ const KEY_FORMS: Record<
   },
   mastodon: {
     description:
-      'Create an application on your instance (Preferences → Development) with read:accounts, read:statuses, write:media and write:statuses, and paste its access token.',
-    keyLabel: 'Access token',
+      'Give your instance and sign in there, or paste the access token of an application you created on it (Preferences → Development) with read:accounts, read:statuses, write:media and write:statuses.',
+    keyLabel: 'Access token (optional)',
+    keyHint: 'Leave empty to sign in on your instance.',
     serviceUrl: {
       label: 'Instance URL',
       hint: 'For example https://mastodon.social.',
@@ -120,7 +123,8 @@ export function ConnectButton({ id, name, authMethod, verb = 'Connect' }: Props)
           label={keyForm?.keyLabel ?? 'API key'}
           name="apiKey"
           type="password"
-          required
+          required={!keyForm?.keyHint}
+          hint={keyForm?.keyHint}
           minLength={8}
           autoComplete="off"
           // The form's error goes here unless another field is the one at fault.

@@ -6,6 +6,7 @@ import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
 import { failed, succeeded, text, type ActionResult } from '~/server/action-result';
 import { dashboardCaller } from '~/server/dashboard';
+import { formError } from '~/server/form-errors';
 
 const PATH = '/dashboard/posts';
 // The list, each post's page and the calendar show what these actions change.
@@ -51,12 +52,7 @@ const ZPostForm = z.object({
     .transform((rule) => rule.trim() || null)
     .optional(),
 });
-const ZStatusForm = z.object({
-  id: ZId,
-  status: ZPostStatus,
-  // The browser turns its local date-time into an instant; empty when nothing was picked.
-  scheduledAt: z.union([z.literal(''), z.iso.datetime({ offset: true })]).optional(),
-});
+const ZStatusForm = z.object({ id: ZId, status: ZPostStatus });
 const ZMove = z.object({ id: ZId, scheduledAt: z.iso.datetime({ offset: true }) });
 const ZDelete = z.object({ id: ZId, title: z.string().max(1000) });
 const ZRetry = z.object({ id: ZId });
@@ -86,24 +82,58 @@ const postForm = (form: FormData) =>
     recurrence: form.get('recurrence') ?? undefined,
   });
 
-/** The composer's Schedule button: the post is written straight into `scheduled`. */
+/** The time the composer's time field holds, as an instant; undefined when it holds none. */
+const when = (form: FormData) => text(form, 'scheduledAt') || undefined;
+
+/**
+ * The composer's Schedule (or Reschedule) button: the post is written straight into
+ * `scheduled`, with its text, in one change.
+ */
 const scheduling = (form: FormData) =>
   form.get('intent') === 'schedule'
-    ? { status: 'scheduled' as const, scheduledAt: text(form, 'scheduledAt') || undefined }
+    ? { status: 'scheduled' as const, scheduledAt: when(form) }
     : {};
+
+type Caller = Awaited<ReturnType<typeof dashboardCaller>>;
+
+/**
+ * The composer's Submit for approval, once the post is saved as a draft: the API's submit
+ * transition, with the time the author wants it out. Saving and submitting are two changes (a
+ * status in a write can never submit), so a refused submission leaves the saved draft.
+ */
+async function submitting(caller: Caller, form: FormData, id: string) {
+  if (form.get('intent') !== 'submit') return null;
+  await caller.posts.submit({ id, scheduledAt: when(form) ?? null });
+  return true;
+}
 
 export async function createPost(_: ActionResult, form: FormData): Promise<ActionResult> {
   const input = postForm(form);
   if (!input.success) return malformed();
   const caller = await dashboardCaller(PATH);
+  let data;
   try {
-    const { data } = await caller.posts.create({ ...input.data, ...scheduling(form) });
-    refresh();
-    const done = data.status === 'scheduled' ? 'Scheduled' : 'Created';
-    return { ...succeeded(`${done} “${data.title}”.`), location: `${PATH}/${data.id}` };
+    ({ data } = await caller.posts.create({ ...input.data, ...scheduling(form) }));
   } catch (error) {
     return failed(error, form);
   }
+  refresh();
+  const location = `${PATH}/${data.id}`;
+  try {
+    if (await submitting(caller, form, data.id)) {
+      return { ...succeeded(`Submitted “${data.title}” for approval.`), location };
+    }
+  } catch (error) {
+    // The draft exists: its page shows it, with the refusal in the toast and Submit again.
+    return {
+      error: `Saved “${data.title}” as a draft, but it was not submitted: ${formError(error)}`,
+      location,
+      at: Date.now(),
+    };
+  }
+  const done =
+    data.status === 'scheduled' ? `Scheduled “${data.title}”.` : `Created “${data.title}”.`;
+  return { ...succeeded(done), location };
 }
 
 export async function updatePost(_: ActionResult, form: FormData): Promise<ActionResult> {
@@ -112,9 +142,13 @@ export async function updatePost(_: ActionResult, form: FormData): Promise<Actio
   if (!id.success || !input.success) return malformed();
   const caller = await dashboardCaller(`${PATH}/${id.data}`);
   try {
-    const { data } = await caller.posts.update({ id: id.data, ...input.data });
+    const { data } = await caller.posts.update({ id: id.data, ...input.data, ...scheduling(form) });
     refresh();
-    return succeeded(`Saved “${data.title}”.`);
+    if (await submitting(caller, form, data.id)) {
+      return succeeded(`Submitted “${data.title}” for approval.`);
+    }
+    const done = form.get('intent') === 'schedule' ? 'Scheduled' : 'Saved';
+    return succeeded(`${done} “${data.title}”.`);
   } catch (error) {
     return failed(error, form);
   }
@@ -130,18 +164,17 @@ const DONE: Record<PostStatus, (title: string) => string> = {
   archived: (title) => `Archived “${title}”.`,
 };
 
-/** A change of status (or of a scheduled post's time); the procedure applies decisions §10. */
+/**
+ * A status button's change (back to draft, publish now, archive); the procedure refuses one the
+ * transition table does not allow. Scheduling goes through the composer, with the post's text.
+ */
 export async function changePostStatus(_: ActionResult, form: FormData): Promise<ActionResult> {
   const input = ZStatusForm.safeParse(Object.fromEntries(form));
   if (!input.success) return malformed();
-  const { id, status, scheduledAt } = input.data;
+  const { id, status } = input.data;
   const caller = await dashboardCaller(`${PATH}/${id}`);
   try {
-    const { data } = await caller.posts.update({
-      id,
-      status,
-      scheduledAt: scheduledAt || undefined,
-    });
+    const { data } = await caller.posts.update({ id, status });
     refresh();
     return succeeded(DONE[data.status](data.title));
   } catch (error) {

@@ -5,7 +5,6 @@ import { useRouter } from 'next/navigation';
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Field, SelectField } from '~/components/field';
 import { fromLocalInput } from '~/components/local-dates';
-import { TimeZoneNote } from '~/components/local-time';
 import { useToastAction } from '~/components/toast';
 import { createPost, updatePost } from './actions';
 import { ChannelPicker } from './composer/channel-picker';
@@ -21,12 +20,21 @@ import {
   type Draft,
   type Variant,
 } from './composer/draft';
+import { composerStep } from './composer/step';
+import { SubmitBar } from './composer/submit-bar';
 import { useServerCheck } from './composer/use-server-check';
 import { VariantPanel } from './composer/variant-panel';
 import { VariantTabs } from './composer/variant-tabs';
 import { MediaPicker } from './media-picker';
 
-type PostFormProps = { post?: Post; media: Media[]; moreMedia: boolean; channels: Channel[] };
+type PostFormProps = {
+  post?: Post;
+  media: Media[];
+  moreMedia: boolean;
+  channels: Channel[];
+  /** The account requires approval of this member's posts: they submit instead of scheduling. */
+  submits?: boolean;
+};
 
 /** Channels can change while the post has not gone out (the API refuses it after). */
 const channelsEditable = (post?: Post) =>
@@ -214,40 +222,15 @@ function Composer(props: ComposerProps) {
           {props.error}
         </p>
       )}
-      {post ? (
-        <button type="submit" className="primary" disabled={pending}>
-          Save
-        </button>
-      ) : (
-        <div className="composer-submit">
-          <button type="submit" name="intent" value="draft" disabled={pending}>
-            Save as draft
-          </button>
-          <Field
-            label="Publish at"
-            name="when"
-            type="datetime-local"
-            defaultValue={typed?.when}
-            hint={<TimeZoneNote prefix="In your time zone" />}
-            error={fields.scheduledAt}
-          />
-          <button
-            type="submit"
-            name="intent"
-            value="schedule"
-            className="primary"
-            disabled={pending || blocked !== null}
-            aria-describedby={blocked ? `${id}-blocked` : undefined}
-          >
-            Schedule
-          </button>
-          {blocked && (
-            <p id={`${id}-blocked`} className="small muted">
-              {blocked}
-            </p>
-          )}
-        </div>
-      )}
+      <SubmitBar
+        step={composerStep(post?.status, props.submits ?? false)}
+        scheduledAt={post?.scheduledAt}
+        typed={typed?.when}
+        error={fields.scheduledAt}
+        pending={pending}
+        blocked={blocked}
+        id={id}
+      />
     </>
   );
 }
@@ -274,11 +257,13 @@ function repeatOptions(current: string | null) {
  * channels it goes to with a version per channel, each counted as its network counts it and
  * checked by the server as the user types. A refusal keeps what was typed and checked.
  */
-export function PostForm({ post, media, moreMedia, channels }: PostFormProps) {
+export function PostForm({ post, media, moreMedia, channels, submits }: PostFormProps) {
   const router = useRouter();
-  const [result, run, pending] = useToastAction(post ? updatePost : createPost, (answer) => {
-    if (answer.location) router.push(answer.location);
-  });
+  const [result, run, pending] = useToastAction(post ? updatePost : createPost);
+  // A new post's page, also when it was saved but not submitted (the refusal is its toast).
+  useEffect(() => {
+    if (result.location) router.push(result.location);
+  }, [result.location, router]);
   // Checkboxes repeat one name, which the action's typed values cannot hold: the ones sent
   // are kept here. A ref, not state: a state update made before the action's await commits
   // after the refusal has redrawn the form, which then showed them unchecked.
@@ -308,6 +293,7 @@ export function PostForm({ post, media, moreMedia, channels }: PostFormProps) {
         media={media}
         moreMedia={moreMedia}
         channels={channels}
+        submits={submits}
         typed={typed}
         fields={fields}
         checkedMedia={typed ? sent.current : (post?.mediaIds ?? [])}

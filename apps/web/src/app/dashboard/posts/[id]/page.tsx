@@ -11,6 +11,7 @@ import { ApprovalControls } from '../approval/approval-controls';
 import { RejectionNotice } from '../approval/rejection-notice';
 import { withoutPublishing } from '../approval/status-changes';
 import { accountChannels } from '../channels';
+import { editableBy } from '../composer/step';
 import { editorMedia } from '../editor-media';
 import { PostForm } from '../post-form';
 import { PostStatusBadge } from '../post-status';
@@ -86,19 +87,27 @@ export default async function PostPage(props: { params: Params }) {
             )}
           />
         )}
-        <ApprovalControls
-          post={post}
-          canDecide={mayCall(me, 'posts.approve')}
-          canSubmit={submits}
-        />
+        <ApprovalControls post={post} canDecide={mayCall(me, 'posts.approve')} />
+        {canEdit && !editableBy(post, submits) && (
+          <p className="small muted">
+            Posts need an admin’s approval: move it back to draft to change it, then submit it
+            again.
+          </p>
+        )}
       </section>
       {post.targets.length > 0 && (
         <PostTargets post={post} channels={channels} canAct={mayCall(me, 'posts.retry')} />
       )}
       <section className="panel" aria-labelledby="post-content">
         <h2 id="post-content">Content</h2>
-        {canEdit ? (
-          <PostForm post={post} media={media} moreMedia={more} channels={channelList} />
+        {canEdit && editableBy(post, submits) ? (
+          <PostForm
+            post={post}
+            media={media}
+            moreMedia={more}
+            channels={channelList}
+            submits={submits}
+          />
         ) : (
           <PostView post={post} media={media} />
         )}

@@ -10,20 +10,6 @@ const refresh = () => revalidatePath(PATH, 'layout');
 const ZId = z.string().min(1).max(100);
 const malformed = (): ActionResult => ({ error: 'The form was not understood.', at: Date.now() });
 
-/** Submits a draft for an admin's approval; the procedure says when it cannot be. */
-export async function submitForApproval(_: ActionResult, form: FormData): Promise<ActionResult> {
-  const id = ZId.safeParse(form.get('id'));
-  if (!id.success) return malformed();
-  const caller = await dashboardCaller(`${PATH}/${id.data}`);
-  try {
-    const { data } = await caller.posts.submit({ id: id.data });
-    refresh();
-    return succeeded(`Submitted “${data.title}” for approval.`);
-  } catch (error) {
-    return failed(error, form);
-  }
-}
-
 export async function approvePost(_: ActionResult, form: FormData): Promise<ActionResult> {
   const id = ZId.safeParse(form.get('id'));
   if (!id.success) return malformed();

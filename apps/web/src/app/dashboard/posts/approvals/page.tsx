@@ -67,7 +67,7 @@ export default async function ApprovalsPage() {
                   </td>
                   {canDecide && (
                     <td>
-                      <ApprovalControls post={post} canDecide canSubmit={false} />
+                      <ApprovalControls post={post} canDecide />
                     </td>
                   )}
                 </tr>

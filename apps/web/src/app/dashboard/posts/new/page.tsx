@@ -17,6 +17,9 @@ export default async function NewPostPage() {
   const caller = await dashboardCaller(PATH);
   const { media, more } = await editorMedia(caller);
   const channels = await accountChannels(caller);
+  const { requireApproval } = (await caller.account.settings({})).data;
+  // While approval is required, a member submits instead of scheduling.
+  const submits = requireApproval && me.role !== 'admin';
   return (
     <>
       <p className="small">
@@ -24,10 +27,11 @@ export default async function NewPostPage() {
       </p>
       <h1>New post</h1>
       <p className="lead">
-        Write it once, tailor it per channel, and schedule it; or save a draft to finish later.
+        Write it once, tailor it per channel, and{' '}
+        {submits ? 'submit it for approval' : 'schedule it'}; or save a draft to finish later.
       </p>
       <section className="panel">
-        <PostForm media={media} moreMedia={more} channels={channels} />
+        <PostForm media={media} moreMedia={more} channels={channels} submits={submits} />
       </section>
     </>
   );

@@ -1,0 +1,42 @@
+import { POST_STATUSES } from '@chorus/validators';
+import { describe, expect, it } from 'vitest';
+import { composerStep, editableBy } from '../src/app/dashboard/posts/composer/step';
+
+const names = (status: Parameters<typeof composerStep>[0], submits: boolean) => {
+  const { save, next } = composerStep(status, submits);
+  return [save, next?.label ?? null, next?.intent ?? null];
+};
+
+describe('the composer’s buttons', () => {
+  it('schedule a new post or a draft, and reschedule a scheduled one', () => {
+    expect(names(undefined, false)).toEqual(['Save as draft', 'Schedule', 'schedule']);
+    expect(names('draft', false)).toEqual(['Save', 'Schedule', 'schedule']);
+    expect(names('scheduled', false)).toEqual(['Save', 'Reschedule', 'schedule']);
+  });
+
+  it('submit for approval instead, for a member who must, and never schedule', () => {
+    expect(names(undefined, true)).toEqual(['Save as draft', 'Submit for approval', 'submit']);
+    expect(names('draft', true)).toEqual(['Save', 'Submit for approval', 'submit']);
+    for (const status of POST_STATUSES) {
+      expect(composerStep(status, true).next?.intent).not.toBe('schedule');
+    }
+  });
+
+  it('only save a post that is past scheduling', () => {
+    for (const status of [
+      'pending_approval',
+      'publishing',
+      'published',
+      'failed',
+      'archived',
+    ] as const) {
+      expect(names(status, false)).toEqual(['Save', null, null]);
+    }
+  });
+
+  it('leave a scheduled post alone for a member who must submit (the API refuses any change)', () => {
+    expect(editableBy({ status: 'scheduled' }, true)).toBe(false);
+    expect(editableBy({ status: 'scheduled' }, false)).toBe(true);
+    expect(editableBy({ status: 'draft' }, true)).toBe(true);
+  });
+});
