@@ -299,12 +299,12 @@ export const ZListPostsQuery = paginationQuery(25).extend({
     .optional(),
   recurring: z
     .enum(['true', 'false'])
-    .transform((value) => value === 'true')
-    .optional()
     .meta({
       description:
         '`true`: only posts that repeat (with a `recurrence`); `false`: only posts that do not.',
-    }),
+    })
+    .transform((value) => value === 'true')
+    .optional(),
   from: rangeBound('from', 'Created at or after this time.'),
   to: rangeBound('to', 'Created at or before this time.'),
   scheduledFrom: bound('scheduledAt', 'from'),
