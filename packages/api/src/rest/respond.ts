@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFromPool } from '@chorus/services';
 import type { ApiError } from '../errors';
 import { JsonAnswer } from '../http/node-fetch';
 import { apiSecurityHeaders } from '../security-headers';
@@ -6,27 +6,15 @@ import { apiSecurityHeaders } from '../security-headers';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
- * Random hex from a pool of bytes refilled 4 KiB at a time: one call into the system's random
- * source per 341 request ids rather than one each (≈2 % of a small request's time). A request id
- * is a label the answer and the log share, not a secret.
+ * The caller's X-Request-Id when it is a sane token, else a new one: a label the answer and the
+ * log share, not a secret (decisions §7).
  */
-const randomHex = (() => {
-  let pool = Buffer.alloc(0);
-  let used = 0;
-  return (bytes: number) => {
-    if (used + bytes > pool.length) [pool, used] = [randomBytes(4096), 0];
-    used += bytes;
-    return pool.toString('hex', used - bytes, used);
-  };
-})();
-
-/** The caller's X-Request-Id when it is a sane token, else a new one (decisions §7). */
 export const requestIdFor = (req: Request): string =>
   requestIdFrom(req.headers.get('x-request-id'));
 
 /** The same, from the header's value (null or undefined when absent). */
 export function requestIdFrom(incoming: string | null | undefined): string {
-  return incoming && REQUEST_ID.test(incoming) ? incoming : `req_${randomHex(12)}`;
+  return incoming && REQUEST_ID.test(incoming) ? incoming : `req_${randomFromPool(12).toString('hex')}`;
 }
 
 /** The headers every REST answer starts with, errors included (decisions §7, §16). */
