@@ -80,7 +80,10 @@ export default async function PostPage(props: { params: Params }) {
         {canEdit && (
           <StatusActions
             post={post}
-            next={withoutPublishing(statusChangesOf(post.status), submits)}
+            next={withoutPublishing(
+              statusChangesOf(post.status, post.recurrence !== null),
+              submits,
+            )}
           />
         )}
         <ApprovalControls post={post} canDecide={mayCall(me, 'posts.approve')} />
