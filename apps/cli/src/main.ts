@@ -1,6 +1,6 @@
 #!/usr/bin/env -S npx tsx
 /** The operator's command line: bootstrap accounts and API keys against the server's database. */
-import { migrateDatabase, openConfiguredDatabase } from '@chorus/db/node';
+import { loadEnvFile, migrateDatabase, openConfiguredDatabase } from '@chorus/db/node';
 import { AppError } from '@chorus/services';
 import { createRequire } from 'node:module';
 import { UsageError } from './args';
@@ -19,6 +19,7 @@ async function main(argv: string[]): Promise<number> {
   }
   // Every argument is checked before anything is opened: a typo costs no database.
   const command = parseCommand(argv);
+  loadEnvFile();
   const database = await openConfiguredDatabase();
   try {
     // Idempotent: a first command on a fresh embedded database creates the schema.

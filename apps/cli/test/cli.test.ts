@@ -196,11 +196,14 @@ describe('parseExpiresIn', () => {
 
 describe('the installed command', () => {
   const main = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+  let parent: string;
   let dataDir: string;
   beforeAll(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'chorus-cli-'));
+    parent = await mkdtemp(join(tmpdir(), 'chorus-cli-'));
+    // Not there yet, as on a fresh machine before any `npm start`: the first command makes it.
+    dataDir = join(parent, 'data');
   });
-  afterAll(() => rm(dataDir, { recursive: true, force: true }));
+  afterAll(() => rm(parent, { recursive: true, force: true }));
 
   const cli = (...args: string[]) =>
     promisify(execFile)(process.execPath, ['--import', 'tsx', main, ...args], {

@@ -23,6 +23,7 @@ import { corsOriginsFromEnv } from '@chorus/api/http';
 import { openDatabase } from '@chorus/db';
 import {
   databaseOptionsFromEnv,
+  loadEnvFile,
   migrateDatabase,
   startEmbeddedServer,
   type EmbeddedServer,
@@ -134,6 +135,7 @@ function useAuthUrl() {
 }
 
 async function main() {
+  loadEnvFile();
   const dev = process.argv.includes('--dev');
   const port = process.env.PORT ?? '3000';
   if (!/^\d{1,5}$/.test(port) || Number(port) > 65535)

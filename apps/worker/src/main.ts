@@ -3,7 +3,12 @@
  * deployment can scale web servers and workers apart. `npm start` runs the same in-process.
  */
 import { log } from '@chorus/api';
-import { databaseOptionsFromEnv, markEmbedded, readEmbeddedServer } from '@chorus/db/node';
+import {
+  databaseOptionsFromEnv,
+  loadEnvFile,
+  markEmbedded,
+  readEmbeddedServer,
+} from '@chorus/db/node';
 import { runWorker } from '@chorus/jobs';
 
 /** DATABASE_URL, or the embedded database that a running `npm start` serves on loopback. */
@@ -21,6 +26,7 @@ async function databaseUrl(): Promise<string> {
 }
 
 async function main() {
+  loadEnvFile();
   const worker = await runWorker({
     databaseUrl: await databaseUrl(),
     onError: (error) => log('error', 'job queue error', { error: error.message }),

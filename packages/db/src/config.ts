@@ -1,5 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { parseEnv } from 'node:util';
 import { openDatabase, type Database } from './client';
 import { markEmbedded, pgliteDir } from './embedded';
 import { readEmbeddedServer } from './embedded-lock';
@@ -13,6 +14,24 @@ function workspaceRoot(from: string): string {
     }
     if (dirname(dir) === dir) return resolve(from);
   }
+}
+
+/**
+ * Reads `.env` at the repository root into `env`, for each variable not set already (the
+ * environment wins, as with `node --env-file`), so that `npm start`, `npm run worker` and the
+ * CLI read the same settings. No file, no change. `.env.example` lists every setting.
+ * Returns the names it set.
+ */
+export function loadEnvFile(from = process.cwd(), env: NodeJS.ProcessEnv = process.env) {
+  const file = join(workspaceRoot(from), '.env');
+  if (!existsSync(file)) return [];
+  const set: string[] = [];
+  for (const [name, value] of Object.entries(parseEnv(readFileSync(file, 'utf8')))) {
+    if (env[name] !== undefined) continue;
+    env[name] = value;
+    set.push(name);
+  }
+  return set;
 }
 
 /** DATABASE_URL and CHORUS_DATA_DIR, read in one place. */
@@ -39,5 +58,7 @@ export async function openConfiguredDatabase(
     markEmbedded(running.url);
     return openDatabase({ url: running.url, max: 2 });
   }
+  // A first command on a fresh machine, before any `npm start`: the directory may not exist.
+  mkdirSync(dataDir, { recursive: true });
   return openDatabase({ url: `file://${pgliteDir(dataDir)}` });
 }

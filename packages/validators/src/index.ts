@@ -12,6 +12,8 @@ export * from './json-depth';
 export * from './safe-keys';
 export * from './envelope';
 export * from './posts';
+export * from './recurrence';
+export { RRule } from './rrule';
 export * from './analytics';
 export * from './webhooks';
 export * from './publishing';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { singleLine } from './text';
 import { paginationQuery, rangeBound, ZTimestamp, ZZonedTime } from './common';
 import { ZEnvelope, ZListEnvelope } from './envelope';
+import { ZRecurrence } from './recurrence';
 
 export const POST_STATUSES = [
   'draft',
@@ -158,6 +159,20 @@ export const ZPost = z
       description:
         'The last rejection of the post by an admin, for its author to read; null once it is submitted again, or if it never was rejected.',
     }),
+    recurrence: z.string().nullable().meta({
+      description:
+        "The RRULE the post repeats by, in the account's time zone from `scheduledAt`; null: it does not repeat.",
+      example: 'FREQ=WEEKLY;BYDAY=MO',
+    }),
+    recurrenceOf: z.string().nullable().meta({
+      description: 'On a copy published by a series: the series (the original post).',
+      example: null,
+    }),
+    nextOccurrences: z.array(ZTimestamp).meta({
+      description:
+        'A scheduled series: its next (up to 5) occurrences, each published as a copy. Empty for any other post.',
+      example: ['2026-12-07T09:00:00.000Z', '2026-12-14T09:00:00.000Z'],
+    }),
     createdAt: ZTimestamp,
     updatedAt: ZTimestamp,
   })
@@ -176,6 +191,7 @@ export const ZCreatePost = z.object({
     description:
       "`next_slot`: schedule the post at the earliest free posting slot shared by all its targets' channels (status `scheduled`, no `scheduledAt`).",
   }),
+  recurrence: ZRecurrence.nullable().optional(),
   targets: ZTargets.default([]).meta({
     example: [
       { channelId: 'chn_01JD2Y8Q9Z3M4N5P6R7S8T9V0W' },
@@ -204,6 +220,10 @@ export const ZUpdatePost = z.object({
   schedule: z.literal('next_slot').optional().meta({
     description:
       "`next_slot`: schedule the post at the earliest free posting slot shared by all its targets' channels (status `scheduled`, no `scheduledAt`).",
+  }),
+  recurrence: ZRecurrence.nullable().optional().meta({
+    description:
+      'Replaces the rule (null: stop repeating); only while the post is a draft or scheduled. Occurrences already published stay; later ones follow the new rule.',
   }),
   targets: ZTargets.optional().meta({
     description: 'Replaces the targets; only while the post is a draft or scheduled.',
@@ -276,6 +296,14 @@ export const ZListPostsQuery = paginationQuery(25).extend({
     .min(1)
     .max(64)
     .meta({ description: 'Only posts that go to this channel (one of their `targets`).' })
+    .optional(),
+  recurring: z
+    .enum(['true', 'false'])
+    .meta({
+      description:
+        '`true`: only posts that repeat (with a `recurrence`); `false`: only posts that do not.',
+    })
+    .transform((value) => value === 'true')
     .optional(),
   from: rangeBound('from', 'Created at or after this time.'),
   to: rangeBound('to', 'Created at or before this time.'),

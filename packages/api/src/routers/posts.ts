@@ -34,10 +34,13 @@ import { adminScoped, router, scoped } from '../trpc';
 const tags = ['Posts'];
 
 const TRANSITIONS =
-  'Status changes: draft → scheduled (needs a future `scheduledAt`) or published; pending_approval → draft (withdrawn); scheduled → draft (clears `scheduledAt`) or published; published → archived; failed → draft or archived; archived → draft. Submitting for approval and approving are their own endpoints (`submit`, `approve`). Any other is 409 `invalid_status_transition`, whose `details` name `currentStatus` and `allowedStatuses`. While the account requires approval (`GET /api/account/settings`), a member with the `user` role cannot schedule, publish, or change a scheduled post (403 `approval_required`): they submit it, and an admin approves it. A post with `targets` asked to become `published` answers in `publishing`: its targets are sent, each with its own `status`, and the post ends `published` when every target is, `failed` when any failed or is `unconfirmed` (see `retry` and `resolve`). `publishing` is left only by the engine.';
+  'Status changes: draft → scheduled (needs a future `scheduledAt`) or published; pending_approval → draft (withdrawn); scheduled → draft (clears `scheduledAt`) or published (a recurring post: archived instead, never published itself); published → archived; failed → draft or archived; archived → draft. Submitting for approval and approving are their own endpoints (`submit`, `approve`). Any other is 409 `invalid_status_transition`, whose `details` name `currentStatus` and `allowedStatuses`. While the account requires approval (`GET /api/account/settings`), a member with the `user` role cannot schedule, publish, or change a scheduled post (403 `approval_required`): they submit it, and an admin approves it. A post with `targets` asked to become `published` answers in `publishing`: its targets are sent, each with its own `status`, and the post ends `published` when every target is, `failed` when any failed or is `unconfirmed` (see `retry` and `resolve`). `publishing` is left only by the engine.';
 
 const TARGETS =
   "`targets` lists the channels (`GET /api/content/channels`) the post goes to, each with the fields that differ from the post (`content`, `mediaIds`, `firstComment`, `thread`); a channel of another account is refused like an unknown one (400 naming `targets[i].channelId`). Scheduling or publishing checks every target against its network's limits and rules: an invalid one is 400 `validation_error` whose `details.issues` have paths such as `targets[1].content` (`POST /api/content/posts/validate` gives the same answer without writing).";
+
+const RECURRENCE =
+  "`recurrence` repeats a post: an RRULE (`FREQ` DAILY, WEEKLY or MONTHLY, `INTERVAL`, `BYDAY`, `COUNT` up to 1,000 or `UNTIL`; any other part is 400 `validation_error` naming `recurrence`) read in the account's time zone from `scheduledAt`, the first occurrence, so a weekly 09:00 stays 09:00 across daylight-saving changes. Once the post is `scheduled`, Chorus publishes a copy of it (`recurrenceOf`: the original) at each occurrence, with the post's content and targets as they are then: editing the original changes later occurrences only. `nextOccurrences` lists the next five. After downtime a series publishes its latest missed occurrence once, not one copy per missed interval. Unscheduling, archiving or deleting the original, or setting `recurrence` to null, stops the series.";
 
 export const postsRouter = router({
   list: scoped('content:read')
@@ -101,7 +104,7 @@ export const postsRouter = router({
         tags,
         summary: "A post's activity: who did what, and when",
         description:
-          'Newest first. Each entry is written in the same transaction as the change it records: created, edited (the fields), submitted, withdrawn, approved, rejected (with the comment), scheduled, unscheduled, publishing, each target published, failed or unconfirmed, retried, resolved, archived, restored. `actorId` is null for what Chorus did itself (the scheduler, publishing).',
+          'Newest first. Each entry is written in the same transaction as the change it records: created, edited (the fields), submitted, withdrawn, approved, rejected (with the comment), scheduled, unscheduled, publishing, each target published, failed or unconfirmed, retried, resolved, repeated (a series published a copy), archived, restored. `actorId` is null for what Chorus did itself (the scheduler, publishing).',
       },
     })
     .input(ZActivityQuery)
@@ -118,7 +121,7 @@ export const postsRouter = router({
         operationId: 'createPost',
         tags,
         summary: 'Create a post',
-        description: `Created as \`draft\` unless \`status\` says \`scheduled\` or \`published\`, with the conditions of those changes from draft. ${TRANSITIONS} ${TARGETS}`,
+        description: `Created as \`draft\` unless \`status\` says \`scheduled\` or \`published\`, with the conditions of those changes from draft. ${TRANSITIONS} ${TARGETS} ${RECURRENCE}`,
       },
       successStatus: 201,
       errors: ['invalid_status_transition', 'approval_required'],
@@ -137,7 +140,7 @@ export const postsRouter = router({
         operationId: 'updatePost',
         tags,
         summary: 'Update a post',
-        description: `Partial update: fields left out are kept; \`mediaIds\` and \`targets\` replace their lists. \`targets\` can change while the post is a draft or scheduled (otherwise 400 naming \`targets\`); a channel that stays a target keeps its target's \`id\`. ${TRANSITIONS} ${TARGETS}`,
+        description: `Partial update: fields left out are kept; \`mediaIds\` and \`targets\` replace their lists. \`targets\` can change while the post is a draft or scheduled (otherwise 400 naming \`targets\`); a channel that stays a target keeps its target's \`id\`. ${TRANSITIONS} ${TARGETS} ${RECURRENCE}`,
       },
       errors: ['invalid_status_transition', 'approval_required'],
     })

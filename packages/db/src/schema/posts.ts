@@ -1,5 +1,13 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgEnum, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import {
+  index,
+  integer,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
 import { accountRef } from './accounts';
 import { timestamptz } from './columns';
 import { media } from './media';
@@ -36,6 +44,16 @@ export const posts = pgTable(
     rejectionComment: text(),
     rejectedBy: text().references(() => users.id, { onDelete: 'set null' }),
     rejectedAt: timestamptz(),
+    /** An RRULE (daily, weekly or monthly) read in the account's time zone from `scheduledAt`. */
+    recurrence: text(),
+    /**
+     * A series' next occurrence not yet published; null when the post is no active series (not
+     * scheduled, or its rule has ended). Written with the rule, so the scheduler finds due
+     * series by index instead of evaluating every rule.
+     */
+    nextOccurrenceAt: timestamptz(),
+    /** The series a copy was published from; null once that series is deleted. */
+    recurrenceOf: text().references((): AnyPgColumn => posts.id, { onDelete: 'set null' }),
     createdAt: timestamptz().notNull().defaultNow(),
     updatedAt: timestamptz().notNull().defaultNow(),
   },
@@ -53,12 +71,38 @@ export const posts = pgTable(
     index('posts_account_published_idx')
       .on(t.accountId, t.publishedAt)
       .where(sql`${t.publishedAt} is not null`),
-    // The scheduler's look-up of what is due: only scheduled posts are in this index.
+    // The scheduler's look-up of what is due: only scheduled one-off posts are in this index
+    // (a series stays scheduled after its start; its occurrences are found by the next one).
     index('posts_due_idx')
       .on(t.scheduledAt)
-      .where(sql`${t.status} = 'scheduled'`),
+      .where(sql`${t.status} = 'scheduled' and ${t.recurrence} is null`),
     index('posts_tags_idx').using('gin', t.tags),
+    // The scheduler's look-up of due series: only active series are in this index.
+    index('posts_series_due_idx')
+      .on(t.nextOccurrenceAt)
+      .where(sql`${t.status} = 'scheduled' and ${t.nextOccurrenceAt} is not null`),
+    index('posts_recurrence_of_idx')
+      .on(t.recurrenceOf)
+      .where(sql`${t.recurrenceOf} is not null`),
   ],
+);
+
+/**
+ * The occurrences a series has published, one row each: the primary key is what makes each
+ * occurrence go out once, whatever number of workers reach it.
+ */
+export const postOccurrences = pgTable(
+  'post_occurrences',
+  {
+    postId: text()
+      .notNull()
+      .references(() => posts.id, { onDelete: 'cascade' }),
+    occurrenceAt: timestamptz().notNull(),
+    /** The copy published for it; null once that copy is deleted. */
+    copyId: text().references(() => posts.id, { onDelete: 'set null' }),
+    createdAt: timestamptz().notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.postId, t.occurrenceAt] })],
 );
 
 /** The media attached to a post, in order. Deleting either side removes the link. */

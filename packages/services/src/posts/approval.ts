@@ -7,6 +7,7 @@ import { hasTargets, startPublishing } from '../publishing/start';
 import { recordActivity } from './activity';
 import { findPost, toOnePost, type PostRow } from './records';
 import { eventOfStatus, requireFutureSchedule } from './rules';
+import { nextOccurrenceOf } from './recurrence';
 import { refusedTransition } from './transitions';
 import type { Tx } from './tx';
 import { assertPublishableNow } from './write';
@@ -72,10 +73,12 @@ export async function approvePost(opts: { db: Db; principal: Principal; id: stri
     const row = await findPost(tx, principal, id, true);
     const now = new Date();
     const later = row.scheduledAt !== null && row.scheduledAt > now;
-    requireStatus(row, 'pending_approval', later ? 'scheduled' : 'published', 'approved');
+    // A series is never published itself: one whose start has passed starts now.
+    const series = row.recurrence !== null;
+    requireStatus(row, 'pending_approval', later || series ? 'scheduled' : 'published', 'approved');
     await assertPublishableNow(tx, principal, row);
     const { accountId } = row;
-    if (!later && (await hasTargets(tx, id))) {
+    if (!later && !series && (await hasTargets(tx, id))) {
       // startPublishing moves the post to `publishing` and records it; a past time goes.
       const approved = await setPost(tx, id, { scheduledAt: null });
       await startPublishing(tx, approved, 'unpublished');
@@ -88,8 +91,8 @@ export async function approvePost(opts: { db: Db; principal: Principal; id: stri
     const updated = await setPost(
       tx,
       id,
-      later
-        ? { status: 'scheduled' }
+      later || series
+        ? await scheduledChanges(tx, row, now)
         : { status: 'published', scheduledAt: null, publishedAt: now },
     );
     const answer = await toOnePost(tx, updated);
@@ -150,6 +153,14 @@ const approvedEntry = (row: PostRow, principal: Principal, post: Post) => ({
     ...(post.status === 'scheduled' && { scheduledAt: post.scheduledAt }),
   },
 });
+
+/** Scheduling an approved post: a series also gets its next occurrence. */
+async function scheduledChanges(tx: Tx, row: PostRow, now: Date): Promise<Partial<PostRow>> {
+  const scheduledAt = row.scheduledAt && row.scheduledAt > now ? row.scheduledAt : now;
+  const status = 'scheduled' as const;
+  const nextOccurrenceAt = await nextOccurrenceOf(tx, { ...row, status, scheduledAt }, now);
+  return { status, scheduledAt, nextOccurrenceAt };
+}
 
 async function setPost(tx: Tx, id: string, changes: Partial<PostRow>): Promise<PostRow> {
   const [row] = await tx

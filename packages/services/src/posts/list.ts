@@ -5,6 +5,8 @@ import {
   count,
   eq,
   gte,
+  isNotNull,
+  isNull,
   lte,
   or,
   postTargets,
@@ -66,6 +68,9 @@ export function postFilters(principal: Principal, query: PostFilters) {
     eq(posts.accountId, principal.accountId),
     query.status ? eq(posts.status, query.status) : undefined,
     query.tag ? arrayContains(posts.tags, [query.tag]) : undefined,
+    query.recurring === undefined
+      ? undefined
+      : (query.recurring ? isNotNull : isNull)(posts.recurrence),
     // The post is the account's already: another account's channel id matches nothing.
     query.channelId
       ? sql`exists (select 1 from ${postTargets} where ${postTargets.postId} = ${posts.id} and ${postTargets.channelId} = ${query.channelId})`

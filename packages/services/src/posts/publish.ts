@@ -1,9 +1,10 @@
-import { and, asc, eq, inArray, lte, postTargets, posts, sql, type Db } from '@chorus/db';
+import { and, asc, eq, inArray, isNull, lte, postTargets, posts, sql, type Db } from '@chorus/db';
 import { recordEvent } from '../events/record';
 import { makeTargetsDue } from '../publishing/start';
 import { settlePost } from '../publishing/settle';
 import { recordActivity } from './activity';
 import { toPosts } from './records';
+import { repeatDueSeries } from './series';
 
 const clock = sql`clock_timestamp()`;
 
@@ -26,7 +27,10 @@ export async function scheduleDueBatch(opts: {
     const due = tx
       .select({ id: posts.id })
       .from(posts)
-      .where(and(eq(posts.status, 'scheduled'), lte(posts.scheduledAt, clock)))
+      .where(
+        // A series stays scheduled past its start: its occurrences go out as copies.
+        and(eq(posts.status, 'scheduled'), isNull(posts.recurrence), lte(posts.scheduledAt, clock)),
+      )
       .orderBy(asc(posts.scheduledAt))
       .limit(limit)
       .for('update', { skipLocked: true });
@@ -70,7 +74,8 @@ export async function publishDueBatch(opts: { db: Db; limit?: number }): Promise
 }
 
 /**
- * Publishes every post that is due now, batch after batch. `onTargetsDue` hears of the
+ * Publishes every post that is due now, batch after batch, after copying the due occurrences
+ * of recurring series (the copies are among the posts due). `onTargetsDue` hears of the
  * targets each batch made due, once its transaction has committed (the engine queues them).
  */
 export async function publishDuePosts(opts: {
@@ -79,6 +84,7 @@ export async function publishDuePosts(opts: {
   onTargetsDue?: (targetIds: string[]) => Promise<void>;
 }): Promise<number> {
   const batchSize = opts.batchSize ?? 200;
+  await repeatDueSeries({ db: opts.db });
   let total = 0;
   for (;;) {
     const batch = await scheduleDueBatch({ db: opts.db, limit: batchSize });

@@ -2,6 +2,7 @@ import type { Principal } from '@chorus/auth';
 import { and, asc, eq, inArray, postMedia, posts, postTargets, type Db } from '@chorus/db';
 import type { Post, Target } from '@chorus/validators';
 import { notFound } from '../errors';
+import { seriesOf, timeZonesOf } from './recurrence';
 
 export type PostRow = typeof posts.$inferSelect;
 export type TargetRow = typeof postTargets.$inferSelect;
@@ -25,7 +26,12 @@ export const toTarget = (row: TargetRow): Target => ({
 export type Reader = Pick<Db, 'select'>;
 
 /** A post as the API returns it (decisions §10, §18), with its media ids and targets in order. */
-export const toPost = (row: PostRow, mediaIds: string[], targets: Target[] = []): Post => ({
+export const toPost = (
+  row: PostRow,
+  mediaIds: string[],
+  targets: Target[] = [],
+  nextOccurrences: Date[] = [],
+): Post => ({
   id: row.id,
   title: row.title,
   content: row.content,
@@ -44,6 +50,9 @@ export const toPost = (row: PostRow, mediaIds: string[], targets: Target[] = [])
           rejectedAt: row.rejectedAt.toISOString(),
         }
       : null,
+  recurrence: row.recurrence,
+  recurrenceOf: row.recurrenceOf,
+  nextOccurrences: nextOccurrences.map((at) => at.toISOString()),
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });
@@ -74,14 +83,39 @@ export async function targetsOf(db: Reader, postIds: string[]) {
   return byPost;
 }
 
-/** Rows to API posts, with their media and targets. */
+/** How many of a series' coming occurrences a post tells. */
+const NEXT_OCCURRENCES = 5;
+
+/** The next occurrences of each active series among `rows`, in its account's time zone. */
+async function occurrencesOf(db: Reader, rows: PostRow[]) {
+  const series = rows.filter((row) => row.nextOccurrenceAt && row.recurrence && row.scheduledAt);
+  const zones = await timeZonesOf(
+    db,
+    series.map((row) => row.accountId),
+  );
+  const byPost = new Map<string, Date[]>();
+  for (const row of series) {
+    const zone = zones.get(row.accountId) ?? 'UTC';
+    const rule = seriesOf(row.recurrence ?? '', row.scheduledAt ?? row.createdAt, zone);
+    byPost.set(row.id, rule.upcoming(row.nextOccurrenceAt ?? row.createdAt, NEXT_OCCURRENCES));
+  }
+  return byPost;
+}
+
+/** Rows to API posts, with their media, targets and a series' next occurrences. */
 export async function toPosts(db: Reader, rows: PostRow[]) {
   const ids = rows.map((row) => row.id);
   // One after the other: inside a transaction both would queue on its one connection anyway.
   const media = await mediaIdsOf(db, ids);
   const targets = await targetsOf(db, ids);
+  const occurrences = await occurrencesOf(db, rows);
   return rows.map((row) =>
-    toPost(row, media.get(row.id) ?? [], (targets.get(row.id) ?? []).map(toTarget)),
+    toPost(
+      row,
+      media.get(row.id) ?? [],
+      (targets.get(row.id) ?? []).map(toTarget),
+      occurrences.get(row.id),
+    ),
   );
 }
 

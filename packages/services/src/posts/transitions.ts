@@ -10,7 +10,8 @@ export const POST_TRANSITIONS: Readonly<Record<PostStatus, readonly PostStatus[]
   draft: ['pending_approval', 'scheduled', 'published'],
   // Back to draft: withdrawn by its author, or rejected by an admin (with a comment).
   pending_approval: ['draft', 'scheduled', 'published'],
-  scheduled: ['draft', 'published'],
+  // Archiving a scheduled post stops it repeating: only a recurring series (see SERIES_ONLY).
+  scheduled: ['draft', 'published', 'archived'],
   // Only the publishing engine moves a post out of `publishing` (to published or failed).
   publishing: [],
   published: ['archived'],
@@ -31,15 +32,38 @@ export const TRANSITION_ACTIONS: Readonly<
   pending_approval: { scheduled: 'approve', published: 'approve' },
 };
 
-/** The statuses a create or update body may ask for, from `from`: the table without the actions. */
-export function statusChangesOf(from: PostStatus): PostStatus[] {
+/**
+ * Changes of the table that only a recurring series makes, and the one a series never makes:
+ * archiving stops a series (a one-off scheduled post is unscheduled instead); a series
+ * publishes copies at its occurrences, never itself by hand.
+ */
+export const SERIES_ONLY: Readonly<Partial<Record<PostStatus, readonly PostStatus[]>>> = {
+  scheduled: ['archived'],
+};
+const NEVER_A_SERIES: readonly PostStatus[] = ['published'];
+
+/**
+ * The statuses a create or update body may ask for, from `from`: the table without the
+ * actions, and without the changes a post that is (`recurring`) or is not a series cannot make.
+ */
+export function statusChangesOf(from: PostStatus, recurring = false): PostStatus[] {
   const actions = TRANSITION_ACTIONS[from] ?? {};
-  return POST_TRANSITIONS[from].filter((to) => actions[to] === undefined);
+  const seriesOnly = SERIES_ONLY[from] ?? [];
+  return POST_TRANSITIONS[from].filter(
+    (to) =>
+      actions[to] === undefined &&
+      (recurring ? !NEVER_A_SERIES.includes(to) : !seriesOnly.includes(to)),
+  );
 }
 
 /** 409 for a change of status that is not allowed from `from`; `why` replaces the default. */
-export const refusedTransition = (from: PostStatus, to: PostStatus, why?: string) => {
-  const allowed = statusChangesOf(from);
+export const refusedTransition = (
+  from: PostStatus,
+  to: PostStatus,
+  why?: string,
+  recurring = false,
+) => {
+  const allowed = statusChangesOf(from, recurring);
   return new AppError(
     'invalid_status_transition',
     why ?? `A ${from} post cannot become ${to}; allowed: ${allowed.join(', ') || 'none'}.`,
@@ -47,17 +71,26 @@ export const refusedTransition = (from: PostStatus, to: PostStatus, why?: string
   );
 };
 
-/**
- * Refuses a change of status that a create or update body may not ask for; staying in a
- * status is no change. A change that is an action's names its endpoint.
- */
-export function assertTransition(from: PostStatus, to: PostStatus) {
-  if (from === to) return;
-  if (statusChangesOf(from).includes(to)) return;
+/** Why a change is refused, when the table has it but not for this post. */
+function whyRefused(from: PostStatus, to: PostStatus, recurring: boolean) {
   const action = TRANSITION_ACTIONS[from]?.[to];
-  throw refusedTransition(
-    from,
-    to,
-    action && `A ${from} post becomes ${to} through POST /api/content/posts/{id}/${action}.`,
-  );
+  if (action) return `A ${from} post becomes ${to} through POST /api/content/posts/{id}/${action}.`;
+  if (recurring && NEVER_A_SERIES.includes(to)) {
+    return 'A recurring post publishes a copy at each occurrence; set recurrence to null to publish it once.';
+  }
+  if (!recurring && SERIES_ONLY[from]?.includes(to)) {
+    return `Only a recurring ${from} post can become ${to} (it stops the series); unschedule this one instead.`;
+  }
+  return undefined;
+}
+
+/**
+ * Refuses a change of status that a create or update body may not ask for, for a post that
+ * is (`recurring`) or is not a series; staying in a status is no change. A change that is an
+ * action's names its endpoint.
+ */
+export function assertTransition(from: PostStatus, to: PostStatus, recurring = false) {
+  if (from === to) return;
+  if (statusChangesOf(from, recurring).includes(to)) return;
+  throw refusedTransition(from, to, whyRefused(from, to, recurring), recurring);
 }

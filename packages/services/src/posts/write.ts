@@ -18,6 +18,7 @@ import {
   scheduleWithoutStatus,
 } from './rules';
 import { withNextSlot } from './next-slot';
+import { assertRecurrenceEditable, nextOccurrenceAfter, nextOccurrenceOf } from './recurrence';
 import { asTargetInputs, replaceTargets } from './targets';
 import { assertTransition } from './transitions';
 import type { Tx } from './tx';
@@ -54,7 +55,8 @@ export async function createPost(opts: { db: Db; principal: Principal; input: Cr
   let publishNow = false;
   const post = await db.transaction(async (tx) => {
     const input = await withNextSlot(tx, opts.input, { accountId: principal.accountId }, now);
-    assertTransition('draft', input.status);
+    const recurrence = input.recurrence ?? null;
+    assertTransition('draft', input.status, recurrence !== null);
     let scheduledAt: Date | null = null;
     if (input.status === 'scheduled')
       scheduledAt = requireFutureSchedule(toDate(input.scheduledAt), now);
@@ -75,6 +77,12 @@ export async function createPost(opts: { db: Db; principal: Principal; input: Cr
         tags: input.tags,
         scheduledAt,
         publishedAt: input.status === 'published' && !publishNow ? now : null,
+        recurrence,
+        nextOccurrenceAt: await nextOccurrenceOf(
+          tx,
+          { accountId: principal.accountId, status: input.status, recurrence, scheduledAt },
+          now,
+        ),
         createdAt: now,
         updatedAt: now,
       })
@@ -112,7 +120,7 @@ const statusDetails = (row: PostRow) =>
     : {};
 
 /** The fields of an update body that change what the post says or where it goes. */
-const EDITABLE = ['title', 'content', 'tags', 'mediaIds', 'targets'] as const;
+const EDITABLE = ['title', 'content', 'tags', 'mediaIds', 'targets', 'recurrence'] as const;
 
 /**
  * The activity of an update: the fields it edited, then its change of status (a new time for
@@ -170,7 +178,9 @@ export async function updatePost(opts: {
     const now = new Date();
     const input = await withNextSlot(tx, opts.input, { ...row, current: row.status }, now);
     const status = input.status ?? row.status;
-    assertTransition(row.status, status);
+    if (input.recurrence !== undefined) assertRecurrenceEditable(row);
+    const recurrence = input.recurrence === undefined ? row.recurrence : input.recurrence;
+    assertTransition(row.status, status, recurrence !== null);
     // Scheduling, publishing, and changing what a scheduled post will send are all publishing.
     const publishes = status === 'scheduled' || (status === 'published' && row.status !== status);
     if (publishes) await assertMayPublish(tx, principal);
@@ -192,6 +202,8 @@ export async function updatePost(opts: {
         // startPublishing moves a post with targets on from its current status.
         ...(withTargets ? { publishedAt: row.publishedAt } : {}),
         status: withTargets ? row.status : status,
+        recurrence,
+        nextOccurrenceAt: await nextOccurrenceAfter(tx, row, { status, recurrence, changes }, now),
         title: input.title,
         content: input.content,
         tags: input.tags,

@@ -1,3 +1,4 @@
+import Link from 'next/link';
 import { ZIntegrationCategory, ZIntegrationStatus, type Channel } from '@chorus/validators';
 import { ConfirmAction } from '~/components/confirm-action';
 import { EmptyState } from '~/components/empty-state';
@@ -37,7 +38,10 @@ function ConnectionChannels({ channels, pages }: { channels: Channel[]; pages: s
     <ul className="plain">
       {channels.map((channel) => (
         <li key={channel.id}>
-          <ChannelBadge channel={channel} />
+          <ChannelBadge channel={channel} />{' '}
+          <Link href={`/dashboard/integrations/channels/${channel.id}`} className="small">
+            Posting slots<span className="sr-only"> of {channel.name}</span>
+          </Link>
           {channel.connectionStatus === 'needs_reconnect' && (
             <>
               {' '}

@@ -45,6 +45,12 @@ const ZPostForm = z.object({
   mediaIds: z.array(ZId).max(100),
   // Absent when the post's channels cannot change any more (after it went out).
   targets: ZTargetsJson.optional(),
+  // The "Repeats" choice: an RRULE the procedure judges, or empty for a post that does not.
+  recurrence: z
+    .string()
+    .max(1000)
+    .transform((rule) => rule.trim() || null)
+    .optional(),
 });
 const ZStatusForm = z.object({ id: ZId, status: ZPostStatus });
 const ZMove = z.object({ id: ZId, scheduledAt: z.iso.datetime({ offset: true }) });
@@ -73,6 +79,7 @@ const postForm = (form: FormData) =>
     tags: form.get('tags') ?? '',
     mediaIds: form.getAll('mediaIds'),
     targets: form.get('targets') ?? undefined,
+    recurrence: form.get('recurrence') ?? undefined,
   });
 
 /** The time the composer's time field holds, as an instant; undefined when it holds none. */

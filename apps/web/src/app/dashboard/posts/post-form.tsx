@@ -3,7 +3,7 @@
 import { NETWORK_NAMES, type Channel, type Media, type Post } from '@chorus/validators';
 import { useRouter } from 'next/navigation';
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
-import { Field } from '~/components/field';
+import { Field, SelectField } from '~/components/field';
 import { fromLocalInput } from '~/components/local-dates';
 import { useToastAction } from '~/components/toast';
 import { createPost, updatePost } from './actions';
@@ -236,6 +236,23 @@ function Composer(props: ComposerProps) {
 }
 
 /**
+ * How often a post repeats, from its time (a copy goes out at each occurrence). A rule set
+ * through the API that is none of these stays offered as it is.
+ */
+function repeatOptions(current: string | null) {
+  const options = [
+    { value: '', label: 'Does not repeat' },
+    { value: 'FREQ=DAILY', label: 'Every day' },
+    { value: 'FREQ=WEEKLY', label: 'Every week' },
+    { value: 'FREQ=MONTHLY', label: 'Every month' },
+  ];
+  if (current && !options.some((option) => option.value === current)) {
+    options.push({ value: current, label: `As set: ${current}` });
+  }
+  return options;
+}
+
+/**
  * Writes a new post (then goes to its page) or edits one: the shared text and media, the
  * channels it goes to with a version per channel, each counted as its network counts it and
  * checked by the server as the user types. A refusal keeps what was typed and checked.
@@ -289,6 +306,13 @@ export function PostForm({ post, media, moreMedia, channels, submits }: PostForm
           hint="Separated by commas, e.g. launch, news."
           defaultValue={typed?.tags ?? post?.tags.join(', ')}
           error={fields.tags}
+        />
+        <SelectField
+          label="Repeats"
+          name="recurrence"
+          options={repeatOptions(post?.recurrence ?? null)}
+          defaultValue={typed?.recurrence ?? post?.recurrence ?? ''}
+          error={fields.recurrence}
         />
       </Composer>
     </form>

@@ -19,6 +19,7 @@ const SAID: Record<ActivityAction, string> = {
   unconfirmed: 'could not confirm publishing',
   retried: 'retried publishing',
   resolved: 'resolved a target',
+  repeated: 'published a copy for an occurrence',
   archived: 'archived it',
   restored: 'made it a draft again',
 };

@@ -1,5 +1,6 @@
 import type { Post, Target } from '@chorus/validators';
 import type { dashboardCaller } from '~/server/dashboard';
+import { accountChannels } from '../channels';
 
 type Caller = Awaited<ReturnType<typeof dashboardCaller>>;
 export type CalendarPost = Pick<Post, 'id' | 'title' | 'status' | 'scheduledAt' | 'publishedAt'> & {
@@ -7,8 +8,18 @@ export type CalendarPost = Pick<Post, 'id' | 'title' | 'status' | 'scheduledAt' 
 };
 /** The instants the calendar shows, both included (the posts list's bounds), and its filter. */
 export type CalendarRange = { from: string; to: string; channelId?: string };
+/** An occurrence of a recurring series to come: the series' copy goes out then. */
+export type CalendarOccurrence = Pick<Post, 'title'> & {
+  seriesId: string;
+  at: string;
+  targets: CalendarPost['targets'];
+};
+/** A channel's posting slot of the shown days that no post holds. */
+export type CalendarSlot = { channelId: string; at: string };
 export type CalendarPosts = {
   posts: CalendarPost[];
+  occurrences: CalendarOccurrence[];
+  openSlots: CalendarSlot[];
   /** Posts of the range left out by the cap, per status: none when nothing was left out. */
   missing: { scheduled: number; published: number };
 };
@@ -40,14 +51,66 @@ async function pagesOf(list: (page: number) => ReturnType<Caller['posts']['list'
   }
 }
 
+const within = (at: string, { from, to }: CalendarRange) =>
+  Date.parse(at) >= Date.parse(from) && Date.parse(at) <= Date.parse(to);
+
+/** The coming occurrences of the account's series (of the channel filtered by) in the range. */
+async function occurrencesIn(caller: Caller, range: CalendarRange) {
+  const series = await pagesOf((page) =>
+    caller.posts.list({
+      status: 'scheduled',
+      recurring: 'true',
+      channelId: range.channelId,
+      limit: LIMIT,
+      page,
+    }),
+  );
+  const occurrences = series.posts.flatMap((post) =>
+    post.nextOccurrences
+      .filter((at) => within(at, range))
+      .map((at) => ({ seriesId: post.id, title: post.title, at, targets: slim(post).targets })),
+  );
+  return { occurrences, missing: series.missing };
+}
+
+/**
+ * The free posting slots of the range, of every channel or the one filtered by. A slot where a
+ * series' occurrence goes out on that channel is not free either (the slots only know posts).
+ */
+async function openSlotsIn(
+  caller: Caller,
+  range: CalendarRange,
+  occurrences: CalendarOccurrence[],
+): Promise<CalendarSlot[]> {
+  const channelIds = range.channelId
+    ? [range.channelId]
+    : (await accountChannels(caller)).map((channel) => channel.id);
+  const held = new Set(
+    occurrences.flatMap((o) => o.targets.map((t) => `${t.channelId} ${Date.parse(o.at)}`)),
+  );
+  const slots: CalendarSlot[] = [];
+  // One after the other: the embedded database's socket refuses pipelined statements.
+  for (const channelId of channelIds) {
+    const { data } = await caller.channels.slots({ id: channelId });
+    for (const slot of data.upcoming) {
+      const free = slot.free && !held.has(`${channelId} ${Date.parse(slot.at)}`);
+      if (free && within(slot.at, range)) slots.push({ channelId, at: slot.at });
+    }
+  }
+  return slots;
+}
+
 /**
  * Scheduled posts due, and published posts published, between the instants `from` and `to`
- * (both included): the list filters on those times, so only the posts the calendar shows are read.
+ * (both included): the list filters on those times, so only the posts the calendar shows are
+ * read. Series are shown by their coming occurrences instead, beside the channels' free slots.
  */
-export async function calendarPosts(caller: Caller, { from, to, channelId }: CalendarRange) {
+export async function calendarPosts(caller: Caller, range: CalendarRange) {
+  const { from, to, channelId } = range;
   const scheduled = await pagesOf((page) =>
     caller.posts.list({
       status: 'scheduled',
+      recurring: 'false',
       scheduledFrom: from,
       scheduledTo: to,
       sort: 'scheduledAt', // soonest first: a cut leaves out the latest
@@ -66,11 +129,17 @@ export async function calendarPosts(caller: Caller, { from, to, channelId }: Cal
       page,
     }),
   );
+  const series = await occurrencesIn(caller, range);
   // Keyed by id: a post published between the two reads, or moved between two pages, once.
   const byId = new Map<string, CalendarPost>();
   for (const post of [...scheduled.posts, ...published.posts]) byId.set(post.id, slim(post));
   return {
     posts: [...byId.values()],
-    missing: { scheduled: scheduled.missing, published: published.missing },
+    occurrences: series.occurrences,
+    openSlots: await openSlotsIn(caller, range, series.occurrences),
+    missing: {
+      scheduled: scheduled.missing + series.missing,
+      published: published.missing,
+    },
   } satisfies CalendarPosts;
 }

@@ -29,7 +29,14 @@ import {
   weekdayShort,
   type CalendarView,
 } from './calendar-grid';
-import type { CalendarPost, CalendarPosts, CalendarRange } from './calendar-posts';
+import type {
+  CalendarOccurrence,
+  CalendarPost,
+  CalendarPosts,
+  CalendarRange,
+  CalendarSlot,
+} from './calendar-posts';
+import { OccurrenceItem, SlotItem } from './day-extras';
 import { MoveDialog } from './move-dialog';
 
 type CalendarProps = {
@@ -46,6 +53,7 @@ type Answer = CalendarPosts | { error: string };
 /** The answer for the range `key` (`from/to`): a newer range's answer replaces an older one. */
 type Loaded = { key: string; answer: Answer };
 const NO_POSTS: CalendarPost[] = [];
+const NONE = { occurrences: [] as CalendarOccurrence[], openSlots: [] as CalendarSlot[] };
 const UNREACHED: Answer = { error: 'The posts could not be loaded: reload the page to try again.' };
 const keyOf = (range: CalendarRange) => `${range.from}/${range.to}/${range.channelId ?? ''}`;
 const load = (range: CalendarRange) => loadCalendarPosts(range).catch((): Answer => UNREACHED);
@@ -110,6 +118,7 @@ function CalendarDays({ view, anchor: given, canMove, channels, channelId }: Cal
   }, [range.from, range.to, range.channelId]);
   const answer = loaded?.key === key ? loaded.answer : undefined;
   const posts = answer && 'posts' in answer ? answer.posts : NO_POSTS;
+  const { occurrences, openSlots } = answer && 'posts' in answer ? answer : NONE;
   const show = useToast();
   const [, startTransition] = useTransition();
   const [shown, moveLocally] = useOptimistic(
@@ -160,6 +169,15 @@ function CalendarDays({ view, anchor: given, canMove, channels, channelId }: Cal
     const day = localDay(whenOf(post));
     byDay.set(day, [...(byDay.get(day) ?? []), post]);
   }
+  const byDayOf = <T extends { at: string }>(items: T[]) => {
+    const map = new Map<string, T[]>();
+    for (const item of [...items].sort((a, b) => a.at.localeCompare(b.at))) {
+      map.set(localDay(item.at), [...(map.get(localDay(item.at)) ?? []), item]);
+    }
+    return map;
+  };
+  const occurrencesByDay = byDayOf(occurrences);
+  const slotsByDay = byDayOf(openSlots);
   const title = titleOf(view, anchor);
   const note = answer && 'missing' in answer ? missingNote(answer.missing) : null;
   return (
@@ -180,7 +198,9 @@ function CalendarDays({ view, anchor: given, canMove, channels, channelId }: Cal
         </nav>
       </div>
       <p className="muted small">
-        <TimeZoneNote /> Scheduled posts have a dashed outline, published ones are filled.
+        <TimeZoneNote /> Scheduled posts have a dashed outline, published ones are filled; “↻
+        Repeats” marks the coming occurrences of a recurring post, and “Open slot” a channel’s
+        posting time that no post holds yet.
         {canMove &&
           ' Drag a scheduled post to another day to move it (it keeps its time), or use its Move button.'}
       </p>
@@ -207,10 +227,12 @@ function CalendarDays({ view, anchor: given, canMove, channels, channelId }: Cal
       <ol className={`calendar-days ${view}`} aria-label={title}>
         {days.map((day) => {
           const items = byDay.get(day) ?? [];
+          const repeats = occurrencesByDay.get(day) ?? [];
+          const slots = slotsByDay.get(day) ?? [];
           const classes = [
             'calendar-day',
             view === 'month' && !day.startsWith(month) && 'outside',
-            items.length === 0 && 'empty',
+            items.length + repeats.length + slots.length === 0 && 'empty',
             over === day && 'drop-target',
           ];
           return (
@@ -267,6 +289,24 @@ function CalendarDays({ view, anchor: given, canMove, channels, channelId }: Cal
                       </li>
                     );
                   })}
+                </ul>
+              )}
+              {repeats.length + slots.length > 0 && (
+                <ul className="day-posts">
+                  {repeats.map((occurrence) => (
+                    <OccurrenceItem
+                      key={`${occurrence.seriesId} ${occurrence.at}`}
+                      occurrence={occurrence}
+                      channels={channelById}
+                    />
+                  ))}
+                  {slots.map((slot) => (
+                    <SlotItem
+                      key={`${slot.channelId} ${slot.at}`}
+                      slot={slot}
+                      channels={channelById}
+                    />
+                  ))}
                 </ul>
               )}
             </li>

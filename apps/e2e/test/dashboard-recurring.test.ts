@@ -1,0 +1,164 @@
+/**
+ * Posting slots and recurring posts in the dashboard, in Chromium against `npm start`: an
+ * admin edits a channel's weekly slots (a slot given twice is refused beside its row, what was
+ * typed kept), a `user` reads them without a form, and the calendar shows a weekly series'
+ * coming occurrences and the free slots, each marked in words; axe at 1280 and 375 px.
+ */
+import type { MastodonStandIn } from '@chorus/stand-ins';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { callApi } from './api';
+import { launchChromium, seriousViolations, signIn } from './browser';
+import { cliApiKey } from './cli';
+import { connectMastodon, disconnect } from './publishing-fixtures';
+import { ADMIN } from './server';
+
+const base = inject('base');
+const MEMBER = { name: 'Sol Slots', email: 'sol-slots@e2e.test', password: 'sol-password' };
+const SERIES = 'Recurring e2e: tip of the week';
+const DAY_MS = 86_400_000;
+let browser: Browser;
+let key = '';
+let standIn: MastodonStandIn | undefined;
+let channel = { id: '', name: '' };
+
+const api = (method: string, path: string, body?: unknown) => callApi(key, method, path, body);
+
+/** A new browser context in UTC (the account's zone) at `width` px, signed in. */
+async function signedIn(user: { email: string; password: string }, width = 1280) {
+  const context = await browser.newContext({
+    baseURL: base,
+    viewport: { width, height: 900 },
+    timezoneId: 'UTC',
+  });
+  const page = await context.newPage();
+  await page.goto('/sign-in');
+  await signIn(page, user.email, user.password);
+  await page.waitForURL((url) => url.pathname === '/dashboard');
+  return page;
+}
+
+/** How the calendar names a day: "Monday 4 May 2026". */
+const dayName = (day: string) => {
+  const date = new Date(`${day}T00:00:00Z`);
+  const part = (options: Intl.DateTimeFormatOptions) =>
+    new Intl.DateTimeFormat('en-GB', { ...options, timeZone: 'UTC' }).format(date);
+  return `${part({ weekday: 'long' })} ${date.getUTCDate()} ${part({ month: 'long' })} ${date.getUTCFullYear()}`;
+};
+const dayCell = (page: Page, day: string) =>
+  page.getByRole('listitem', { name: new RegExp(`^${dayName(day)}`) });
+const slotsPath = () => `/dashboard/integrations/channels/${channel.id}`;
+const slotRow = (page: Page, n: number) => page.getByRole('group', { name: `Slot ${n}` });
+
+beforeAll(async () => {
+  key = await cliApiKey(
+    ADMIN.email,
+    'e2e-dashboard-recurring',
+    'read,write,content:read,content:write',
+  );
+  const created = await api('POST', '/api/users', { ...MEMBER, role: 'user' });
+  expect([201, 400]).toContain(created.status);
+  ({ standIn, channel } = await connectMastodon(key));
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  // Other files share the account: the network connected here goes again, its slots with it.
+  if (key && channel.id) await disconnect(key, 'mastodon');
+  await browser?.close();
+  await standIn?.close();
+});
+
+describe('posting slots and recurring posts', () => {
+  it('an admin edits a channel’s weekly slots; a slot given twice is refused beside its row', async () => {
+    const page = await signedIn(ADMIN);
+    await page.goto('/dashboard/integrations');
+    await page
+      .getByRole('link', { name: `Posting slots of ${channel.name}` })
+      .first()
+      .click();
+    await page.getByRole('heading', { name: 'Posting slots', level: 1 }).waitFor();
+    await page.getByText('No slots yet.').waitFor();
+    for (const n of [1, 2]) {
+      await page.getByRole('button', { name: 'Add a slot' }).click();
+      await slotRow(page, n).getByLabel('Day').selectOption('wednesday');
+      await slotRow(page, n).getByLabel('Time').fill('17:00');
+    }
+    await page.getByRole('button', { name: 'Save slots' }).click();
+    await slotRow(page, 2).getByText('Slot 1 is already this day and time.').waitFor();
+    expect(await slotRow(page, 2).getByLabel('Time').getAttribute('aria-invalid')).toBe('true');
+    expect(await slotRow(page, 1).getByLabel('Time').getAttribute('aria-invalid')).toBeNull();
+    // What was typed stays: only the second row changes.
+    expect(await slotRow(page, 1).getByLabel('Time').inputValue()).toBe('17:00');
+    await slotRow(page, 2).getByLabel('Day').selectOption('monday');
+    await slotRow(page, 2).getByLabel('Time').fill('09:30');
+    await page.getByRole('button', { name: 'Save slots' }).click();
+    await page.getByRole('status').getByText('Posting slots saved.').waitFor();
+    const { json } = await api('GET', `/api/content/channels/${channel.id}/slots`);
+    expect(json.data.slots).toEqual([
+      { day: 'monday', time: '09:30' },
+      { day: 'wednesday', time: '17:00' },
+    ]);
+    await page.reload();
+    expect(await slotRow(page, 1).getByLabel('Day').inputValue()).toBe('monday');
+    await page.getByRole('button', { name: 'Remove slot 2' }).waitFor();
+    await page.context().close();
+  });
+
+  it('a user reads the slots, with no form', async () => {
+    const page = await signedIn(MEMBER);
+    await page.goto(slotsPath());
+    await page.getByRole('heading', { name: 'Posting slots', level: 1 }).waitFor();
+    await page.getByText('Wednesday 17:00').waitFor();
+    await page.getByText(/Only admins can change them\./).waitFor();
+    expect(await page.getByRole('button', { name: 'Save slots' }).count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('the calendar shows a weekly series’ coming occurrences and the free slots, in words', async () => {
+    const start = new Date(Date.now() + DAY_MS);
+    start.setUTCHours(12, 0, 0, 0);
+    const created = await api('POST', '/api/content/posts', {
+      title: SERIES,
+      content: 'Every week',
+      status: 'scheduled',
+      scheduledAt: start.toISOString(),
+      recurrence: 'FREQ=WEEKLY',
+      targets: [{ channelId: channel.id }],
+    });
+    expect(created.status).toBe(201);
+    const occurrences = created.json.data.nextOccurrences as string[];
+    expect(occurrences).toHaveLength(5);
+    const page = await signedIn(ADMIN);
+    for (const at of occurrences.slice(0, 3)) {
+      const day = at.slice(0, 10);
+      await page.goto(`/dashboard/posts/calendar?view=week&date=${day}`);
+      const item = dayCell(page, day).getByRole('listitem').filter({ hasText: SERIES });
+      await item.getByRole('link', { name: SERIES }).waitFor();
+      await item.getByText('Repeats').waitFor();
+      await item.getByText('12:00').waitFor();
+    }
+    const slots = await api('GET', `/api/content/channels/${channel.id}/slots`);
+    const free = (slots.json.data.upcoming as { at: string; free: boolean }[]).find((s) => s.free);
+    if (!free) throw new Error('the channel has no free slot');
+    const day = free.at.slice(0, 10);
+    await page.goto(`/dashboard/posts/calendar?view=week&date=${day}`);
+    const open = dayCell(page, day).getByRole('listitem').filter({ hasText: 'Open slot' });
+    await open.getByText(free.at.slice(11, 16)).first().waitFor();
+    await open.getByText(channel.name).first().waitFor();
+    await page.context().close();
+  });
+
+  it.each([1280, 375])('axe finds no serious or critical violation at %i px', async (width) => {
+    for (const user of [ADMIN, MEMBER]) {
+      const page = await signedIn(user, width);
+      await page.goto(slotsPath());
+      await page.getByRole('heading', { name: 'Posting slots', level: 1 }).waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      const day = new Date(Date.now() + DAY_MS).toISOString().slice(0, 10);
+      await page.goto(`/dashboard/posts/calendar?view=week&date=${day}`);
+      await page.getByText(SERIES).first().waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.context().close();
+    }
+  });
+});
