@@ -1,13 +1,5 @@
 import type { Principal } from '@chorus/auth';
-import {
-  and,
-  channels,
-  count,
-  eq,
-  integrationConnections,
-  notInArray,
-  type Db,
-} from '@chorus/db';
+import { and, channels, count, eq, integrationConnections, notInArray, type Db } from '@chorus/db';
 import {
   cleanLine,
   NETWORK_LIMITS,
