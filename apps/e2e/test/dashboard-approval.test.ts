@@ -111,6 +111,22 @@ describe('approval in the dashboard', () => {
     await member.goto('/dashboard/posts/new');
     await member.getByRole('heading', { name: 'New post', level: 1 }).waitFor();
     expect(await member.getByRole('button', { name: 'Schedule', exact: true }).count()).toBe(0);
+    // A time already past: the draft is kept (its page opens) and the refusal says why.
+    const early = `${TITLE}, too early`;
+    await member.getByLabel('Title').fill(early);
+    await member.getByLabel('Publish at, once approved').fill('2020-01-01T09:00');
+    await member.getByRole('button', { name: 'Submit for approval' }).click();
+    await member
+      .getByRole('status')
+      .getByText(`Saved “${early}” as a draft, but it was not submitted:`, { exact: false })
+      .waitFor();
+    await member.waitForURL(/\/dashboard\/posts\/post_/);
+    const kept = member.url().split('/').at(-1) ?? '';
+    expect((await callApi(memberKey, 'GET', `/api/content/posts/${kept}`)).json.data.status).toBe(
+      'draft',
+    );
+
+    await member.goto('/dashboard/posts/new');
     const title = `${TITLE}, written`;
     await member.getByLabel('Title').fill(title);
     await member.getByLabel('Content').fill('For the admin to read first.');

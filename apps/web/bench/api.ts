@@ -162,6 +162,7 @@ async function main() {
     say('compression');
     const compression = await compressionReport({
       base: bases.product,
+      pid: pids.product,
       headers: auth,
       seconds: SECONDS,
       rounds: ROUNDS,

@@ -1,7 +1,8 @@
 /**
  * `npm run bench:publishing`: the publishing engine under load (docs/publishing.md,
  * "Benchmark"). For each size (TARGETS, default "1000,10000"), targets due over one minute
- * across the Mastodon and X stand-ins, sent by WORKERS (2) real workers; reports the lag from
+ * across the Mastodon and X stand-ins, sent by WORKERS (2) real workers in a process of their
+ * own (publishing-workers.ts); reports the lag from
  * `scheduledAt` to the stand-in's receipt (p50, p99), the engine's throughput against the
  * stand-ins' own capacity measured in the same run (the providers called directly, with the
  * same concurrency and no database), and checks that no target was sent twice; and the API's
@@ -11,23 +12,23 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { inArray, openDatabase, postTargets, posts, type Db } from '@chorus/db';
+import { inArray, postTargets, posts, type Db } from '@chorus/db';
 import { createTestServerDatabase } from '@chorus/db/testing';
 import { createAccount, createApiKey, newId, PROVIDERS, type Provider } from '@chorus/services';
 import { startMastodonStandIn, startXStandIn } from '@chorus/stand-ins';
-import {
-  dispatchPublishingJob,
-  publishDuePostsJob,
-  publishTargetJob,
-  publishingTiming,
-  startWorker,
-} from '../src';
+import { publishingTiming } from '../src';
 import { seedChannel } from '../test/publishing-fixtures';
 
 const SIZES = (process.env.TARGETS ?? '1000,10000').split(',').map(Number);
 const WINDOW_MS = Number(process.env.WINDOW_S ?? 60) * 1000;
 const WORKERS = Number(process.env.WORKERS ?? 2);
+/**
+ * The workers' scheduling priority (`nice`, 0–19; default 0): on one machine with the API, a
+ * deployment can run `nice npm run worker` so the API is served first.
+ */
+const WORKER_NICE = Number(process.env.WORKER_NICE ?? 0);
 /** Channels per network: the stand-ins count their rate limits per account. */
 const CHANNELS = 20;
 
@@ -208,20 +209,17 @@ async function run(size: number) {
     await db.insert(postTargets).values(targets);
   }
 
-  const pools = await Promise.all(
-    Array.from({ length: WORKERS }, () => openDatabase({ url: database.url, max: 10 })),
-  );
-  const workers = await Promise.all(
-    pools.map((pool) =>
-      startWorker({
-        databaseUrl: database.url,
-        db: pool.db,
-        definitions: [publishDuePostsJob(), publishTargetJob(), dispatchPublishingJob()],
-      }),
-    ),
-  );
-  console.log(`${size} targets due over ${WINDOW_MS / 1000} s, ${WORKERS} workers…`);
+  // The busy probe first: a process started after the workers' would share their priority.
   const busy = probe(api.base, secret, (start + WINDOW_MS - Date.now()) / 1000);
+  const workers = script('publishing-workers.ts', {
+    DATABASE_URL: database.url,
+    WORKERS: String(WORKERS),
+  });
+  if (WORKER_NICE > 0 && workers.pid) setPriority(workers.pid, WORKER_NICE);
+  await once(workers.stdout ?? workers, 'data');
+  console.log(
+    `${size} targets due over ${WINDOW_MS / 1000} s, ${WORKERS} workers in a process of their own${WORKER_NICE > 0 ? ` (nice ${WORKER_NICE})` : ''}…`,
+  );
   const receipts = () => [
     ...networks.mastodon.published().map((s) => ({ text: s.text, at: s.createdAt.getTime() })),
     ...networks.x.published().map((t) => ({ text: t.text, at: t.createdAt.getTime() })),
@@ -261,8 +259,8 @@ async function run(size: number) {
   console.log(
     `target p99 < ${target} ms: ${percentile(lags, 99) < target ? 'met' : 'MISSED'}; no target twice: ${twice === 0 ? 'met' : 'MISSED'}`,
   );
-  await Promise.all(workers.map((worker) => worker.stop()));
-  await Promise.all(pools.map((pool) => pool.close()));
+  workers.kill('SIGTERM');
+  await once(workers, 'exit');
   api.child.kill('SIGTERM');
   await once(api.child, 'exit');
   await networks.mastodon.close();

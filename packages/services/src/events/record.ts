@@ -1,7 +1,7 @@
 import { events, type Db, type EventPayload } from '@chorus/db';
 import type { EventType } from '@chorus/validators';
 import { newId } from '../ids';
-import { fanOut } from '../webhooks/fan-out';
+import { fanOut } from './fan-out';
 
 /** A transaction (or the database itself) that the event is written with. */
 type Writer = Pick<Db, 'insert' | 'select'>;

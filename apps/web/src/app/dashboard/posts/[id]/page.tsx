@@ -8,6 +8,7 @@ import { mayCall } from '~/server/may-call';
 import { deletePost } from '../actions';
 import { ActivityList } from '../approval/activity-list';
 import { ApprovalControls } from '../approval/approval-controls';
+import { mustSubmit } from '../approval/must-submit';
 import { RejectionNotice } from '../approval/rejection-notice';
 import { withoutPublishing } from '../approval/status-changes';
 import { accountChannels } from '../channels';
@@ -41,9 +42,7 @@ export default async function PostPage(props: { params: Params }) {
   // Controls only for what the procedures let this user do.
   const canEdit = mayCall(me, 'posts.update');
   const canDelete = mayCall(me, 'posts.delete');
-  const { requireApproval } = (await caller.account.settings({})).data;
-  // While approval is required, a member submits instead of scheduling or publishing.
-  const submits = requireApproval && me.role !== 'admin' && canEdit;
+  const submits = canEdit && (await mustSubmit(caller, me));
   return (
     <>
       <p className="small">

@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
 import { mayCall } from '~/server/may-call';
+import { mustSubmit } from '../approval/must-submit';
 import { accountChannels } from '../channels';
 import { editorMedia } from '../editor-media';
 import { PostForm } from '../post-form';
@@ -17,9 +18,7 @@ export default async function NewPostPage() {
   const caller = await dashboardCaller(PATH);
   const { media, more } = await editorMedia(caller);
   const channels = await accountChannels(caller);
-  const { requireApproval } = (await caller.account.settings({})).data;
-  // While approval is required, a member submits instead of scheduling.
-  const submits = requireApproval && me.role !== 'admin';
+  const submits = await mustSubmit(caller, me);
   return (
     <>
       <p className="small">

@@ -3,7 +3,8 @@ import type { EventType } from '@chorus/validators';
 import { newId } from '../ids';
 
 /**
- * One pending delivery, due now, per active webhook of the account subscribed to the type (or
+ * Who hears of an event, decided where it is recorded (so events depend on no webhook code,
+ * and the webhooks' side reads and delivers what is written here): one pending delivery, due now, per active webhook of the account subscribed to the type (or
  * to `*`), in the transaction that records the event: the outbox row and its deliveries
  * commit together.
  */
