@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // Next's tsconfig keeps JSX as written (`preserve`); the unit tests render components, so
+  // JSX is compiled here for React's automatic runtime.
+  oxc: { jsx: { runtime: 'automatic' } },
   test: {
     // Each file opens its own database (PGlite starts in ~2 s, slower under load).
     testTimeout: 30_000,

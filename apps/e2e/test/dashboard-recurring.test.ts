@@ -145,6 +145,12 @@ describe('posting slots and recurring posts', () => {
     const open = dayCell(page, day).getByRole('listitem').filter({ hasText: 'Open slot' });
     await open.getByText(free.at.slice(11, 16)).first().waitFor();
     await open.getByText(channel.name).first().waitFor();
+    // The series' own page: its rule in the form, Archive instead of Publish now.
+    await page.goto(`/dashboard/posts/${created.json.data.id}`);
+    expect(await page.getByLabel('Repeats').inputValue()).toBe('FREQ=WEEKLY');
+    const status = page.getByRole('region', { name: 'Status' });
+    await status.getByRole('button', { name: 'Archive' }).waitFor();
+    expect(await status.getByRole('button', { name: 'Publish now' }).count()).toBe(0);
     await page.context().close();
   });
 

@@ -4,7 +4,8 @@ import { NextResponse, type NextRequest } from 'next/server';
 /**
  * The pages' Content-Security-Policy: scripts only from this origin and Next's own inline
  * scripts carrying this response's nonce; no framing (clickjacking); forms post here only.
- * Styles may be inline (React style attributes). The dev server needs eval for its tooling.
+ * Styles may be inline (React style attributes). Images also from https: the channels' profile
+ * pictures live on the networks. The dev server needs eval for its tooling.
  */
 function pagePolicy(nonce: string): string {
   const dev = process.env.NODE_ENV === 'development' ? " 'unsafe-eval'" : '';
@@ -12,7 +13,7 @@ function pagePolicy(nonce: string): string {
     "default-src 'self'",
     `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev}`,
     "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data: blob:",
+    "img-src 'self' data: blob: https:",
     "font-src 'self'",
     "connect-src 'self'",
     "object-src 'none'",

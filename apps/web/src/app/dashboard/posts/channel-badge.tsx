@@ -1,13 +1,23 @@
 import { NETWORK_NAMES, type Channel } from '@chorus/validators';
 
 /**
- * A channel's mark: its network's initial on the network's colour. Not the profile picture:
- * the dashboard loads images from its own origin only, and avatars live on the networks.
+ * A channel's mark: its profile picture, over its network's initial on the network's colour,
+ * which shows where there is no picture or it does not load (a picture that fails, with an
+ * empty alt, draws nothing). Only https pictures: the pages' policy allows images from this
+ * origin and https, and a picture is sent no referrer.
  */
-export function ChannelAvatar({ channel }: { channel: Pick<Channel, 'integrationId'> }) {
+export function ChannelAvatar({
+  channel,
+}: {
+  channel: Pick<Channel, 'integrationId'> & { avatarUrl?: string | null };
+}) {
+  const picture = channel.avatarUrl?.startsWith('https://') ? channel.avatarUrl : null;
   return (
     <span className={`channel-avatar net-${channel.integrationId}`} aria-hidden="true">
       {NETWORK_NAMES[channel.integrationId].slice(0, 1)}
+      {picture && (
+        <img src={picture} alt="" loading="lazy" referrerPolicy="no-referrer" />
+      )}
     </span>
   );
 }
