@@ -171,6 +171,16 @@ describe('every list', () => {
     }
   });
 
+  it('takes an item the filters leave out as a place in the order', async () => {
+    const all = itemsOf((await h.call('GET', '/api/content/posts?limit=100')).json);
+    const drafts = itemsOf((await h.call('GET', '/api/content/posts?status=draft&limit=100')).json);
+    const scheduled = all.find((id) => !drafts.includes(id)) ?? '';
+    const after = await h.call('GET', `/api/content/posts?status=draft&startingAfter=${scheduled}`);
+    expect(after.status).toBe(200);
+    const below = all.slice(all.indexOf(scheduled) + 1);
+    expect(itemsOf(after.json)).toEqual(drafts.filter((id) => below.includes(id)));
+  });
+
   it('is another account’s own list: a foreign cursor reads nothing of Acme', async () => {
     const mine = await h.call('GET', '/api/content/posts?limit=1');
     const theirs = await h.call(

@@ -85,7 +85,7 @@ export const paginationQuery = (defaultLimit: number) =>
       .max(100)
       .meta({
         description:
-          'An item id of this list: the page is the `limit` items after that one in the list\'s order, at the same cost however deep. Start from the last id of any page, or follow `meta.pagination.nextCursor` (or the `Link` header\'s `rel="next"`). Not with `page` beyond 1.',
+          "An item id of the list (the account's, whether the filters keep it or not): the page is the `limit` items after its place in the list's order, at the same cost however deep. Start from the last id of any page, or follow `meta.pagination.nextCursor` (or the `Link` header's `rel=\"next\"`). Not with `page` beyond 1.",
       })
       .optional(),
   });
