@@ -3,7 +3,7 @@
  * in-process): an admin writes a post with an image from the library, schedules it on the
  * browser's clock and watches it go out, in the list and on the calendar; drags a scheduled
  * post to another day (and moves one with the keyboard); the status controls follow the
- * transition table (decisions §10); a `user` gets the controls the API lets a user use; axe.
+ * transition table (docs/posts-and-scheduler.md); a `user` gets the controls the API lets a user use; axe.
  *
  * The browser runs in Asia/Tokyo (UTC+9, no daylight saving time), so every time shown or
  * typed is converted, and a move by days stays a whole number of days.

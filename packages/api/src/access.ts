@@ -2,7 +2,7 @@ import type { Principal } from '@chorus/auth';
 import { AppError } from '@chorus/services';
 import type { Role, Scope } from '@chorus/validators';
 
-/** Requires every named scope of the credential (decisions §2: scopes never imply others). */
+/** Requires every named scope of the credential (docs/security.md: scopes never imply others). */
 export function requireScopes(principal: Principal, scopes: readonly Scope[]) {
   const missing = scopes.filter((scope) => !principal.scopes.includes(scope));
   if (missing.length > 0) {
@@ -25,7 +25,7 @@ export interface AccessRule {
 }
 
 /**
- * The first rule the caller breaks, in the order of decisions §1: who, how, scopes, role. The
+ * The first rule the caller breaks, in the order of docs/security.md: who, how, scopes, role. The
  * one check of every procedure's tier, and of the REST door before an Idempotency-Key is
  * claimed or replayed (a stored answer goes only to a caller who may make the request).
  */

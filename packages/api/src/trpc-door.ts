@@ -23,7 +23,7 @@ export interface TrpcHandlerOptions {
    * or when the request does not come from the dashboard's own pages).
    */
   sessionPrincipal?: (req: Request) => Promise<Principal | null>;
-  /** Counts requests (decisions §8); by default the process's, shared with the REST door. */
+  /** Counts requests (docs/rate-limits-and-idempotency.md); by default the process's, shared with the REST door. */
   rateLimiter?: RateLimiter;
   /** The most calls one batch may hold; by default CHORUS_TRPC_MAX_BATCH, else 20. */
   maxBatchSize?: number;
@@ -42,7 +42,7 @@ export function maxBatchFromEnv(env: Record<string, string | undefined> = proces
   return size;
 }
 
-/** tRPC bodies (batches included) are small; the same cap as REST bodies (decisions §6). */
+/** tRPC bodies (batches included) are small; the same cap as REST bodies (docs/api.md). */
 const MAX_BODY = 1024 * 1024;
 
 /**

@@ -89,10 +89,10 @@ const tier = (rule: AccessRule) =>
     return withDomainCode(await next({ ctx: { principal: ctx.principal as Principal } }));
   });
 
-/** Requires every named scope of the credential (decisions §2: scopes never imply others). */
+/** Requires every named scope of the credential (docs/security.md: scopes never imply others). */
 export const scoped = (...scopes: Scope[]) => tier({ scopes }).meta({ access: { scopes } });
 
-/** Scope check first, then role (decisions §1: both must pass). */
+/** Scope check first, then role (docs/security.md: both must pass). */
 export const adminScoped = (...scopes: Scope[]) =>
   tier({ scopes, role: 'admin' }).meta({ access: { scopes, role: 'admin' } });
 

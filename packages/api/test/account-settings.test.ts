@@ -49,7 +49,7 @@ describe('account settings', () => {
     expect(read.json.data).toEqual({ requireApproval: true, timeZone: 'Europe/Berlin' });
   });
 
-  it('accepts a form body, as every JSON body (decisions §6)', async () => {
+  it('accepts a form body, as every JSON body (docs/api.md)', async () => {
     const { status, json } = await h.call('PUT', '/api/account/settings', {
       raw: 'requireApproval=false&timeZone=America%2FNew_York',
       contentType: 'application/x-www-form-urlencoded',

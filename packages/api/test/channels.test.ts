@@ -13,7 +13,7 @@ import { startHarness, type Harness } from './harness';
 import { testRateLimiter } from './rate-limiter';
 
 /**
- * Channels (decisions §18): discovered when a network is connected (an API key checked by the
+ * Channels (docs/publishing.md): discovered when a network is connected (an API key checked by the
  * network itself, or after an OAuth grant), kept with stable ids on reconnect, removed on
  * disconnect, listed with their limits and their connection's status.
  */
@@ -325,7 +325,7 @@ describe('GET /api/content/channels', () => {
     const listed = await listChannels(memberKey);
     expect(listed.status).toBe(200);
     expect(listed.json.data).toHaveLength(1);
-    // Connecting stays an admin's (decisions §3), even for a member with every scope.
+    // Connecting stays an admin's (docs/security.md), even for a member with every scope.
     const allScopes = (await h.keyFor(member.json.id)).secret;
     expect((await connectMastodon({}, allScopes)).status).toBe(403);
   });

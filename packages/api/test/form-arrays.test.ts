@@ -92,7 +92,7 @@ const CASES: Record<string, ArrayCase> = {
   },
 };
 
-describe('form bodies: arrays as repeated keys (decisions §6)', () => {
+describe('form bodies: arrays as repeated keys (docs/api.md)', () => {
   it('has a case for every array field of every body the API takes', () => {
     const found = routeTable(appRouter)
       .routes.filter((route) => route.method !== 'GET' && route.method !== 'DELETE')

@@ -24,7 +24,7 @@ export interface CallOptions {
 }
 
 export interface HarnessOptions {
-  /** Rate limits of the harness's handler (default: decisions §8's). */
+  /** Rate limits of the harness's handler (default: docs/rate-limits-and-idempotency.md's). */
   limits?: RateLimitsOverride;
   /** Media storage (default: local disk in a fresh temporary directory, `storageDir`). */
   storage?: StorageDriver;

@@ -146,7 +146,7 @@ export const hostileBody = (schema: Schema | undefined): fc.Arbitrary<HostileBod
     },
     {
       weight: 2,
-      // Arrays as repeated keys (decisions §6), as `tags=a&tags=b` or as `tags[]=a&tags[]=b`.
+      // Arrays as repeated keys (docs/api.md), as `tags=a&tags=b` or as `tags[]=a&tags[]=b`.
       arbitrary: fc.tuple(objectFor(schema), fc.constantFrom('', '[]')).map(([o, brackets]) => ({
         contentType: 'application/x-www-form-urlencoded',
         bytes: new URLSearchParams(

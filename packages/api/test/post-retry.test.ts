@@ -6,7 +6,7 @@ import { createPost, eventsOf } from './posts-fixtures';
 import { testRateLimiter } from './rate-limiter';
 import { channelOf, setTarget, targetRow } from './targets-fixtures';
 
-/** Retry and resolve (decisions §18): the client's ways out of a failed post. */
+/** Retry and resolve (docs/publishing.md): the client's ways out of a failed post. */
 
 let h: Harness;
 let bluesky: string;

@@ -6,7 +6,7 @@ import { createPost, eventsOf, inAnHour } from './posts-fixtures';
 import { testRateLimiter } from './rate-limiter';
 import { channelOf, mediaWith, setTarget, targetRow } from './targets-fixtures';
 
-/** Targets on posts, the preflight and publish now (decisions §18). */
+/** Targets on posts, the preflight and publish now (docs/publishing.md). */
 
 let h: Harness;
 let bluesky: string;

@@ -23,7 +23,7 @@ const ALLOWED: Record<string, string[]> = {
 const bodyFor = (to: string) =>
   to === 'scheduled' ? { status: to, scheduledAt: inAnHour() } : { status: to };
 
-describe('the status machine (decisions §10)', () => {
+describe('the status machine (docs/posts-and-scheduler.md)', () => {
   for (const from of POST_STATUSES) {
     for (const to of POST_STATUSES.filter((s) => s !== from)) {
       const allowed = ALLOWED[from]?.includes(to);
@@ -124,7 +124,7 @@ describe('the status machine (decisions §10)', () => {
   });
 });
 
-describe('events of posts (the outbox, decisions §14)', () => {
+describe('events of posts (the outbox, docs/webhooks.md)', () => {
   it('records each change with the post as the API returned it', async () => {
     const post = await createPost(h, {
       title: 'Evented',

@@ -14,7 +14,7 @@ import {
 import { redisBridge } from '../src/rate-limit/redis-bridge';
 
 describe('rate-limit configuration', () => {
-  it('defaults to in-process counters and the table of decisions §8', () => {
+  it('defaults to in-process counters and the table of docs/rate-limits-and-idempotency.md', () => {
     expect(rateLimitConfigFromEnv({})).toEqual({
       redis: null,
       limits: {},

@@ -198,7 +198,7 @@ describe('budgets', () => {
     }
   });
 
-  it('defaults to the table of decisions §8', async () => {
+  it('defaults to the table of docs/rate-limits-and-idempotency.md', async () => {
     const expected = {
       free: [600, 120],
       pro: [3000, 600],

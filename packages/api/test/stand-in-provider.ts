@@ -242,7 +242,7 @@ export async function startStandInProvider(options: StandInOptions) {
       [`${prefix}PROFILE_URL`]: `${base}/me`,
       [`${prefix}REVOKE_URL`]: `${base}/revoke`,
       [`${prefix}METRICS_URL`]: `${base}/metrics`,
-      // Where a publishing network's provider calls (decisions §18): the Graph routes above.
+      // Where a publishing network's provider calls (docs/publishing.md): the Graph routes above.
       [`${prefix}API_URL`]: base,
     }),
     reset() {

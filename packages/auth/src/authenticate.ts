@@ -54,7 +54,7 @@ const principalOf = (
 
 /**
  * An OAuth access token acts as the user who approved the grant, limited to the token's
- * scopes (decisions §1). A revoked token, a revoked grant or an expired token is refused.
+ * scopes (docs/security.md). A revoked token, a revoked grant or an expired token is refused.
  */
 async function authenticateOAuthToken(db: Db, token: string): Promise<Principal | null> {
   const [row] = await db
@@ -84,7 +84,7 @@ async function authenticateOAuthToken(db: Db, token: string): Promise<Principal 
     )
     .limit(1);
   if (!row) return null;
-  // The rate-limit budget of an OAuth token is per (account, user, client): decisions §8.
+  // The rate-limit budget of an OAuth token is per (account, user, client): docs/rate-limits-and-idempotency.md.
   const credential = { kind: 'oauth' as const, id: row.id, clientId: row.clientId };
   return principalOf(row, credential, row.scopes as Scope[]);
 }

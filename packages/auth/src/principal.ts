@@ -1,6 +1,6 @@
 import type { Role, Scope } from '@chorus/validators';
 
-/** Who makes a request (decisions §1): every procedure receives one. */
+/** Who makes a request (docs/security.md): every procedure receives one. */
 export interface Principal {
   accountId: string;
   userId: string;

@@ -23,7 +23,7 @@ export function constantTimeEqual(a: string, b: string): boolean {
 
 export type ApiKeyEnvironment = 'live' | 'test';
 
-/** `csk_live_…` / `csk_test_…`: the prefix makes a leaked key recognisable (decisions §9). */
+/** `csk_live_…` / `csk_test_…`: the prefix makes a leaked key recognisable (docs/security.md). */
 export const API_KEY_PATTERN = /^csk_(live|test)_[0-9A-Za-z]{32,}$/;
 
 export function generateApiKey(environment: ApiKeyEnvironment) {

@@ -19,7 +19,7 @@ import {
 import { insertPost, postStatus, seedChannel, targetsOf, until } from './publishing-fixtures';
 
 /**
- * The error policy of decisions §18, class by class, through a real worker against the
+ * The error policy of docs/publishing.md, class by class, through a real worker against the
  * stand-ins' documented failure answers (retries are fast here: 20 ms backoff).
  */
 

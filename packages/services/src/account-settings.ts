@@ -4,7 +4,7 @@ import type { AccountSettings, UpdateAccountSettings } from '@chorus/validators'
 
 const columns = { requireApproval: accounts.requireApproval, timeZone: accounts.timeZone };
 
-/** The principal's account's settings (decisions §19). The account exists: it authenticated. */
+/** The principal's account's settings (docs/settings-and-import-export.md). The account exists: it authenticated. */
 export async function getAccountSettings(opts: {
   db: Db;
   principal: Principal;

@@ -29,7 +29,7 @@ export class LoginError extends Error {
 let decoyHash: Promise<string> | undefined;
 
 /**
- * Dashboard login (decisions §9): email and password (argon2id), then a TOTP code when the
+ * Dashboard login (docs/security.md): email and password (argon2id), then a TOTP code when the
  * user turned two-factor authentication on. Success records `lastLogin`. Failures are counted
  * per (account, client address) and per address; over a limit the pair or address is refused
  * before any password is checked (docs/security.md).

@@ -1,4 +1,4 @@
-/** Every error code a client can see, with its HTTP status (decisions §7): the one table. */
+/** Every error code a client can see, with its HTTP status (docs/api.md): the one table. */
 export const ERROR_STATUS = {
   validation_error: 400,
   invalid_json: 400,

@@ -22,7 +22,7 @@ export function randomFromPool(size: number): Buffer {
 
 /**
  * `prefix_` + a ULID: 48 bits of milliseconds then 80 random bits in Crockford base32, so
- * ids sort by creation time and cannot be guessed (decisions §4).
+ * ids sort by creation time and cannot be guessed (docs/api.md).
  */
 export function newId(
   prefix:

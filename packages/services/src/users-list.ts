@@ -64,7 +64,7 @@ const offsetPlace = (db: Db, shape: Shape) =>
     .offset(ph('offset'));
 
 /**
- * One page, newest first (decisions §4), read from a place in the order onwards through the
+ * One page, newest first (docs/api.md), read from a place in the order onwards through the
  * account's index in that order (`users_account_created_idx`, or `users_account_role_created_idx`
  * with a role): after a cursor, it reads only the rows it answers, however deep. A page number
  * first finds its place `offset` entries down that index, in the index alone (no table rows
@@ -146,7 +146,7 @@ const cursorExists = preparedPerDb((db) =>
 
 /**
  * A cursor that is not a user of the account (unknown, deleted, or another account's: the
- * same answer, decisions §1) is a parameter that fails validation: the list exists, the
+ * same answer, docs/security.md) is a parameter that fails validation: the list exists, the
  * position asked for does not.
  */
 const unknownCursor = () =>

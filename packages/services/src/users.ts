@@ -116,7 +116,7 @@ async function assertAnotherAdmin(tx: Tx, accountId: string) {
 
 /**
  * What a bearer token (API key, OAuth token) may not do, whatever its scopes, because it would
- * turn a narrow credential into a full login (decisions §3): change its own user's password
+ * turn a narrow credential into a full login (docs/security.md): change its own user's password
  * without the current one, or switch two-factor authentication.
  */
 async function assertBearerMayChange(target: UserRow, input: UpdateUserInput, isSelf: boolean) {
@@ -188,7 +188,7 @@ export async function updateUser(opts: {
             totpPendingSecret: null,
             totpLastStep: null,
           }),
-          // A new password or role ends the user's dashboard sessions (decisions §3).
+          // A new password or role ends the user's dashboard sessions (docs/security.md).
           ...((passwordHash || roleChanges) && {
             sessionGeneration: sql`${users.sessionGeneration} + 1`,
           }),

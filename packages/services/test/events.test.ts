@@ -16,7 +16,7 @@ describe('recordEvent (the outbox)', () => {
   });
   afterAll(() => database?.close());
 
-  it('writes the payload of decisions §14 with the change that commits', async () => {
+  it('writes the payload of docs/webhooks.md with the change that commits', async () => {
     const object = { id: 'post_1', title: 'Hello' };
     const payload = await database.db.transaction((tx) =>
       recordEvent({ tx, accountId, type: 'post.created', object }),

@@ -48,7 +48,7 @@ async function tokens(scope = 'read write') {
 }
 
 describe('the authorization_code grant', () => {
-  it('answers the token response of decisions §9', async () => {
+  it('answers the token response of docs/security.md', async () => {
     const answer = await tokens();
     expect(answer).toEqual({
       access_token: expect.stringMatching(/^cso_at_[0-9A-Za-z]{43}$/),

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 
 /**
- * Where uploaded bytes live, outside the database (decisions §11). Keys are chosen by the
+ * Where uploaded bytes live, outside the database (docs/media.md). Keys are chosen by the
  * service (`<accountId>/<mediaId>`), never by a client.
  */
 export interface StorageDriver {

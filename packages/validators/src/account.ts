@@ -16,7 +16,7 @@ export const ZTimeZone = z
   .refine(isTimeZone, 'Must be an IANA time zone name, such as Europe/Berlin or UTC.')
   .meta({ example: 'Europe/Berlin' });
 
-/** An account's settings (decisions §19). */
+/** An account's settings (docs/settings-and-import-export.md). */
 export const ZAccountSettings = z
   .object({
     requireApproval: z.boolean().meta({

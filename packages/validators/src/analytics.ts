@@ -14,7 +14,7 @@ export const TRACKED_EVENT_TYPES = [
 export const ZTrackedEventType = z.enum(TRACKED_EVENT_TYPES);
 export type TrackedEventType = z.infer<typeof ZTrackedEventType>;
 
-/** The types that count as engagement (decisions §12): over impressions, the engagement rate. */
+/** The types that count as engagement (docs/analytics.md): over impressions, the engagement rate. */
 export const ENGAGEMENT_TYPES = ['like', 'share', 'comment', 'click'] as const;
 
 /** Most a batch may hold, and most a `properties` object may weigh (as JSON, in bytes). */

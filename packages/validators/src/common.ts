@@ -1,11 +1,11 @@
 import { z } from 'zod';
 
-/** ISO 8601 UTC with milliseconds and `Z` (decisions §4). */
+/** ISO 8601 UTC with milliseconds and `Z` (docs/api.md). */
 export const ZTimestamp = z.iso.datetime().meta({ example: '2026-11-21T10:00:00.000Z' });
 
 /**
  * Years a timestamp may name, in UTC: the database has no year 0 (1 BC), and past 9999 an ISO
- * timestamp needs six digits and a sign, which no client of decisions §4 reads. `0000-…`,
+ * timestamp needs six digits and a sign, which no client of docs/api.md reads. `0000-…`,
  * `0001-01-01T00:00+01:00` and `9999-12-31T23:00-05:00` are refused, naming the field.
  */
 export const inYearRange = (instant: string) => {

@@ -1,6 +1,6 @@
 import { z, type ZodType } from 'zod';
 
-/** The general envelope's pagination (decisions §5). */
+/** The general envelope's pagination (docs/api.md). */
 export const ZPagination = z
   .object({
     total: z.number().int().meta({ description: 'Items across every page.' }),
@@ -18,11 +18,11 @@ export const ZPagination = z
 
 export type Pagination = z.infer<typeof ZPagination>;
 
-/** `{ success: true, data }`: a single resource of a table-B endpoint (decisions §5). */
+/** `{ success: true, data }`: a single resource of a table-B endpoint (docs/api.md). */
 export const ZEnvelope = <T extends ZodType>(data: T, id: string) =>
   z.object({ success: z.literal(true), data }).meta({ id });
 
-/** `{ success: true, data: [...], meta: { pagination } }`: a table-B list (decisions §5). */
+/** `{ success: true, data: [...], meta: { pagination } }`: a table-B list (docs/api.md). */
 export const ZListEnvelope = <T extends ZodType>(item: T, id: string) =>
   z
     .object({

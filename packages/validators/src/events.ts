@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Every event type the service emits (decisions §14), the catalogue webhooks subscribe to. */
+/** Every event type the service emits (docs/webhooks.md), the catalogue webhooks subscribe to. */
 export const EVENT_TYPES = [
   'user.created',
   'user.updated',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { paginationQuery, ZTimestamp } from './common';
 import { ZEnvelope, ZListEnvelope } from './envelope';
 
-/** The file types accepted, detected from the bytes (decisions §11). */
+/** The file types accepted, detected from the bytes (docs/media.md). */
 export const MEDIA_TYPES = [
   'image/jpeg',
   'image/png',

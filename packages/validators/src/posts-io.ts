@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ZEnvelope } from './envelope';
 import { ZListPostsQuery } from './posts';
 
-/** `GET /api/content/posts/export`'s query: the list's filters and a format (decisions §19). */
+/** `GET /api/content/posts/export`'s query: the list's filters and a format (docs/settings-and-import-export.md). */
 export const ZExportPostsQuery = ZListPostsQuery.omit({
   page: true,
   limit: true,

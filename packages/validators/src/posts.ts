@@ -23,7 +23,7 @@ const ZContent = z
   .meta({ example: 'We are live: https://example.com/launch' });
 const ZTag = singleLine(z.string().trim().min(1).max(50));
 
-/** Up to 30 tags of 1–50 characters, trimmed, duplicates dropped (decisions §10). */
+/** Up to 30 tags of 1–50 characters, trimmed, duplicates dropped (docs/posts-and-scheduler.md). */
 const ZTags = z
   .array(ZTag)
   .max(30)
@@ -52,7 +52,7 @@ const ZThreadPart = z
   })
   .meta({ id: 'ThreadPart' });
 
-/** What a client sends for one channel: fields left out fall back to the post's (decisions §18). */
+/** What a client sends for one channel: fields left out fall back to the post's (docs/publishing.md). */
 export const ZTargetInput = z
   .object({
     channelId: z.string().min(1).max(64).meta({
@@ -251,7 +251,7 @@ export const ZRejectPost = z.object({
 export type RejectPostInput = z.infer<typeof ZRejectPost>;
 export const ZTargetIdParam = ZPostIdParam.extend({ targetId: z.string() });
 
-/** What someone found on the network for an `unconfirmed` target (decisions §18). */
+/** What someone found on the network for an `unconfirmed` target (docs/publishing.md). */
 export const ZResolveTarget = z
   .object({
     published: z.boolean().meta({

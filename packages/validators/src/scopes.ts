@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Permission names shared by API keys and OAuth tokens (decisions §2). */
+/** Permission names shared by API keys and OAuth tokens (docs/security.md). */
 export const SCOPES = [
   'read',
   'write',

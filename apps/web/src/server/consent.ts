@@ -6,7 +6,7 @@ import { authSecret } from './auth-secret';
 /**
  * The consent form's CSRF token: an HMAC, under the session secret, of the session's id and
  * the exact request being approved. A page on another site cannot know it, and a token for
- * one request approves no other. SameSite cookies alone would not be enough (decisions §9).
+ * one request approves no other. SameSite cookies alone would not be enough (docs/security.md).
  */
 export function consentToken(sessionId: string, request: AuthorizationRequest): string {
   const subject = [

@@ -4,7 +4,7 @@ type Env = NodeJS.ProcessEnv;
 
 export const DEFAULT_MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
 
-/** CHORUS_MEDIA_MAX_BYTES: the largest file an upload may carry (decisions §11: 25 MiB). */
+/** CHORUS_MEDIA_MAX_BYTES: the largest file an upload may carry (docs/media.md: 25 MiB). */
 export function maxUploadBytesFromEnv(env: Env = process.env): number {
   const raw = env.CHORUS_MEDIA_MAX_BYTES?.trim();
   if (!raw) return DEFAULT_MAX_UPLOAD_BYTES;

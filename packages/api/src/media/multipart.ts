@@ -27,7 +27,7 @@ async function* capped(body: AsyncIterable<Uint8Array>, limit: number) {
 }
 
 /**
- * Reads a `multipart/form-data` upload as it arrives (decisions §6, §11): the one `file`
+ * Reads a `multipart/form-data` upload as it arrives (docs/api.md and docs/media.md): the one `file`
  * part is handed to `onFile` as a stream, with backpressure, never buffered whole; text
  * fields are kept (small: busboy's limits). When `onFile` fails (415, 413), reading stops at
  * once; when anything else fails after `onFile` succeeded, `undo` gets its result back.

@@ -27,7 +27,7 @@ function altTextOf(fields: Map<string, string>): string | null {
 }
 
 /**
- * `POST /api/content/media` (decisions §11): the file streams into storage as it arrives;
+ * `POST /api/content/media` (docs/media.md): the file streams into storage as it arrives;
  * the record and its event are written once the bytes are whole. An `Idempotency-Key`
  * retry (§15) is recognised by what was uploaded (name, alt text, SHA-256), since multipart
  * boundaries differ between retries: its bytes are dropped and the first answer replayed.

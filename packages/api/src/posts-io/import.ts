@@ -19,7 +19,7 @@ import { splitList, unsafeCell } from './csv';
 /** The largest import body: 1,000 rows of a few KiB each, with room to spare. */
 export const MAX_IMPORT_BYTES = 16 * 1024 * 1024;
 
-/** The columns a CSV import reads (decisions §19); others (an export's `id`, `status`) are ignored. */
+/** The columns a CSV import reads (docs/settings-and-import-export.md); others (an export's `id`, `status`) are ignored. */
 export const IMPORT_COLUMNS = ['title', 'content', 'tags', 'scheduledAt', 'channels'] as const;
 
 const invalid = (message: string, issues: { path: string; message: string; line?: number }[]) =>
@@ -111,7 +111,7 @@ async function readCsv(req: Request): Promise<ImportRow[]> {
   return rows;
 }
 
-/** `{ posts: [...] }`: each item a post's create body (decisions §19). */
+/** `{ posts: [...] }`: each item a post's create body (docs/settings-and-import-export.md). */
 async function readJsonRows(req: Request): Promise<ImportRow[]> {
   const body = (await readJsonBody(req, undefined, MAX_IMPORT_BYTES)) as { posts?: unknown };
   if (!Array.isArray(body.posts)) {

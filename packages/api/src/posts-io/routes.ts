@@ -2,7 +2,7 @@ import type { HandlerRoute } from '../rest/routes';
 import { handleExport } from './export';
 import { handleImport } from './import';
 
-/** Import and export (decisions §19): a CSV body in, a streamed body out, no procedure can. */
+/** Import and export (docs/settings-and-import-export.md): a CSV body in, a streamed body out, no procedure can. */
 export const POSTS_IO_HANDLER_ROUTES: HandlerRoute[] = [
   {
     method: 'POST',

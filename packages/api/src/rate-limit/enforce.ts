@@ -6,7 +6,7 @@ import type { Decision } from './store';
 function setHeaders(headers: Headers, decision: Decision) {
   headers.set('X-RateLimit-Limit', String(decision.limit));
   headers.set('X-RateLimit-Remaining', String(decision.remaining));
-  // Epoch seconds (decisions §8), rounded up so that the window has ended by then.
+  // Epoch seconds (docs/rate-limits-and-idempotency.md), rounded up so that the window has ended by then.
   headers.set('X-RateLimit-Reset', String(Math.ceil(decision.reset / 1000)));
 }
 

@@ -1,11 +1,11 @@
 import type { Principal } from '@chorus/auth';
 
-/** The sliding window of every budget (decisions §8). */
+/** The sliding window of every budget (docs/rate-limits-and-idempotency.md). */
 export const WINDOW_MS = 60_000;
 
 export type Tier = Principal['tier'];
 
-/** Requests per window. Defaults are decisions §8; a deployment overrides them (config.ts). */
+/** Requests per window. Defaults are docs/rate-limits-and-idempotency.md; a deployment overrides them (config.ts). */
 export interface RateLimits {
   /** API-key budgets per account, by tier. */
   tiers: Record<Tier, { read: number; write: number }>;
@@ -49,7 +49,7 @@ export interface Bucket {
   limit: number;
 }
 
-/** GET and HEAD are reads; every other method is a write (decisions §8). */
+/** GET and HEAD are reads; every other method is a write (docs/rate-limits-and-idempotency.md). */
 export const isRead = (method: string) => method === 'GET' || method === 'HEAD';
 
 /**

@@ -103,7 +103,7 @@ const forbidden = (key: string) =>
   });
 
 /**
- * The request body as a JSON object (decisions §6): JSON or form-encoded, at most 1 MiB,
+ * The request body as a JSON object (docs/api.md): JSON or form-encoded, at most 1 MiB,
  * an object at the top. Empty bodies are `{}` so optional-only inputs need no body.
  */
 export async function readJsonBody(

@@ -30,7 +30,7 @@ import { restRoutes } from './table';
 
 export interface RestHandlerOptions {
   getDatabase: () => Promise<Database>;
-  /** Counts requests (decisions §8); by default the process's, configured from the environment. */
+  /** Counts requests (docs/rate-limits-and-idempotency.md); by default the process's, configured from the environment. */
   rateLimiter?: RateLimiter;
   /** Media bytes; by default the store configured by the environment (CHORUS_STORAGE…). */
   storage?: StorageDriver;
@@ -48,7 +48,7 @@ const routes = restRoutes;
 /** `/api/users/` and `/api/users` are one path. */
 const normalizePath = (pathname: string) => pathname.replace(/\/+$/, '') || '/';
 
-/** Paths that answer without credentials (decisions §7). */
+/** Paths that answer without credentials (docs/api.md). */
 const PUBLIC_PATHS = new Set(['/api/health', '/api/openapi.json']);
 
 async function authenticate(

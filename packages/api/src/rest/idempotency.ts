@@ -41,7 +41,7 @@ function canonical(value: unknown): unknown {
 }
 
 /**
- * The credential an Idempotency-Key belongs to (keys are scoped per credential, decisions §15
+ * The credential an Idempotency-Key belongs to (keys are scoped per credential, docs/rate-limits-and-idempotency.md
  * being silent): an API key; an OAuth client for one user (its tokens rotate hourly, and a
  * retry after a refresh is still the same caller); a dashboard session.
  */
@@ -99,7 +99,7 @@ function answerWith({ status, body }: StoredResponse, headers: Headers): Answer 
 }
 
 /**
- * Runs a POST at most once per Idempotency-Key of a credential (decisions §15). The first
+ * Runs a POST at most once per Idempotency-Key of a credential (docs/rate-limits-and-idempotency.md). The first
  * answer is kept for 24 hours, sealed, and replayed to retries of the same request by the same
  * credential, 2xx and 4xx alike
  * (as Stripe does: the outcome of a request is final). A 5xx is not kept: the key is released

@@ -404,7 +404,7 @@ function build(): OpenAPIObject {
   return { ...doc, tags: TAGS, webhooks: webhookOperations() } as OpenAPIObject;
 }
 
-/** The resource each event type carries in `data.object` (decisions §14). */
+/** The resource each event type carries in `data.object` (docs/webhooks.md). */
 const EVENT_OBJECTS: Record<EventType, string> = {
   'user.created': 'User',
   'user.updated': 'User',

@@ -7,17 +7,19 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /**
  * The caller's X-Request-Id when it is a sane token, else a new one: a label the answer and the
- * log share, not a secret (decisions §7).
+ * log share, not a secret (docs/api.md).
  */
 export const requestIdFor = (req: Request): string =>
   requestIdFrom(req.headers.get('x-request-id'));
 
 /** The same, from the header's value (null or undefined when absent). */
 export function requestIdFrom(incoming: string | null | undefined): string {
-  return incoming && REQUEST_ID.test(incoming) ? incoming : `req_${randomFromPool(12).toString('hex')}`;
+  return incoming && REQUEST_ID.test(incoming)
+    ? incoming
+    : `req_${randomFromPool(12).toString('hex')}`;
 }
 
-/** The headers every REST answer starts with, errors included (decisions §7, §16). */
+/** The headers every REST answer starts with, errors included (docs/api.md). */
 export const responseHeaders = (requestId: string) =>
   new Headers({ 'X-Request-Id': requestId, 'API-Version': '1', ...apiSecurityHeaders() });
 

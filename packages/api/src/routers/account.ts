@@ -7,7 +7,7 @@ import { adminScoped, router, scoped } from '../trpc';
 const tags = ['Account'];
 
 /**
- * The account's settings (decisions §19). Reading them is `read`, like the team directory and
+ * The account's settings (docs/settings-and-import-export.md). Reading them is `read`, like the team directory and
  * the connected integrations: every member needs the time zone. Changing them is an admin's,
  * with `write`, like managing users.
  */

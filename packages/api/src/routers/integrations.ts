@@ -71,7 +71,7 @@ export const integrationsRouter = router({
       getIntegration({ origin: ctx.origin, integrationId: input.integrationId }),
     ),
 
-  // Connecting and disconnecting are the account's business: admins only (decisions §3).
+  // Connecting and disconnecting are the account's business: admins only (docs/security.md).
   connect: adminScoped('write')
     .meta({
       openapi: {

@@ -8,7 +8,7 @@ export const accounts = pgTable('accounts', {
   id: text().primaryKey(),
   name: text().notNull(),
   tier: accountTier().notNull().default('free'),
-  /** Settings (decisions §19): members' posts need an admin's approval before going out. */
+  /** Settings (docs/settings-and-import-export.md): members' posts need an admin's approval before going out. */
   requireApproval: boolean().notNull().default(false),
   /**
    * The IANA zone of slots, recurrence and the dashboard's calendar. Checked by the service

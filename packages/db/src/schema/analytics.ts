@@ -25,7 +25,7 @@ export const trackedEventType = pgEnum('tracked_event_type', [
 ]);
 
 /**
- * A tracked event (decisions §12): recorded by clients, or by an integration sync. `count`
+ * A tracked event (docs/analytics.md): recorded by clients, or by an integration sync. `count`
  * is how many occurrences the row stands for (1 for a client's event; a sync records a
  * platform's daily figure as one row). `contentId` names a post of the account, checked when
  * recorded; it is not a foreign key, so history outlives a deleted post.
@@ -93,7 +93,7 @@ const capped = (table: string, t: Record<(typeof COUNT_TYPES)[number], unknown>)
 
 /**
  * Daily counts, kept in the same transaction as every insert so that stats read days, never
- * raw events (decisions §12). Three grains, each as small as its readers allow:
+ * raw events (docs/analytics.md). Three grains, each as small as its readers allow:
  *
  * - per (day, post, platform): the figures of one post (`content_id` filtered);
  * - per (day, platform): the account's totals, daily series and platform breakdown;

@@ -2,7 +2,7 @@ import { index, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { accountRef } from './accounts';
 import { timestamptz } from './columns';
 
-/** The payload of an event as webhooks deliver it (decisions §14). */
+/** The payload of an event as webhooks deliver it (docs/webhooks.md). */
 export interface EventPayload {
   id: string;
   type: string;
@@ -11,7 +11,7 @@ export interface EventPayload {
 }
 
 /**
- * The transactional outbox (decisions §14): one row per event, written in the same
+ * The transactional outbox (docs/webhooks.md): one row per event, written in the same
  * transaction as the change that causes it, so a committed change always has its event and
  * a rolled-back one never does. Delivery reads from here.
  */

@@ -3,7 +3,7 @@ import { accountRef } from './accounts';
 import { timestamptz } from './columns';
 
 /**
- * Idempotency-Key records (decisions §15). The row is the lock: whoever inserts it runs the
+ * Idempotency-Key records (docs/rate-limits-and-idempotency.md). The row is the lock: whoever inserts it runs the
  * request; a retry finds it and waits for (409), replays, or refuses (different request).
  */
 export const idempotencyKeys = pgTable(

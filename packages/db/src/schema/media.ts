@@ -4,7 +4,7 @@ import { timestamptz } from './columns';
 import { users } from './users';
 
 /**
- * An uploaded file's record (decisions §11). The bytes live in the storage driver under
+ * An uploaded file's record (docs/media.md). The bytes live in the storage driver under
  * `storageKey`, never in the database.
  */
 export const media = pgTable(

@@ -5,7 +5,7 @@ import { timestamptz } from './columns';
 
 /**
  * Applications registered by an account's admin for the OAuth 2.0 authorization server
- * (decisions §9). A confidential client has a secret, kept only as a SHA-256 hash.
+ * (docs/security.md). A confidential client has a secret, kept only as a SHA-256 hash.
  */
 export const oauthClients = pgTable(
   'oauth_clients',
@@ -13,7 +13,7 @@ export const oauthClients = pgTable(
     id: text().primaryKey(),
     accountId: accountRef(),
     name: text().notNull(),
-    /** Matched exactly, character for character (RFC 6749 §3.1.2.3, decisions §9). */
+    /** Matched exactly, character for character (RFC 6749 §3.1.2.3, docs/security.md). */
     redirectUris: text().array().notNull(),
     scopes: text().array().notNull(),
     confidential: boolean().notNull(),

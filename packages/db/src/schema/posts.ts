@@ -23,7 +23,7 @@ export const postStatus = pgEnum('post_status', [
   'archived',
 ]);
 
-/** A post (decisions §10). `scheduledAt` is set only while the post is scheduled or published. */
+/** A post (docs/posts-and-scheduler.md). `scheduledAt` is set only while the post is scheduled or published. */
 export const posts = pgTable(
   'posts',
   {

@@ -4,7 +4,7 @@ import { accountRef } from './accounts';
 import { timestamptz } from './columns';
 import { events } from './events';
 
-/** Why an endpoint was turned off by the service (decisions §14); null when it is on or an admin turned it off. */
+/** Why an endpoint was turned off by the service (docs/webhooks.md); null when it is on or an admin turned it off. */
 export const webhookDisabledReason = pgEnum('webhook_disabled_reason', ['gone', 'failing']);
 
 /**

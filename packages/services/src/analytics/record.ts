@@ -54,7 +54,7 @@ const EVENT_COLUMNS = {
 } as const;
 
 /**
- * Records a batch of tracked events (decisions §12) with their daily counts in one
+ * Records a batch of tracked events (docs/analytics.md) with their daily counts in one
  * transaction: every event or none (a bad item is a 400 naming its index). A batch that would
  * take a daily count past MAX_DAILY_COUNT is refused whole, 400 on `events`.
  */

@@ -3,7 +3,7 @@ import type { TrackedEvent } from '@chorus/validators';
 
 export type TrackedEventRow = typeof trackedEvents.$inferSelect;
 
-/** A tracked event as the API returns it (decisions §12). */
+/** A tracked event as the API returns it (docs/analytics.md). */
 export const toTrackedEvent = (row: TrackedEventRow): TrackedEvent => ({
   id: row.id,
   type: row.type,

@@ -26,7 +26,7 @@ import { AppError, notFound } from '../errors';
 import { utcDay } from './records';
 
 const DAY_MS = 86_400_000;
-/** The longest range, in days, both ends included (decisions §12). */
+/** The longest range, in days, both ends included (docs/analytics.md). */
 export const MAX_RANGE_DAYS = 366;
 const DEFAULT_RANGE_DAYS = 30;
 
@@ -90,7 +90,7 @@ function series(
 }
 
 /**
- * The figures of decisions §12 read from daily counts only (schema/analytics.ts): a handful of
+ * The figures of docs/analytics.md read from daily counts only (schema/analytics.ts): a handful of
  * rows per day, so the cost grows with the days (and the posts and platforms active in them),
  * never with the number of events. `table` is the grain with days and platforms: the
  * account's, or one post's.

@@ -7,7 +7,7 @@ import { fanOut } from './fan-out';
 type Writer = Pick<Db, 'insert' | 'select'>;
 
 /**
- * Records an event in the outbox (decisions §14), with a delivery for every active webhook of
+ * Records an event in the outbox (docs/webhooks.md), with a delivery for every active webhook of
  * the account subscribed to its type. Call it with the transaction of the change that causes
  * the event, so that the change, its event and its deliveries commit, or roll back, together.
  * `object` is the resource exactly as the REST API returns it. `onlyTo` limits the deliveries

@@ -46,7 +46,7 @@ export async function connectIntegration(
 
 /**
  * A `coming_soon` integration is refused before anything else about the request is looked at
- * (decisions §13); the connect procedure calls this ahead of validating its input.
+ * (docs/integrations.md); the connect procedure calls this ahead of validating its input.
  */
 export function assertConnectable(integrationId: string) {
   const entry = findEntry(integrationId);
@@ -90,11 +90,11 @@ async function connectWithApiKey(entry: ApiKeyEntry, opts: ConnectOptions) {
     return storeConnection({
       ...base,
       credentials: { kind: 'api_key', apiKey },
-      // The key cannot be checked here: name the platform and the key's last four (decisions §13).
+      // The key cannot be checked here: name the platform and the key's last four (docs/integrations.md).
       meta: { accountName: `${entry.name} (…${apiKey.slice(-4)})`, pages: [] },
     });
   }
-  // A network checks the key by listing what it can publish to (decisions §18). The server and
+  // A network checks the key by listing what it can publish to (docs/publishing.md). The server and
   // the handle are kept with the key, where the engine reads them (`extra`).
   const extra: Record<string, string> = {};
   if (opts.handle) extra.handle = opts.handle;

@@ -37,7 +37,7 @@ export const toConnectedIntegration = (row: ConnectionRow): ConnectedIntegration
   status: 'connected',
   connectedAt: row.connectedAt.toISOString(),
   lastSyncAt: row.lastSyncAt.toISOString(),
-  // Connections stored before decisions §13 made it a string may hold null: name the platform.
+  // Connections stored before docs/integrations.md made it a string may hold null: name the platform.
   meta: {
     accountName: row.meta.accountName ?? findEntry(row.integrationId)?.name ?? row.integrationId,
     pages: row.meta.pages,
@@ -46,7 +46,7 @@ export const toConnectedIntegration = (row: ConnectionRow): ConnectedIntegration
 
 /**
  * Creates the account's connection, or replaces it: one connection per integration. A social
- * network's channels, discovered before, are saved in the same transaction (decisions §18).
+ * network's channels, discovered before, are saved in the same transaction (docs/publishing.md).
  * The row is updated in place on reconnect, never deleted: its channels hang on it.
  */
 export async function storeConnection(opts: {
@@ -104,7 +104,7 @@ export async function listConnectedIntegrations(opts: { db: Db; principal: Princ
 
 /**
  * Disconnects: a best-effort revocation at the third party, then the stored credentials are
- * deleted whatever the third party said (decisions §13).
+ * deleted whatever the third party said (docs/integrations.md).
  */
 export async function disconnectIntegration(opts: {
   db: Db;

@@ -158,7 +158,7 @@ export async function fetchProfile(
   provider: ProviderSettings,
   accessToken: string,
 ): Promise<ConnectionMeta> {
-  // decisions §13: always a string; the platform's name when the profile says nothing.
+  // docs/integrations.md: always a string; the platform's name when the profile says nothing.
   const empty = { accountName: entry.name, pages: [] };
   try {
     const res = await request(provider.profileUrl, {

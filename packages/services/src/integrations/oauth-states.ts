@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { AppError } from '../errors';
 import { seal, unseal } from './encryption';
 
-/** How long a pending OAuth connection waits for its callback (decisions §13). */
+/** How long a pending OAuth connection waits for its callback (docs/integrations.md). */
 export const STATE_TTL_MS = 10 * 60 * 1000;
 
 /** The PKCE verifier is encrypted, bound to its state, so a database read cannot finish a flow. */

@@ -10,7 +10,7 @@ import { CATALOGUE, type CatalogueEntry, type OAuthEntry } from './catalogue';
  * - CHORUS_ENCRYPTION_KEY: 32 bytes (64 hex digits or base64) encrypting credentials at rest.
  * - CHORUS_INTEGRATION_<ID>_CLIENT_ID / _CLIENT_SECRET: our app at the third party.
  * - CHORUS_INTEGRATION_REDIRECT_ORIGINS: origins (comma-separated) besides our own that
- *   `redirectUrl` may name (decisions §13: no open redirect through the callback).
+ *   `redirectUrl` may name (docs/integrations.md: no open redirect through the callback).
  * - CHORUS_INTEGRATION_<ID>_AUTHORIZE_URL / _TOKEN_URL / _PROFILE_URL / _REVOKE_URL: the
  *   third party's addresses, defaulting to the real provider's.
  * - CHORUS_INTEGRATION_<ID>_API_URL: a publishing network's API base URL (publishing/context.ts).

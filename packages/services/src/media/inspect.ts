@@ -20,7 +20,7 @@ const asBuffer = (chunk: Uint8Array) =>
 const isMediaType = (mime: string): mime is MediaType =>
   (MEDIA_TYPES as readonly string[]).includes(mime);
 
-/** What the bytes say they are, or 415 for anything not accepted (decisions §11). */
+/** What the bytes say they are, or 415 for anything not accepted (docs/media.md). */
 async function detectType(head: Buffer): Promise<MediaType> {
   const detected = await fileTypeFromBuffer(head);
   const mime = detected && (ALIASES[detected.mime] ?? detected.mime);

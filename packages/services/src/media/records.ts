@@ -8,7 +8,7 @@ import type { MediaType } from './inspect';
 
 export type MediaRow = typeof media.$inferSelect;
 
-/** A media record as the API returns it (decisions §11); `url` on the public origin. */
+/** A media record as the API returns it (docs/media.md); `url` on the public origin. */
 export const toMedia = (row: MediaRow, origin: string): Media => ({
   id: row.id,
   filename: row.filename,

@@ -32,7 +32,7 @@ export function cleanFilename(name: string | undefined, type: MediaType): string
 }
 
 /**
- * Streams an upload into storage while checking it (decisions §11): the type comes from the
+ * Streams an upload into storage while checking it (docs/media.md): the type comes from the
  * first bytes (415 before anything is stored), the size is counted as it streams (413 the
  * moment it passes `maxBytes`, the partial object removed by the driver). Nothing is written
  * to the database here: see `commitUpload` and `discardUpload`.

@@ -19,7 +19,7 @@ export interface AuthorizationRequest {
 /**
  * What the authorize endpoint does with a request:
  * - `invalid_client`: shown to the user as an error page, never redirected, because the
- *   client or its redirect URI cannot be trusted (RFC 6749 §4.1.2.1, decisions §9);
+ *   client or its redirect URI cannot be trusted (RFC 6749 §4.1.2.1, docs/security.md);
  * - `redirect_error`: sent back to the client's registered redirect URI with `error`;
  * - `valid`: ready for the consent page.
  */

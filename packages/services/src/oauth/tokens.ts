@@ -19,7 +19,7 @@ import { formatScope, parseScope } from './scopes';
 
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
-/** The token endpoint's success body (RFC 6749 §5.1, decisions §9). */
+/** The token endpoint's success body (RFC 6749 §5.1, docs/security.md). */
 export interface TokenResponse {
   access_token: string;
   token_type: 'Bearer';

@@ -4,7 +4,7 @@ import { ZCreatePost, type CreatePostInput } from '@chorus/validators';
 import { AppError } from '../errors';
 import { createPost } from '../posts';
 
-/** At most this many posts per import (decisions §19). */
+/** At most this many posts per import (docs/settings-and-import-export.md). */
 export const MAX_IMPORT_ROWS = 1000;
 
 /** One post to import, as the client sent it (a JSON item, or a CSV record made an object). */
@@ -56,7 +56,7 @@ const issueAt = (row: ImportRow, path: string, message: string): ImportIssue => 
 
 /**
  * A row as a create body: imported posts are drafts, or scheduled when the row has a
- * `scheduledAt` (decisions §19); publishing a post goes through its own status change.
+ * `scheduledAt` (docs/settings-and-import-export.md); publishing a post goes through its own status change.
  */
 function toCreate(row: ImportRow): { input?: CreatePostInput; issues: ImportIssue[] } {
   const { status, ...fields } = row.fields;
@@ -101,7 +101,7 @@ const previewOf = (row: number, input: CreatePostInput): ImportPreview => ({
 });
 
 /**
- * Imports posts all together or not at all (decisions §19). Every row goes through the same
+ * Imports posts all together or not at all (docs/settings-and-import-export.md). Every row goes through the same
  * schema and the same `createPost` as a create (its own transaction becomes a savepoint of
  * this one), so an import can refuse nothing a create would take, and the reverse. Every row
  * is tried, so that one answer names all the issues; any issue, or a dry run, rolls the

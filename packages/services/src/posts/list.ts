@@ -57,7 +57,7 @@ function rangeConditions(query: PostFilters) {
   return conditions;
 }
 
-/** The list's filters: what the list and the export (decisions §19) both select by. */
+/** The list's filters: what the list and the export (docs/settings-and-import-export.md) both select by. */
 export type PostFilters = Omit<ListPostsQuery, 'page' | 'limit' | 'sort' | 'startingAfter'>;
 
 /** The condition of the account's posts that match the filters (the one place for them). */

@@ -12,7 +12,7 @@ const clock = sql`clock_timestamp()`;
  * Moves one batch of the posts whose time has come, with their events, in one transaction: a
  * post with targets goes `publishing` (its targets `pending`, event `post.publishing`; the
  * publishing engine sends them), a post without goes `published` (`post.published`), as
- * decisions §18 says. Exactly once comes from the database, whatever number of workers run:
+ * docs/publishing.md says. Exactly once comes from the database, whatever number of workers run:
  * due rows are locked with SKIP LOCKED (so workers share them out and never wait on a post
  * being edited), and the update still requires `status = 'scheduled'`, so a post unscheduled,
  * published by hand or deleted in the meantime is left alone. Returns how many posts it moved

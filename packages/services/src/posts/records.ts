@@ -7,7 +7,7 @@ import { seriesOf, timeZonesOf } from './recurrence';
 export type PostRow = typeof posts.$inferSelect;
 export type TargetRow = typeof postTargets.$inferSelect;
 
-/** A target as the API returns it (decisions §18); `progress` and the backoff stay inside. */
+/** A target as the API returns it (docs/publishing.md); `progress` and the backoff stay inside. */
 export const toTarget = (row: TargetRow): Target => ({
   id: row.id,
   channelId: row.channelId,
@@ -25,7 +25,7 @@ export const toTarget = (row: TargetRow): Target => ({
 /** A transaction or the database: whatever reads with `select`. */
 export type Reader = Pick<Db, 'select'>;
 
-/** A post as the API returns it (decisions §10, §18), with its media ids and targets in order. */
+/** A post as the API returns it (docs/posts-and-scheduler.md and docs/publishing.md), with its media ids and targets in order. */
 export const toPost = (
   row: PostRow,
   mediaIds: string[],

@@ -8,7 +8,7 @@ import type { Tx } from './tx';
 export const invalid = (path: string, message: string) =>
   new AppError('validation_error', message, { issues: [{ path, message }] });
 
-/** `scheduled` needs a `scheduledAt` in the future (decisions §10). */
+/** `scheduled` needs a `scheduledAt` in the future (docs/posts-and-scheduler.md). */
 export function requireFutureSchedule(scheduledAt: Date | null | undefined, now: Date) {
   if (!scheduledAt) throw invalid('scheduledAt', 'A scheduled post needs scheduledAt.');
   if (scheduledAt <= now) throw invalid('scheduledAt', 'scheduledAt must be in the future.');

@@ -11,7 +11,7 @@ const refuse = (issues: Issue[]) =>
 
 /**
  * Every channel must be the account's and every medium too: another account's channel is as
- * unknown as one that does not exist (decisions §1). Paths name the target at fault.
+ * unknown as one that does not exist (docs/security.md). Paths name the target at fault.
  */
 async function assertOwnTargets(tx: Tx, principal: Principal, targets: TargetInput[]) {
   const channelIds = targets.map((target) => target.channelId);

@@ -28,7 +28,7 @@ const toDate = (value: string | null | undefined) =>
 
 /**
  * Checks the post as it now stands in the transaction (its content, media and targets) against
- * every target's network: scheduling or publishing an invalid post is 400 (decisions §18).
+ * every target's network: scheduling or publishing an invalid post is 400 (docs/publishing.md).
  */
 export async function assertPublishableNow(tx: Tx, principal: Principal, row: PostRow) {
   const targets = await tx
@@ -46,7 +46,7 @@ export async function assertPublishableNow(tx: Tx, principal: Principal, row: Po
 
 /**
  * Creates a post. Creating it as `scheduled` or `published` follows the transition from
- * `draft` (decisions §10), and records that transition's event after `post.created`; asking
+ * `draft` (docs/posts-and-scheduler.md), and records that transition's event after `post.created`; asking
  * for `published` with targets starts publishing them (the post answers `publishing`, §18).
  */
 export async function createPost(opts: { db: Db; principal: Principal; input: CreatePostInput }) {
@@ -138,7 +138,7 @@ function updateEntries(row: PostRow, updated: PostRow, input: UpdatePostInput, a
   return entries;
 }
 
-/** The columns a status change sets besides `status` (decisions §10). */
+/** The columns a status change sets besides `status` (docs/posts-and-scheduler.md). */
 function effectsOf(row: PostRow, input: UpdatePostInput, now: Date): Partial<PostRow> {
   const status = input.status ?? row.status;
   if (status === 'scheduled') {

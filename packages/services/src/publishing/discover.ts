@@ -15,7 +15,7 @@ const invalid = (path: string, message: string) =>
 const REFUSALS = new Set(['revoked', 'token_expired', 'rejected']);
 
 /**
- * The channels these credentials publish to, as the network lists them (decisions §18): at
+ * The channels these credentials publish to, as the network lists them (docs/publishing.md): at
  * connect, for API-key networks (checking the key) and after an OAuth grant. A network that
  * refuses the credentials is 400 naming `apiKey`; one that cannot be reached is 502
  * `integration_unreachable`, and nothing is stored.

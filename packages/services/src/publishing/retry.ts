@@ -12,7 +12,7 @@ import { startPublishing } from './start';
 
 /**
  * `POST /api/content/posts/{id}/retry`: a `failed` post goes `publishing` again with its
- * `failed` targets only (decisions §18); a published target is never sent again, and an
+ * `failed` targets only (docs/publishing.md); a published target is never sent again, and an
  * `unconfirmed` one waits to be resolved (it may be on the network already). 409 when the post
  * is not `failed`, or when it has no failed target (only unconfirmed ones: resolve them).
  */

@@ -4,7 +4,7 @@ import { toPosts } from '../posts/records';
 import type { Tx } from '../posts/tx';
 
 /**
- * Ends a post's publishing once none of its targets is still on its way (decisions §18):
+ * Ends a post's publishing once none of its targets is still on its way (docs/publishing.md):
  * `published` when every target is, `failed` when any is `failed` or `unconfirmed`; records
  * `post.published` or `post.failed` with the post. The one place this rule lives: the engine
  * calls it after each outcome, `resolve` after settling a target. Does nothing while a

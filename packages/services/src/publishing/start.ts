@@ -5,7 +5,7 @@ import type { Tx } from '../posts/tx';
 import { settlePost } from './settle';
 
 /**
- * Makes a post's targets due (decisions §18, the seam with the engine): the post becomes
+ * Makes a post's targets due (docs/publishing.md, the seam with the engine): the post becomes
  * `publishing`, the chosen targets `pending` with a fresh round (no attempts, no error, no
  * backoff), and `post.publishing` is recorded. `unpublished`: every target not yet published
  * (publish now, the scheduler); `failed`: only the failed ones (retry). A published target is

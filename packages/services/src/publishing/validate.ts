@@ -38,7 +38,7 @@ const mediaIdsIn = (draft: PublishingDraft) => [
  * Everything the networks would refuse in this post's targets, each with its path
  * (`targets[1].content`, `targets[0].thread[2].mediaIds[0]`): a channel or a medium the account
  * does not have, then each network's limits (`targetIssues`, the table) and its own rules
- * (`provider.validate`). The one place a post is checked before it goes out (decisions §18):
+ * (`provider.validate`). The one place a post is checked before it goes out (docs/publishing.md):
  * `POST /api/content/posts/validate`, scheduling and publishing all call it.
  */
 export async function publishingIssues(

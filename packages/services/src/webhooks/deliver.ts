@@ -17,7 +17,7 @@ import { sendAttempt, type AttemptResult } from './send';
 import { webhookSettings, type WebhookSettings } from './settings';
 import { signatureHeader } from './signing';
 
-/** An endpoint failing (every delivery) for this long is turned off (decisions §14). */
+/** An endpoint failing (every delivery) for this long is turned off (docs/webhooks.md). */
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 60 * 60 * 1000;
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;

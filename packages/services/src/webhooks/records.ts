@@ -4,7 +4,7 @@ import { seal, unseal } from '../integrations/encryption';
 
 export type WebhookRow = typeof webhooks.$inferSelect;
 
-/** A webhook as the API returns it (decisions §14): never its secret. */
+/** A webhook as the API returns it (docs/webhooks.md): never its secret. */
 export const toWebhook = (row: WebhookRow): Webhook => ({
   id: row.id,
   url: row.url,

@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { checkTarget, guardedLookup } from './targets';
 
-/** A 2xx within this is a success (decisions §14). */
+/** A 2xx within this is a success (docs/webhooks.md). */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 /** What the delivery log keeps of an answer. */
 export const EXCERPT_BYTES = 1024;

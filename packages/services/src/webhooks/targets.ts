@@ -101,7 +101,7 @@ export class TargetRefused extends Error {}
 const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
 
 /**
- * Checks a target (decisions §14): https on public addresses, on port 443 or 8443; with
+ * Checks a target (docs/webhooks.md): https on public addresses, on port 443 or 8443; with
  * private targets allowed, any address and port, and http to loopback. The addresses are those `resolve` gives now; at delivery
  * time `guardedLookup` checks the addresses the connection really uses (DNS can change).
  */

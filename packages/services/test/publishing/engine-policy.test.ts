@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { backoffMs, publishingSettings, verdict } from '../../src/publishing';
 
-/** The engine's error policy (decisions §18) as a function of the attempt's facts. */
+/** The engine's error policy (docs/publishing.md) as a function of the attempt's facts. */
 
 const settings = publishingSettings({});
 const start = new Date('2026-01-01T00:00:00Z');

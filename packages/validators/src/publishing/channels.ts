@@ -5,7 +5,7 @@ import { ZNetwork, ZNetworkLimits } from './networks';
 
 export const CHANNEL_KINDS = ['profile', 'page', 'organization', 'account'] as const;
 
-/** A place on a connected network a post goes to (decisions §18). */
+/** A place on a connected network a post goes to (docs/publishing.md). */
 export const ZChannel = z
   .object({
     id: z.string().meta({ example: 'chn_01JD2Y8Q9Z3M4N5P6R7S8T9V0W' }),

@@ -7,7 +7,7 @@ import {
 import { ZCreateOAuthClient, ZOAuthClientIdParam } from '@chorus/validators';
 import { dashboardAdminProcedure, router } from '../../trpc';
 
-/** OAuth applications of the account, managed by its admins (decisions §9). */
+/** OAuth applications of the account, managed by its admins (docs/security.md). */
 export const oauthClientsRouter = router({
   list: dashboardAdminProcedure.query(({ ctx }) =>
     listOAuthClients({ db: ctx.db, principal: ctx.principal }),

@@ -5,7 +5,7 @@ import type { CatalogueEntry } from './types';
 
 export type { ApiKeyEntry, CatalogueEntry, JsonPath, OAuthEntry } from './types';
 
-/** The integrations the product ships with (decisions §13), in display order. */
+/** The integrations the product ships with (docs/integrations.md), in display order. */
 export const CATALOGUE: readonly CatalogueEntry[] = [...social, ...design, ...storage];
 
 const byId = new Map(CATALOGUE.map((entry) => [entry.id, entry]));

@@ -36,7 +36,7 @@ const TYPES: Record<keyof PostFigures, TrackedEventType> = {
 const prefixOf = (integrationId: string) => `${integrationId}/published`;
 
 /**
- * Reads the figures of every published target (decisions §18) from its network and records
+ * Reads the figures of every published target (docs/publishing.md) from its network and records
  * them as tracked events of the post (`contentId`) and the channel's integration. Networks
  * give running totals; each UTC day's row holds what that day added (the total less the days
  * before), set, not added, at every run: running it again changes nothing, and a later run

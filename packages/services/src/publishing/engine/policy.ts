@@ -3,7 +3,7 @@ import type { ClassifiedError } from '../provider';
 import type { PublishingSettings } from './settings';
 
 /**
- * What becomes of a target after a failed attempt (decisions §18), decided here only:
+ * What becomes of a target after a failed attempt (docs/publishing.md), decided here only:
  * - `rate_limited`: again at the network's Retry-After; `transient`: again after a backoff
  *   (15 s, 1 min, 4 min, 16 min by default, ±20 %); either way at most `maxAttempts` attempts
  *   within `windowMs` of the first, then `failed` (retryable by hand);

@@ -28,7 +28,7 @@ export async function dueTargetIds(
  * Targets left `publishing` past their lease: their worker died between the claim and the
  * outcome, perhaps after the request left. Where the provider is idempotent (a repeat lands on
  * the same post) they are due again, within the attempt limits; elsewhere they become
- * `unconfirmed`, never re-sent by themselves (decisions §18). Their posts are settled.
+ * `unconfirmed`, never re-sent by themselves (docs/publishing.md). Their posts are settled.
  * Returns how many it recovered.
  */
 export async function recoverAbandoned(

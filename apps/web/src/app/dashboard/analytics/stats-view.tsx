@@ -20,7 +20,7 @@ const LABELS: Record<keyof AnalyticsTotals, string> = {
   follow: 'Follows',
 };
 
-/** What the engagement rate counts (decisions §12), per day for the chart. */
+/** What the engagement rate counts (docs/analytics.md), per day for the chart. */
 const engagements = (totals: AnalyticsTotals) =>
   ENGAGEMENT_TYPES.reduce((sum, type) => sum + totals[type], 0);
 

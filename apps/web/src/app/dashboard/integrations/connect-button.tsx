@@ -15,7 +15,7 @@ type Props = {
 };
 
 /**
- * The publishing networks that connect with a key need more than the key (decisions §18):
+ * The publishing networks that connect with a key need more than the key (docs/publishing.md):
  * Bluesky the handle it belongs to and, off bsky.social, the PDS; Mastodon its instance.
  */
 const KEY_FORMS: Record<

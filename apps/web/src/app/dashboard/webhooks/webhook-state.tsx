@@ -1,6 +1,6 @@
 import type { Webhook } from '@chorus/validators';
 
-/** Why the service turned an endpoint off (decisions §14). */
+/** Why the service turned an endpoint off (docs/webhooks.md). */
 const REASONS: Record<NonNullable<Webhook['disabledReason']>, string> = {
   gone: 'it answered 410 Gone',
   failing: 'every delivery failed for 5 days',

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 /**
  * Record keys derived from the target, so that every attempt of a target writes the same
  * records and a retry finds what an earlier attempt wrote instead of posting again
- * (decisions §18). A post's key must be a TID (app.bsky.feed.post has `"key": "tid"`;
+ * (docs/publishing.md). A post's key must be a TID (app.bsky.feed.post has `"key": "tid"`;
  * https://atproto.com/specs/tid): 64 bits, the top one 0, then 53 bits of microseconds since
  * 1970 and a 10-bit clock id, in base32-sortable, 13 characters.
  *
