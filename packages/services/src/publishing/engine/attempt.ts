@@ -43,14 +43,18 @@ export async function publishTargets(
   let prepared: Prepared[];
   try {
     prepared = await prepareAttempts(db, claims, opts.media ?? {});
-  } catch (error) {
+  } catch {
     // Nothing left for the network yet: the targets wait for their next attempt, not a person.
-    const message = error instanceof Error ? error.message : 'The attempt could not start.';
+    // The database's own message stays out of the target's error, which users read.
     const nextAttemptAt = new Date(Date.now() + settings.backoffMs);
-    const error_ = { code: 'network_error', message, retryable: true };
+    const error = {
+      code: 'network_error',
+      message: 'The attempt could not start: Chorus could not read what to send. It will retry.',
+      retryable: true,
+    };
     prepared = claims.map((claim) => ({
       claim,
-      outcome: { status: 'pending', nextAttemptAt, error: error_ },
+      outcome: { status: 'pending', nextAttemptAt, error },
     }));
   }
   const results = new Map<string, AttemptResult>();

@@ -1,6 +1,6 @@
 export { publishTarget, publishTargets, type EngineOptions, type AttemptResult } from './attempt';
 export { claimTargets, type Outcome } from './claim';
-export { mediaRows, publishMedia, type MediaSigner, type MediaSource } from './media';
+export { publishMedia, type MediaSigner, type MediaSource } from './media';
 export { backoffMs, verdict, type Verdict } from './policy';
 export { refreshedCredentials, refreshExpiringCredentials } from './refresh';
 export {

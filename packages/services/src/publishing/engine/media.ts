@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { and, eq, inArray, media, type Db } from '@chorus/db';
+import type { media } from '@chorus/db';
 import type { StorageDriver } from '@chorus/storage';
 import type { PublishMedia } from '../provider';
 
@@ -12,16 +12,6 @@ export type MediaSigner = (row: MediaRow) => string;
 export interface MediaSource {
   storage?: StorageDriver;
   sign?: MediaSigner;
-}
-
-/** The account's media records by id (a file deleted since is absent). */
-export async function mediaRows(db: Pick<Db, 'select'>, accountId: string, ids: string[]) {
-  if (ids.length === 0) return new Map<string, MediaRow>();
-  const rows = await db
-    .select()
-    .from(media)
-    .where(and(eq(media.accountId, accountId), inArray(media.id, ids)));
-  return new Map(rows.map((row) => [row.id, row]));
 }
 
 /**
