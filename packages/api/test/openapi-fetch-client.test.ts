@@ -4,18 +4,16 @@
  * against the server on loopback: lists posts, creates one, uploads a Blob, reads an error's
  * typed code.
  */
-import { execFile } from 'node:child_process';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import openapiTS, { astToString } from 'openapi-typescript';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileProgram } from './compile-program';
 import { startHarness, type Harness } from './harness';
 import { serveOnLoopback } from './http-server';
 import { fixture } from './media-fixtures';
 
-const run = promisify(execFile);
 const dir = fileURLToPath(new URL('../.cache/openapi-fetch-client/', import.meta.url));
 
 const PROGRAM = `
@@ -76,21 +74,7 @@ describe('an openapi-fetch client on openapi-typescript types', () => {
       },
     });
     await writeFile(`${dir}schema.d.ts`, astToString(ast));
-    await writeFile(`${dir}program.ts`, PROGRAM);
-    await writeFile(
-      `${dir}tsconfig.json`,
-      JSON.stringify({
-        extends: '@chorus/tsconfig/base.json',
-        compilerOptions: { incremental: false },
-        files: ['program.ts'],
-      }),
-    );
-    const tsc = fileURLToPath(new URL('../../../node_modules/typescript/bin/tsc', import.meta.url));
-    const compiled = await run(process.execPath, [tsc, '-p', `${dir}tsconfig.json`]).then(
-      () => '',
-      (error: { stdout?: string }) => String(error.stdout),
-    );
-    expect(compiled).toBe('');
+    expect(await compileProgram(dir, PROGRAM)).toBe('');
 
     const program = (await import(`${dir}program.ts`)) as {
       exercise(base: string, token: string, file: Blob): Promise<Record<string, unknown>>;

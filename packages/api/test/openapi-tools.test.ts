@@ -8,6 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileProgram } from './compile-program';
 import { startHarness, type Harness } from './harness';
 
 const run = promisify(execFile);
@@ -31,24 +32,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-async function compile(program: string) {
-  await writeFile(`${cache}openapi-client/program.ts`, program);
-  await writeFile(
-    `${cache}openapi-client/tsconfig.json`,
-    JSON.stringify({
-      extends: '@chorus/tsconfig/base.json',
-      compilerOptions: { incremental: false },
-      files: ['program.ts'],
-    }),
-  );
-  const tsc = fileURLToPath(new URL('../../../node_modules/typescript/bin/tsc', import.meta.url));
-  try {
-    await run(process.execPath, [tsc, '-p', `${cache}openapi-client/tsconfig.json`]);
-    return '';
-  } catch (error) {
-    return String((error as { stdout?: string }).stdout) || String(error);
-  }
-}
+const compile = (program: string) => compileProgram(`${cache}openapi-client/`, program);
 
 const program = (listCall: string) => `
 import createClient from 'openapi-fetch';
