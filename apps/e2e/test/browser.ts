@@ -43,6 +43,9 @@ export async function signedIn(
 
 /** What axe-core finds serious or critical on the page as it is now, one line each. */
 export async function seriousViolations(page: Page): Promise<string[]> {
+  // A refresh in flight (a server action's revalidation) swaps the document's <title> for a
+  // moment: check the page as it settles, not mid-swap, where axe once saw no title at all.
+  await page.waitForFunction(() => document.title.trim() !== '');
   const { violations } = await new AxeBuilder({ page }).analyze();
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
