@@ -1,7 +1,7 @@
 import type { Principal } from '@chorus/auth';
 import { and, desc, eq, integrationConnections, type Db } from '@chorus/db';
 import type { ConnectedIntegration, ConnectionMeta, DisconnectResult } from '@chorus/validators';
-import { notFound } from '../errors';
+import { notFound } from '../shared/errors';
 import { recordEvent } from '../events/record';
 import { saveDiscoveredChannels } from '../publishing/channels';
 import type { DiscoveredChannel } from '../publishing/provider';

@@ -1,6 +1,6 @@
 import { and, eq, mastodonApps, type Db } from '@chorus/db';
 import type { ConnectedIntegration, ConnectPending } from '@chorus/validators';
-import { AppError } from '../errors';
+import { AppError } from '../shared/errors';
 import { discoverNetworkChannels } from '../publishing/discover';
 import { assertServiceAllowed } from '../publishing/service-url';
 import type { OAuthEntry } from './catalogue';
