@@ -1,5 +1,5 @@
 import { and, eq, mastodonApps, type Db } from '@chorus/db';
-import { AppError } from '../errors';
+import { AppError } from '../shared/errors';
 import type { OAuthEntry } from './catalogue';
 import type { Credentials } from './connections';
 import { seal, unseal } from './encryption';
