@@ -9,10 +9,14 @@ import {
   isNull,
   lte,
   or,
+  postCounts,
   postTargets,
   posts,
+  postTagCounts,
   sql,
+  sum,
   type Db,
+  type SQL,
 } from '@chorus/db';
 import type { ListPostsQuery } from '@chorus/validators';
 import { AppError } from '../shared/errors';
@@ -85,6 +89,32 @@ export function postFilters(principal: Principal, query: PostFilters) {
   );
 }
 
+/**
+ * The list's total. Filtered by status and tag alone (or not at all), it is read from the
+ * counts the database keeps per status and tag (docs/posts-and-scheduler.md#the-lists-total):
+ * one to seven rows, however many posts. Any other filter is counted, over the posts it
+ * selects, as the count needs them all.
+ */
+async function postTotal(db: Db, principal: Principal, filters: PostFilters, where: SQL | undefined) {
+  const { status, tag, ...others } = filters;
+  const counted = Object.values(others).every((value) => value === undefined);
+  if (!counted) {
+    return (await db.select({ total: count() }).from(posts).where(where))[0]?.total ?? 0;
+  }
+  const kept = tag === undefined ? postCounts : postTagCounts;
+  const [row] = await db
+    .select({ total: sum(kept.count).mapWith(Number) })
+    .from(kept)
+    .where(
+      and(
+        eq(kept.accountId, principal.accountId),
+        status === undefined ? undefined : eq(kept.status, status),
+        tag === undefined ? undefined : eq(postTagCounts.tag, tag),
+      ),
+    );
+  return row?.total ?? 0;
+}
+
 /** The account's posts, newest first or by `scheduledAt`, filtered as the posts list rules say. */
 export async function listPosts(opts: { db: Db; principal: Principal; query: ListPostsQuery }) {
   const { db, principal, query } = opts;
@@ -115,8 +145,7 @@ export async function listPosts(opts: { db: Db; principal: Principal; query: Lis
         .limit(window.limit)
         .offset(window.offset),
     idOf: (row) => row.id,
-    total: async () =>
-      (await db.select({ total: count() }).from(posts).where(where))[0]?.total ?? 0,
+    total: () => postTotal(db, principal, filters, where),
     items: (rows) => toPosts(db, rows),
   });
 }
