@@ -53,7 +53,12 @@ const total = async (query: string, token?: string) => {
 describe('the posts list total, from counts kept per status and tag', () => {
   it('stays exact across create, status change, tag change, delete, archive and restore', async () => {
     const a = await createPost(h, { title: 'A', tags: ['x', 'y'] });
-    const b = await createPost(h, { title: 'B', tags: ['x'], status: 'scheduled', scheduledAt: inAnHour() });
+    const b = await createPost(h, {
+      title: 'B',
+      tags: ['x'],
+      status: 'scheduled',
+      scheduledAt: inAnHour(),
+    });
     await createPost(h, { title: 'C' });
     await createPost(h, { title: 'D', tags: ['y'] }, other.token);
     await expectExact();
@@ -94,7 +99,9 @@ describe('the posts list total, from counts kept per status and tag', () => {
 
   it('stays exact with concurrent writers of one account', async () => {
     const created = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => createPost(h, { title: `W${i}`, tags: ['c', `t${i % 3}`] })),
+      Array.from({ length: 12 }, (_, i) =>
+        createPost(h, { title: `W${i}`, tags: ['c', `t${i % 3}`] }),
+      ),
     );
     await Promise.all(
       created.map((post, i) =>

@@ -95,7 +95,12 @@ export function postFilters(principal: Principal, query: PostFilters) {
  * one to seven rows, however many posts. Any other filter is counted, over the posts it
  * selects, as the count needs them all.
  */
-async function postTotal(db: Db, principal: Principal, filters: PostFilters, where: SQL | undefined) {
+async function postTotal(
+  db: Db,
+  principal: Principal,
+  filters: PostFilters,
+  where: SQL | undefined,
+) {
   const { status, tag, ...others } = filters;
   const counted = Object.values(others).every((value) => value === undefined);
   if (!counted) {
