@@ -19,7 +19,7 @@ export async function seedAccount(db: Db, count: number) {
     db,
     userId: adminId,
     name: 'bench',
-    scopes: ['read', 'write'],
+    scopes: ['read', 'write', 'content:read'],
     environment: 'live',
   });
   // One hash for all: hashing each password would only slow the set-up.
