@@ -20,7 +20,7 @@ import {
 } from '@chorus/db';
 import type { ListPostsQuery } from '@chorus/validators';
 import { AppError } from '../shared/errors';
-import { readPage, type ListOrder } from '../shared/pagination';
+import { readTablePage, type ListOrder } from '../shared/pagination';
 import { toPosts } from './records';
 
 /** `q` is plain text: LIKE's wildcards and its escape character match themselves. */
@@ -126,7 +126,7 @@ export async function listPosts(opts: { db: Db; principal: Principal; query: Lis
   const { page, limit, startingAfter, sort, ...filters } = query;
   const where = postFilters(principal, filters);
   const scope = eq(posts.accountId, principal.accountId);
-  const order: ListOrder =
+  const order: ListOrder & { table: typeof posts } =
     sort === 'scheduledAt'
       ? {
           table: posts,
@@ -137,19 +137,11 @@ export async function listPosts(opts: { db: Db; principal: Principal; query: Lis
           scope,
         }
       : { table: posts, id: posts.id, by: posts.createdAt, direction: 'desc', scope };
-  return readPage({
+  return readTablePage({
     db,
     request: { page, limit, startingAfter },
     order,
-    rows: (window) =>
-      db
-        .select()
-        .from(posts)
-        .where(and(where, window.after))
-        .orderBy(...window.orderBy)
-        .limit(window.limit)
-        .offset(window.offset),
-    idOf: (row) => row.id,
+    where,
     total: () => postTotal(db, principal, filters, where),
     items: (rows) => toPosts(db, rows),
   });
