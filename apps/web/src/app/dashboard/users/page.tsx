@@ -21,16 +21,14 @@ export default async function UsersPage(props: { searchParams: Promise<SearchPar
   const { q, role, page } = parseSearch(await props.searchParams, SEARCH);
   const caller = await dashboardCaller('/dashboard/users');
   const me = await requirePrincipal('/dashboard/users');
+  // Each user in full (the edit form shows the notification setting), in the list's one query.
   const list = await caller.users
-    .list({ page, limit: PER_PAGE, q: q || undefined, role })
+    .listInFull({ page, limit: PER_PAGE, q: q || undefined, role })
     .catch((error: unknown) => {
       // Users is an admin page: the procedure refuses anyone else; send them home.
       if ((error as { code?: string }).code === 'FORBIDDEN') redirect('/dashboard');
       throw error;
     });
-  // The edit form shows the notification setting, which only the full user carries: the
-  // page's users in full, in one query.
-  const users = await caller.users.details({ userIds: list.data.map((user) => user.id) });
   const href = (p: number) =>
     `/dashboard/users?${new URLSearchParams({ ...(q && { q }), ...(role && { role }), page: String(p) })}`;
   return (
@@ -66,7 +64,7 @@ export default async function UsersPage(props: { searchParams: Promise<SearchPar
         </form>
         <DataTable
           label="Users"
-          rows={users}
+          rows={list.data}
           rowKey={(user) => user.id}
           empty={
             <EmptyState title={q || role ? 'No user matches' : 'No users yet'}>
