@@ -72,3 +72,28 @@ export async function seedMedia(db: Db, accountId: string, count: number) {
       ${now}::timestamptz - i * interval '1 second'
     from generate_series(1, ${count}::int) as i`);
 }
+
+/**
+ * A webhook of the account with `count` deliveries, each of its own event (one statement
+ * each, `generate_series`), all succeeded: no worker takes them. Returns the webhook's id.
+ */
+export async function seedDeliveries(db: Db, accountId: string, count: number) {
+  const tag = randomBytes(4).toString('hex');
+  const webhookId = `wh_bench${tag}`;
+  const now = new Date().toISOString();
+  await db.execute(sql`
+    insert into webhooks (id, account_id, url, events, secret)
+    values (${webhookId}, ${accountId}, 'https://example.com/hook', array['*'], 'unused')`);
+  await db.execute(sql`
+    insert into events (id, account_id, type, payload, created_at)
+    select 'evt_bench' || ${tag} || i, ${accountId}, 'post.created',
+      jsonb_build_object('id', 'evt_bench' || ${tag} || i, 'type', 'post.created'),
+      ${now}::timestamptz - i * interval '1 second'
+    from generate_series(1, ${count}::int) as i`);
+  await db.execute(sql`
+    insert into webhook_deliveries (id, account_id, webhook_id, event_id, status, attempts, created_at, updated_at)
+    select 'del_bench' || ${tag} || i, ${accountId}, ${webhookId}, 'evt_bench' || ${tag} || i,
+      'succeeded', 1, ${now}::timestamptz - i * interval '1 second', ${now}::timestamptz - i * interval '1 second'
+    from generate_series(1, ${count}::int) as i`);
+  return webhookId;
+}

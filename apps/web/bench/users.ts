@@ -6,16 +6,16 @@
  * connection), the two accounts alternately, for BENCH_SECONDS (5) × BENCH_ROUNDS (2) each.
  * The users list: page 1, a role's page, the middle page by number and by cursor, and a text
  * search; the posts list: page 1, by status, by tag, by both, and the middle page by cursor.
- * The media list: page 1 and the middle page by cursor. BENCH_LISTS (`users,posts,media`) picks
- * the lists. Prints p50 and p99 per account size and the
+ * The media list and a webhook's delivery log: page 1 and the middle page by cursor.
+ * BENCH_LISTS (`users,posts,media,deliveries`) picks the lists. Prints p50 and p99 per account size and the
  * ratio of the p50s.
  */
 import { fileURLToPath } from 'node:url';
 import type { ChildProcess } from 'node:child_process';
-import { desc, eq, media, posts, sql, users, type Db } from '@chorus/db';
+import { desc, eq, media, posts, sql, users, webhookDeliveries, type Db } from '@chorus/db';
 import { createTestDatabase } from '@chorus/db/testing';
 import { freePort, runScript, waitFor } from './processes';
-import { seedAccount, seedMedia, seedPosts } from './seed';
+import { seedAccount, seedDeliveries, seedMedia, seedPosts } from './seed';
 
 process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -25,12 +25,14 @@ const SIZES = [
   Number(process.env.BENCH_SMALL_USERS ?? 1_000),
   Number(process.env.BENCH_LARGE_USERS ?? 1_000_000),
 ] as const;
-const LISTS = (process.env.BENCH_LISTS ?? 'users,posts,media').split(',');
+const LISTS = (process.env.BENCH_LISTS ?? 'users,posts,media,deliveries').split(',');
 const appDir = fileURLToPath(new URL('..', import.meta.url));
 const say = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
 interface Account {
   size: number;
+  /** The webhook whose deliveries are listed. */
+  webhookId: string;
   headers: Record<string, string>;
   /** The list's middle page's number, and the id the same page starts after. */
   middle: number;
@@ -39,7 +41,7 @@ interface Account {
 
 interface List {
   name: string;
-  path: string;
+  path: (account: Account) => string;
   limit: number;
   scenarios: { name: string; query: (account: Account) => string }[];
 }
@@ -64,7 +66,7 @@ const percentile = (sorted: number[], p: number) =>
 const ALL_LISTS: List[] = [
   {
     name: 'users',
-    path: '/api/users',
+    path: () => '/api/users',
     limit: 50,
     scenarios: [
       { name: 'page 1 (and the total)', query: () => '' },
@@ -76,7 +78,7 @@ const ALL_LISTS: List[] = [
   },
   {
     name: 'posts',
-    path: '/api/content/posts',
+    path: () => '/api/content/posts',
     limit: 25,
     scenarios: [
       { name: 'page 1 (and the total)', query: () => '' },
@@ -88,7 +90,16 @@ const ALL_LISTS: List[] = [
   },
   {
     name: 'media',
-    path: '/api/content/media',
+    path: () => '/api/content/media',
+    limit: 25,
+    scenarios: [
+      { name: 'page 1 (and the total)', query: () => '' },
+      { name: 'middle page by cursor', query: (a) => `&startingAfter=${a.cursor}` },
+    ],
+  },
+  {
+    name: 'deliveries',
+    path: (a) => `/api/webhooks/${a.webhookId}/deliveries`,
     limit: 25,
     scenarios: [
       { name: 'page 1 (and the total)', query: () => '' },
@@ -101,7 +112,9 @@ const lists = ALL_LISTS.filter((list) => LISTS.includes(list.name));
 /** The id the list's middle page starts after, read in the database (no deep offset request). */
 async function middleCursor(db: Db, list: List, accountId: string, size: number, middle: number) {
   const offset = (middle - 1) * list.limit - 1;
-  const t = { users, posts, media }[list.name as 'users' | 'posts' | 'media'];
+  const t = { users, posts, media, deliveries: webhookDeliveries }[
+    list.name as 'users' | 'posts' | 'media' | 'deliveries'
+  ];
   const rows = await db
     .select({ id: t.id })
     .from(t)
@@ -123,7 +136,10 @@ async function main() {
     const account = await seedAccount(database.db, LISTS.includes('users') ? size : 1);
     if (LISTS.includes('posts')) await seedPosts(database.db, account.accountId, size);
     if (LISTS.includes('media')) await seedMedia(database.db, account.accountId, size);
-    seeded.push({ size, ...account });
+    const webhookId = LISTS.includes('deliveries')
+      ? await seedDeliveries(database.db, account.accountId, size)
+      : '';
+    seeded.push({ size, webhookId, ...account });
     say(`seeded ${size} rows per list in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   }
   // Statistics and the visibility map, as autovacuum leaves a table soon after a bulk load:
@@ -131,6 +147,8 @@ async function main() {
   await database.db.execute(sql`vacuum analyze users`);
   await database.db.execute(sql`vacuum analyze posts`);
   await database.db.execute(sql`vacuum analyze media`);
+  await database.db.execute(sql`vacuum analyze events`);
+  await database.db.execute(sql`vacuum analyze webhook_deliveries`);
 
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -159,14 +177,14 @@ async function main() {
     const output: string[] = [];
     for (const list of lists) {
       const accounts: Account[] = [];
-      for (const { size, key, accountId } of seeded) {
+      for (const { size, key, accountId, webhookId } of seeded) {
         const headers = { authorization: `Bearer ${key}` };
         const middle = Math.max(2, Math.ceil(size / list.limit / 2));
         const cursor = await middleCursor(database.db, list, accountId, size, middle);
-        accounts.push({ size, headers, middle, cursor });
+        accounts.push({ size, webhookId, headers, middle, cursor });
       }
       const url = (account: Account, query: string) =>
-        `${base}${list.path}?limit=${list.limit}${query}`;
+        `${base}${list.path(account)}?limit=${list.limit}${query}`;
       // Warm up: JIT, the connection pool, every prepared statement.
       for (const account of accounts)
         for (const scenario of list.scenarios)
@@ -190,7 +208,7 @@ async function main() {
       }
       const [small, large] = accounts;
       output.push(
-        `GET ${list.path}?limit=${list.limit}, one connection, ${SECONDS} s × ${ROUNDS} rounds per account, alternating; middle page ${small?.middle} of ${SIZES[0]} ${list.name}, ${large?.middle} of ${SIZES[1]}`,
+        `GET ${list.path({ webhookId: '{id}' } as Account)}?limit=${list.limit}, one connection, ${SECONDS} s × ${ROUNDS} rounds per account, alternating; middle page ${small?.middle} of ${SIZES[0]} ${list.name}, ${large?.middle} of ${SIZES[1]}`,
         '',
         `| request | ${SIZES[0]} ${list.name} p50 ms | p99 ms | ${SIZES[1]} ${list.name} p50 ms | p99 ms | p50 ratio |`,
         '|---|---|---|---|---|---|',

@@ -102,3 +102,15 @@ export const webhookAttempts = pgTable(
   },
   (t) => [index('webhook_attempts_delivery_idx').on(t.deliveryId, t.attempt)],
 );
+
+/**
+ * How many deliveries each webhook has: the delivery log's total without reading them. Kept
+ * by triggers on `webhook_deliveries` (migration 0022), as the posts' counts are
+ * (docs/posts-and-scheduler.md#the-lists-total): every insert and delete, cascades included.
+ */
+export const webhookDeliveryCounts = pgTable('webhook_delivery_counts', {
+  webhookId: text()
+    .primaryKey()
+    .references(() => webhooks.id, { onDelete: 'cascade' }),
+  count: integer().notNull(),
+});

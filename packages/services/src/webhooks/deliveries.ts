@@ -2,12 +2,12 @@ import type { Principal } from '@chorus/auth';
 import {
   and,
   asc,
-  count,
   eq,
   events,
   inArray,
   webhookAttempts,
   webhookDeliveries,
+  webhookDeliveryCounts,
   type Db,
 } from '@chorus/db';
 import type { WebhookDelivery } from '@chorus/validators';
@@ -95,8 +95,14 @@ export async function listDeliveries(opts: {
         .limit(window.limit)
         .offset(window.offset),
     idOf: (row) => row.delivery.id,
+    // The count the database keeps (migration 0022): one row, however many deliveries.
     total: async () =>
-      (await db.select({ total: count() }).from(webhookDeliveries).where(where))[0]?.total ?? 0,
+      (
+        await db
+          .select({ count: webhookDeliveryCounts.count })
+          .from(webhookDeliveryCounts)
+          .where(eq(webhookDeliveryCounts.webhookId, webhookId))
+      )[0]?.count ?? 0,
     items: (rows) => withAttempts(db, rows),
   });
 }
