@@ -10,7 +10,7 @@
  * fetch-style `(Request) => Promise<Response>` and add it to `mounts` before the REST door.
  */
 import { defaultRateLimiter } from '@chorus/api';
-import { createApiListener, createHttpServer, refuseUpgrade } from '@chorus/api/http';
+import { createApiListener, createHttpServer, refuseUpgrade } from '@chorus/api/server';
 import { createRestDoor } from '@chorus/api/rest';
 import { getDatabase } from '../src/server/database';
 import { requestSessionPrincipal } from '../src/server/session';

@@ -5,7 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { anonymousBucket, clientIp, principalBucket, type RateLimiter } from '@chorus/api';
-import { apiError, refuse } from '@chorus/api/http';
+import { apiError, refuse } from '@chorus/api/server';
 import type { Principal } from '@chorus/auth';
 
 export interface BudgetOptions {

@@ -9,8 +9,8 @@ import {
   OAuthError,
   revokeToken,
 } from '@chorus/services';
-import { describeError, log } from '../logger';
-import { apiSecurityHeaders } from '../security-headers';
+import { describeError, log } from '../server/logger';
+import { apiSecurityHeaders } from '../server/security-headers';
 import { clientIp, type TrustedProxies } from '../rate-limit/client-ip';
 import { clientCredentials, readParams, type PresentedCredentials } from './request';
 

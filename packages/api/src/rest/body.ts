@@ -1,8 +1,8 @@
 import { AppError } from '@chorus/services';
 import { ForbiddenKeyError, isForbiddenKey, parseJsonSafely, safeRecord } from '@chorus/validators';
 import type { ZodType } from 'zod';
-import { readCapped } from '../body-limit';
-import { refuseDeepJson } from '../json-depth';
+import { readCapped } from '../server/body-limit';
+import { refuseDeepJson } from '../server/json-depth';
 
 export const MAX_JSON_BODY = 1024 * 1024;
 

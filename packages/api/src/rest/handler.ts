@@ -2,11 +2,11 @@ import { authenticateBearer, bearerToken, type Principal } from '@chorus/auth';
 import { isUnavailable, type Database } from '@chorus/db';
 import { AppError } from '@chorus/services';
 import type { StorageDriver } from '@chorus/storage';
-import type { Context } from '../context';
-import { apiError, toApiError } from '../errors';
-import { checkHealth } from '../health';
-import { toResponse, type Answer } from '../http/node-fetch';
-import { describeError, log } from '../logger';
+import type { Context } from '../trpc/context';
+import { apiError, toApiError } from '../server/errors';
+import { checkHealth } from '../server/health';
+import { toResponse, type Answer } from '../server/node-fetch';
+import { describeError, log } from '../server/logger';
 import {
   anonymousBucket,
   clientIp,
@@ -18,12 +18,12 @@ import {
 } from '../rate-limit';
 import { readJsonBody } from './body';
 import { callProcedure } from './call';
-import { accessBreach, requireScopes } from '../access';
-import { controlRefusal } from '../refuse-control';
+import { accessBreach, requireScopes } from '../server/access';
+import { controlRefusal } from '../server/refuse-control';
 import { maxUploadBytesFromEnv } from '../media/config';
-import { defaultStorage } from '../storage';
+import { defaultStorage } from '../server/storage';
 import { withIdempotency } from './idempotency';
-import { openApiDocument } from './openapi';
+import { openApiDocument } from '../openapi/document';
 import { withEtag, withLocation } from './representation';
 import { errorResponse, json, requestIdFor, responseHeaders } from './respond';
 import { restRoutes } from './table';

@@ -9,9 +9,9 @@ import {
   releaseIdempotencyKey,
   type StoredResponse,
 } from '@chorus/services';
-import { toApiError } from '../errors';
-import { JsonAnswer, type Answer } from '../http/node-fetch';
-import { describeError, log } from '../logger';
+import { toApiError } from '../server/errors';
+import { JsonAnswer, type Answer } from '../server/node-fetch';
+import { describeError, log } from '../server/logger';
 import { errorEnvelope } from './respond';
 
 const MAX_KEY_LENGTH = 255;

@@ -1,7 +1,7 @@
 import { randomFromPool } from '@chorus/services';
-import type { ApiError } from '../errors';
-import { JsonAnswer } from '../http/node-fetch';
-import { apiSecurityHeaders } from '../security-headers';
+import type { ApiError } from '../server/errors';
+import { JsonAnswer } from '../server/node-fetch';
+import { apiSecurityHeaders } from '../server/security-headers';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

@@ -4,8 +4,8 @@ import { AppError } from '@chorus/services';
 import type { StorageDriver } from '@chorus/storage';
 import type { AnyProcedure, AnyRouter } from '@trpc/server';
 import type { ZodType } from 'zod';
-import type { Answer } from '../http/node-fetch';
-import type { Meta } from '../trpc';
+import type { Answer } from '../server/node-fetch';
+import type { Meta } from '../trpc/init';
 
 export interface Route {
   method: string;

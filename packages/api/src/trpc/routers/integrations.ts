@@ -20,7 +20,7 @@ import {
   ZRedirect,
 } from '@chorus/validators';
 import { z } from 'zod';
-import { adminScoped, publicProcedure, router, scoped } from '../trpc';
+import { adminScoped, publicProcedure, router, scoped } from '../init';
 
 const tags = ['Integrations'];
 

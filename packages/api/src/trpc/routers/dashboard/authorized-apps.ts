@@ -1,6 +1,6 @@
 import { listAuthorizedApps, revokeAuthorizedApp } from '@chorus/services';
 import { ZOAuthClientIdParam } from '@chorus/validators';
-import { dashboardProcedure, router } from '../../trpc';
+import { dashboardProcedure, router } from '../../init';
 
 /** The OAuth applications the signed-in user authorized; each user sees and revokes their own. */
 export const authorizedAppsRouter = router({

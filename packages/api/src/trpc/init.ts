@@ -5,10 +5,10 @@ import type { Role, Scope } from '@chorus/validators';
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import { z } from 'zod';
-import { accessBreach, type AccessRule } from './access';
+import { accessBreach, type AccessRule } from '../server/access';
 import type { Context } from './context';
-import { toApiError, toTrpcError } from './errors';
-import { controlRefusal } from './refuse-control';
+import { toApiError, toTrpcError } from '../server/errors';
+import { controlRefusal } from '../server/refuse-control';
 
 /** Who may call a procedure: set by the tiers below, read by the OpenAPI document. */
 export type AccessMeta = {

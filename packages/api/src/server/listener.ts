@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { apiError } from '../errors';
-import { describeError, log } from '../logger';
+import { apiError } from './errors';
+import { describeError, log } from './logger';
 import { applyCors, corsOriginsFromEnv, corsPath, type CorsOrigins } from './cors';
 import { requestUrl, send, toRequest, type Answer } from './node-fetch';
 import { malformed, refuse, refuseOnSocket } from './refuse';

@@ -8,9 +8,9 @@ import {
 } from '@chorus/validators';
 import { z } from 'zod';
 import { ok, okPage } from '../envelope';
-import { describeError, log } from '../logger';
-import { defaultStorage } from '../storage';
-import { router, scoped } from '../trpc';
+import { describeError, log } from '../../server/logger';
+import { defaultStorage } from '../../server/storage';
+import { router, scoped } from '../init';
 
 const tags = ['Media'];
 

@@ -2,7 +2,7 @@ import { getAccountSettings, updateAccountSettings } from '@chorus/services';
 import { ZAccountSettingsResponse, ZUpdateAccountSettings } from '@chorus/validators';
 import { z } from 'zod';
 import { ok } from '../envelope';
-import { adminScoped, router, scoped } from '../trpc';
+import { adminScoped, router, scoped } from '../init';
 
 const tags = ['Account'];
 

@@ -29,7 +29,7 @@ import {
 } from '@chorus/validators';
 import { z } from 'zod';
 import { ok, okPage } from '../envelope';
-import { adminScoped, router, scoped } from '../trpc';
+import { adminScoped, router, scoped } from '../init';
 
 const tags = ['Posts'];
 

@@ -24,7 +24,7 @@ import {
 } from '@chorus/validators';
 import { z } from 'zod';
 import { ok, okPage } from '../envelope';
-import { adminScoped, router, scoped } from '../trpc';
+import { adminScoped, router, scoped } from '../init';
 
 const tags = ['Webhooks'];
 

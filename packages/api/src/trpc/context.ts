@@ -14,6 +14,6 @@ export interface Context {
    * `successStatuses`) sets `status`; the REST door answers with it.
    */
   response: { status?: number };
-  /** Where media bytes go; the process's configured store when absent (src/storage.ts). */
+  /** Where media bytes go; the process's configured store when absent (server/storage.ts). */
   storage?: StorageDriver;
 }

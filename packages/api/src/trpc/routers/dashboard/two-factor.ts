@@ -5,7 +5,7 @@ import {
   twoFactorStatus,
 } from '@chorus/services';
 import { ZTotpCode } from '@chorus/validators';
-import { dashboardProcedure, router } from '../../trpc';
+import { dashboardProcedure, router } from '../../init';
 
 /** Two-factor enrollment: turned on here only (over REST it can be turned off, not on). */
 export const twoFactorRouter = router({

@@ -1,6 +1,6 @@
 import { MEDIA_TYPES } from '@chorus/validators';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { DEFAULT_MAX_UPLOAD_BYTES } from './config';
+import { DEFAULT_MAX_UPLOAD_BYTES } from '../media/config';
 
 const mediaRef = { $ref: '#/components/schemas/MediaResponse' };
 // `format: binary` beside `contentMediaType`: client generators (orval, openapi-generator)

@@ -5,7 +5,7 @@ import {
   rotateOAuthClientSecret,
 } from '@chorus/services';
 import { ZCreateOAuthClient, ZOAuthClientIdParam } from '@chorus/validators';
-import { dashboardAdminProcedure, router } from '../../trpc';
+import { dashboardAdminProcedure, router } from '../../init';
 
 /** OAuth applications of the account, managed by its admins (docs/security.md). */
 export const oauthClientsRouter = router({

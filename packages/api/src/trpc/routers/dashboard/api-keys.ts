@@ -1,6 +1,6 @@
 import { createApiKey, listApiKeysOf, revokeApiKeyOf } from '@chorus/services';
 import { ZApiKeyIdParam, ZCreateApiKey } from '@chorus/validators';
-import { dashboardProcedure, router } from '../../trpc';
+import { dashboardProcedure, router } from '../../init';
 
 /** API keys in the dashboard: the secret comes back from `create` and never again. */
 export const apiKeysRouter = router({

@@ -7,4 +7,4 @@ export {
 } from './listener';
 export { corsOriginsFromEnv, type CorsOrigins } from './cors';
 export { refuse } from './refuse';
-export { apiError, type ApiError } from '../errors';
+export { apiError, type ApiError } from './errors';

@@ -7,7 +7,7 @@ import {
   ZPutSlots,
 } from '@chorus/validators';
 import { ok, okPage } from '../envelope';
-import { adminScoped, router, scoped } from '../trpc';
+import { adminScoped, router, scoped } from '../init';
 
 const tags = ['Channels'];
 

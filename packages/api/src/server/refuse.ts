@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { apiError, type ApiError } from '../errors';
+import { apiError, type ApiError } from './errors';
 import { errorEnvelope, requestIdFrom } from '../rest/respond';
-import { apiSecurityHeaders } from '../security-headers';
+import { apiSecurityHeaders } from './security-headers';
 
 const MALFORMED =
   'The request could not be parsed: check the request line, the URL and the headers.';

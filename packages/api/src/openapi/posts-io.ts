@@ -2,8 +2,8 @@ import { MAX_IMPORT_ROWS } from '@chorus/services';
 import { ZCreatePost, ZExportPostsQuery, ZImportResponse } from '@chorus/validators';
 import { z } from 'zod';
 import type { ZodOpenApiPathsObject } from 'zod-openapi';
-import { EXPORT_COLUMNS } from './export';
-import { IMPORT_COLUMNS, MAX_IMPORT_BYTES } from './import';
+import { EXPORT_COLUMNS } from '../posts-io/export';
+import { IMPORT_COLUMNS, MAX_IMPORT_BYTES } from '../posts-io/import';
 
 const CSV_EXAMPLE = `title,content,tags,scheduledAt,channels
 Launch day,We are live!,"launch,news",2026-12-01T09:00:00Z,

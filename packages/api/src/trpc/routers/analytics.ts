@@ -14,7 +14,7 @@ import {
   ZTrackedEventsResponse,
 } from '@chorus/validators';
 import { ok, okPage } from '../envelope';
-import { router, scoped } from '../trpc';
+import { router, scoped } from '../init';
 
 const tags = ['Analytics'];
 

@@ -1,5 +1,5 @@
 import { endSessions } from '@chorus/services';
-import { dashboardProcedure, router } from '../../trpc';
+import { dashboardProcedure, router } from '../../init';
 
 /** "Sign out everywhere": ends every dashboard session of the signed-in user, this one too. */
 export const sessionsRouter = router({

@@ -1,7 +1,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { apiError } from '../errors';
+import { apiError } from './errors';
 import { requestIdFrom } from '../rest/respond';
-import { apiSecurityHeaders } from '../security-headers';
+import { apiSecurityHeaders } from './security-headers';
 import { refuse } from './refuse';
 
 /**

@@ -12,9 +12,9 @@ import {
   enforceRateLimit,
   principalBucket,
   type RateLimiter,
-} from './rate-limit';
-import { responseHeaders, requestIdFor } from './rest/respond';
-import { appRouter } from './root';
+} from '../rate-limit';
+import { responseHeaders, requestIdFor } from '../rest/respond';
+import { appRouter } from '../trpc/root';
 
 export interface TrpcHandlerOptions {
   getDatabase: () => Promise<Database>;

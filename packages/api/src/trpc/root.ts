@@ -1,4 +1,4 @@
-import { router } from './trpc';
+import { router } from './init';
 import { accountRouter } from './routers/account';
 import { apiKeysRouter } from './routers/dashboard/api-keys';
 import { authorizedAppsRouter } from './routers/dashboard/authorized-apps';

@@ -9,7 +9,7 @@ import {
   ZUserSummary,
 } from '@chorus/validators';
 import { z } from 'zod';
-import { adminScoped, router, scoped } from '../trpc';
+import { adminScoped, router, scoped } from '../init';
 
 const tags = ['Users'];
 
