@@ -216,6 +216,27 @@ describe('connecting Mastodon by signing in on the instance', () => {
     expect((await listChannels()).json.data).toEqual([]);
   });
 
+  it('revokes the token at the instance on disconnect, with the app it was issued to', async () => {
+    const known = new Set(mastodon.grants().map((g) => g.token));
+    await grant((await signIn()).json.authUrl);
+    const issued = mastodon.grants().filter((g) => !known.has(g.token));
+    expect(issued).toEqual([expect.objectContaining({ revoked: false })]);
+    const gone = await h.call('DELETE', '/api/integrations/disconnect/mastodon');
+    expect(gone.status).toBe(200);
+    const token = issued[0]?.token ?? '';
+    expect(mastodon.grants().find((g) => g.token === token)?.revoked).toBe(true);
+    const check = await fetch(`${mastodon.url}/api/v1/accounts/verify_credentials`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(check.status).toBe(401);
+  });
+
+  it('leaves a pasted token alone on disconnect: it is the user’s own', async () => {
+    expect((await connectMastodon()).status).toBe(201);
+    expect((await h.call('DELETE', '/api/integrations/disconnect/mastodon')).status).toBe(200);
+    expect(mastodon.grants().find((g) => g.token === mastodon.token)?.revoked).toBe(false);
+  });
+
   it('needs the instance, naming serviceUrl, and refuses a private one unless allowed', async () => {
     const none = await h.call('POST', '/api/integrations/connect/mastodon', { body: {} });
     expect(none.status).toBe(400);

@@ -14,7 +14,7 @@ import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-import { ERROR_STATUS } from '../../services/src/errors';
+import { ERROR_STATUS } from '../../services/src/shared/errors';
 import { SCOPES } from '../../validators/src/scopes';
 
 const here = dirname(fileURLToPath(import.meta.url));

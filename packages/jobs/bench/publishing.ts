@@ -7,14 +7,15 @@
  * stand-ins' own capacity measured in the same run (the providers called directly, with the
  * same concurrency and no database), and checks that no target was sent twice; and the API's
  * own latency (its REST door in a process of its own, as `npm start` serves it, read at a
- * steady 20 requests a second by a third process) before the run and while it runs. Run it
+ * steady 20 requests a second by a third process) before the run, on the same posts, and while
+ * it runs. Run it
  * with DATABASE_URL set (PostgreSQL); without it, an embedded PGlite.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { inArray, postTargets, posts, type Db } from '@chorus/db';
+import { eq, inArray, postTargets, posts, sql, type Db } from '@chorus/db';
 import { createTestServerDatabase } from '@chorus/db/testing';
 import { createAccount, createApiKey, newId, PROVIDERS, type Provider } from '@chorus/services';
 import { startMastodonStandIn, startXStandIn } from '@chorus/stand-ins';
@@ -24,6 +25,8 @@ import { seedChannel } from '../test/publishing-fixtures';
 const SIZES = (process.env.TARGETS ?? '1000,10000').split(',').map(Number);
 const WINDOW_MS = Number(process.env.WINDOW_S ?? 60) * 1000;
 const WORKERS = Number(process.env.WORKERS ?? 2);
+/** How long the API is read before the run: as long as the run, so both p99s rest on as many samples. */
+const IDLE_S = Number(process.env.IDLE_S ?? process.env.WINDOW_S ?? 60);
 /**
  * The workers' scheduling priority (`nice`, 0–19; default 0): on one machine with the API, a
  * deployment can run `nice npm run worker` so the API is served first.
@@ -170,10 +173,12 @@ async function run(size: number) {
     scopes: ['content:read'],
     environment: 'live',
   });
-  const idle = await probe(api.base, secret, 10);
 
-  // Two targets per post (one per network), due over the window from 5 s ahead.
-  const start = Date.now() + 5_000;
+  // Two targets per post (one per network), due over the window. They are written first, due
+  // an hour ahead, so that the idle probe reads the same account as the busy one; then moved
+  // to start 5 s ahead, and the workers started.
+  const placeholder = Date.now() + 3_600_000;
+  let start = placeholder;
   const postCount = size / 2;
   const due = new Map<string, number>();
   const ids: string[] = [];
@@ -208,6 +213,15 @@ async function run(size: number) {
     await db.insert(posts).values(rows);
     await db.insert(postTargets).values(targets);
   }
+
+  const idle = await probe(api.base, secret, IDLE_S);
+  const shift = Date.now() + 5_000 - placeholder;
+  await db
+    .update(posts)
+    .set({ scheduledAt: sql`${posts.scheduledAt} + make_interval(secs => ${shift / 1000})` })
+    .where(eq(posts.accountId, accountId));
+  for (const [text, at] of due) due.set(text, at + shift);
+  start += shift;
 
   // The busy probe first: a process started after the workers' would share their priority.
   const busy = probe(api.base, secret, (start + WINDOW_MS - Date.now()) / 1000);

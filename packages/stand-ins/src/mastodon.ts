@@ -30,6 +30,8 @@ export interface MastodonStandIn extends StandIn {
   };
   /** Revokes a token: it then answers 401 "The access token was revoked". */
   revoke(token: string): void;
+  /** Every token the instance knows (made in its settings or issued by its OAuth server). */
+  grants(): { token: string; accountId: string | null; revoked: boolean }[];
   /** The account that approves at `/oauth/authorize` (the first one by default). */
   authorizeAs(accountId: string): void;
   faults: FaultSwitches;
@@ -144,6 +146,12 @@ export async function startMastodonStandIn(
       const grant = world.grants.get(token);
       if (grant) grant.revoked = true;
     },
+    grants: () =>
+      [...world.grants].map(([token, grant]) => ({
+        token,
+        accountId: grant.accountId,
+        revoked: grant.revoked,
+      })),
     authorizeAs(accountId) {
       approver = accountId;
     },

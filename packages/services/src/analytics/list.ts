@@ -1,8 +1,8 @@
 import type { Principal } from '@chorus/auth';
 import { and, count, eq, gte, lte, trackedEvents, type Db } from '@chorus/db';
 import type { ListTrackedEventsQuery } from '@chorus/validators';
-import { AppError } from '../errors';
-import { readPage } from '../pagination';
+import { AppError } from '../shared/errors';
+import { readPage } from '../shared/pagination';
 import { toTrackedEvent } from './records';
 
 /** The account's tracked events, newest first, filtered by type, content, integration and time. */

@@ -1,10 +1,10 @@
 import type { Principal } from '@chorus/auth';
 import { and, eq, inArray, MAX_DAILY_COUNT, posts, sql, type Db } from '@chorus/db';
 import type { TrackedEvent, TrackedEventInput } from '@chorus/validators';
-import { AppError } from '../errors';
-import { newId } from '../ids';
+import { AppError } from '../shared/errors';
+import { newId } from '../shared/ids';
 import { findEntry } from '../integrations/catalogue';
-import { jsonRecords } from '../bulk';
+import { jsonRecords } from '../shared/bulk';
 import { isPastDailyCap, rollupUpserts } from './rollups';
 
 interface Issue {

@@ -1,7 +1,7 @@
 import { brokenCheck, sql, type SQL } from '@chorus/db';
 import { TRACKED_EVENT_TYPES, type TrackedEventType } from '@chorus/validators';
 import type { Tx } from '../posts/tx';
-import { jsonRecords } from '../bulk';
+import { jsonRecords } from '../shared/bulk';
 
 /** What moves the daily counts: a row recorded (count > 0) or a sync's figure revised (±). */
 export interface RollupChange {

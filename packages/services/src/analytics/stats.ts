@@ -22,7 +22,7 @@ import {
   type StatsQuery,
   type TrackedEventType,
 } from '@chorus/validators';
-import { AppError, notFound } from '../errors';
+import { AppError, notFound } from '../shared/errors';
 import { utcDay } from './records';
 
 const DAY_MS = 86_400_000;

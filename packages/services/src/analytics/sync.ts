@@ -10,7 +10,7 @@ import {
 } from '@chorus/db';
 import { ZDay, ZTrackedEventType, type TrackedEventType } from '@chorus/validators';
 import { z } from 'zod';
-import { newId } from '../ids';
+import { newId } from '../shared/ids';
 import { CATALOGUE, findEntry } from '../integrations/catalogue';
 import { readCredentials } from '../integrations/connections';
 import { providerSettings } from '../integrations/settings';

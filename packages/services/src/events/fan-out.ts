@@ -1,6 +1,6 @@
 import { and, arrayOverlaps, eq, webhookDeliveries, webhooks, type Db } from '@chorus/db';
 import type { EventType } from '@chorus/validators';
-import { newId } from '../ids';
+import { newId } from '../shared/ids';
 
 /**
  * Who hears of an event, decided where it is recorded (so events depend on no webhook code,

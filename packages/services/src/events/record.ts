@@ -1,6 +1,6 @@
 import { events, type Db, type EventPayload } from '@chorus/db';
 import type { EventType } from '@chorus/validators';
-import { newId } from '../ids';
+import { newId } from '../shared/ids';
 import { fanOut } from './fan-out';
 
 /** A transaction (or the database itself) that the event is written with. */

@@ -1,5 +1,5 @@
 import type { Db } from '@chorus/db';
-import { AppError } from '../errors';
+import { AppError } from '../shared/errors';
 import { networkOf } from '../publishing/engine/settings';
 import { discoverNetworkChannels } from '../publishing/discover';
 import type { DiscoveredChannel } from '../publishing/provider';

@@ -1,7 +1,7 @@
 import type { Principal } from '@chorus/auth';
 import type { Db } from '@chorus/db';
 import type { ConnectedIntegration, ConnectPending } from '@chorus/validators';
-import { AppError } from '../errors';
+import { AppError } from '../shared/errors';
 import { discoverNetworkChannels } from '../publishing/discover';
 import { networkOf } from '../publishing/engine/settings';
 import type { ApiKeyEntry, OAuthEntry } from './catalogue';

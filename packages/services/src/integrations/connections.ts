@@ -1,7 +1,7 @@
 import type { Principal } from '@chorus/auth';
 import { and, desc, eq, integrationConnections, type Db } from '@chorus/db';
 import type { ConnectedIntegration, ConnectionMeta, DisconnectResult } from '@chorus/validators';
-import { notFound } from '../errors';
+import { notFound } from '../shared/errors';
 import { recordEvent } from '../events/record';
 import { saveDiscoveredChannels } from '../publishing/channels';
 import type { DiscoveredChannel } from '../publishing/provider';
@@ -9,6 +9,7 @@ import type { TokenSet } from './oauth-client';
 import { revokeTokens } from './oauth-client';
 import { findEntry } from './catalogue';
 import { seal, unseal } from './encryption';
+import { revokeMastodonGrant } from './mastodon-app';
 import { providerSettings } from './settings';
 
 type ConnectionRow = typeof integrationConnections.$inferSelect;
@@ -118,14 +119,7 @@ export async function disconnectIntegration(opts: {
   );
   const [row] = await db.select().from(integrationConnections).where(where).limit(1);
   if (!row) throw notFound('Integration connection');
-  // An entry since removed from the catalogue can still be disconnected, without revocation.
-  const entry = findEntry(integrationId);
-  if (entry?.authMethod === 'oauth2') {
-    const credentials = readCredentials(row);
-    if (credentials?.kind === 'oauth2') {
-      await revokeTokens(entry, providerSettings(entry), credentials);
-    }
-  }
+  await revokeGrant(db, integrationId, readCredentials(row));
   await db.transaction(async (tx) => {
     const [deleted] = await tx.delete(integrationConnections).where(where).returning();
     // Disconnected meanwhile by someone else: theirs was the change, and the event.
@@ -138,6 +132,16 @@ export async function disconnectIntegration(opts: {
     });
   });
   return { status: 'disconnected', provider: integrationId };
+}
+
+/** Revokes a connection's OAuth grant at the third party, best effort. */
+async function revokeGrant(db: Db, integrationId: string, credentials: Credentials | null) {
+  if (credentials?.kind !== 'oauth2') return;
+  if (integrationId === 'mastodon') return void (await revokeMastodonGrant(db, credentials));
+  // An entry since removed from the catalogue can still be disconnected, without revocation.
+  const entry = findEntry(integrationId);
+  if (entry?.authMethod === 'oauth2')
+    await revokeTokens(entry, providerSettings(entry), credentials);
 }
 
 /** The decrypted credentials, or null when they cannot be read (e.g. the key was changed). */

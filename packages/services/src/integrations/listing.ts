@@ -4,7 +4,7 @@ import type {
   IntegrationDetail,
   IntegrationStatus,
 } from '@chorus/validators';
-import { notFound } from '../errors';
+import { notFound } from '../shared/errors';
 import { CATALOGUE, findEntry, type CatalogueEntry } from './catalogue';
 import { appOrigin } from './settings';
 

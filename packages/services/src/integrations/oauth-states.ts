@@ -1,7 +1,7 @@
 import { hashToken } from '@chorus/auth';
 import { and, eq, integrationOauthStates, lte, type Db } from '@chorus/db';
 import { randomBytes } from 'node:crypto';
-import { AppError } from '../errors';
+import { AppError } from '../shared/errors';
 import { seal, unseal } from './encryption';
 
 /** How long a pending OAuth connection waits for its callback (docs/integrations.md). */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AppError } from '../errors';
+import { AppError } from '../shared/errors';
 import { CATALOGUE, type CatalogueEntry, type OAuthEntry } from './catalogue';
 
 /**

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { MEDIA_TYPES } from '@chorus/validators';
 import { fileTypeFromBuffer } from 'file-type';
 import { imageSize } from 'image-size';
-import { AppError } from '../errors';
+import { AppError } from '../shared/errors';
 
 export type MediaType = (typeof MEDIA_TYPES)[number];
 

@@ -1,9 +1,9 @@
 import type { Principal } from '@chorus/auth';
 import { and, count, eq, media, type Db } from '@chorus/db';
 import type { Media } from '@chorus/validators';
-import { notFound } from '../errors';
+import { notFound } from '../shared/errors';
 import { appOrigin } from '../integrations/settings';
-import { readPage, type PageRequest } from '../pagination';
+import { readPage, type PageRequest } from '../shared/pagination';
 import type { MediaType } from './inspect';
 
 export type MediaRow = typeof media.$inferSelect;

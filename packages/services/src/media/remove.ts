@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { Principal } from '@chorus/auth';
 import { and, eq, inArray, media, postMedia, posts, type Db } from '@chorus/db';
 import type { ByteRange, StorageDriver } from '@chorus/storage';
-import { notFound } from '../errors';
+import { notFound } from '../shared/errors';
 import { recordEvent } from '../events/record';
 import { toPosts } from '../posts/records';
 import { findMedia, toMedia } from './records';

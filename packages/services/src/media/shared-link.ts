@@ -1,7 +1,7 @@
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
 import { eq, media, type Db } from '@chorus/db';
 import type { StorageDriver } from '@chorus/storage';
-import { notFound } from '../errors';
+import { notFound } from '../shared/errors';
 import { readEncryptionKey } from '../integrations/settings';
 import { mediaContent } from './remove';
 

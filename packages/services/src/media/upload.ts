@@ -3,7 +3,7 @@ import type { Principal } from '@chorus/auth';
 import { media, type Db } from '@chorus/db';
 import type { StorageDriver } from '@chorus/storage';
 import { recordEvent } from '../events/record';
-import { newId } from '../ids';
+import { newId } from '../shared/ids';
 import { dimensions, inspectUpload, type MediaType } from './inspect';
 import { toMedia } from './records';
 

@@ -1,7 +1,7 @@
 import type { Principal } from '@chorus/auth';
 import { and, desc, eq, isNull, oauthClients, oauthGrants, sql, type Db } from '@chorus/db';
 import type { AuthorizedApp, Scope } from '@chorus/validators';
-import { notFound } from '../errors';
+import { notFound } from '../shared/errors';
 
 /** The principal's own grants that still stand (not revoked). */
 const liveGrantsOf = (principal: Principal) =>

@@ -7,9 +7,9 @@ import {
 } from '@chorus/auth';
 import { and, desc, eq, oauthClients, sql, type Db } from '@chorus/db';
 import type { CreateOAuthClientInput, OAuthClient, Scope } from '@chorus/validators';
-import { notFound } from '../errors';
-import { newId } from '../ids';
-import { blockedUntil, clearFailures, recordFailure, SIGN_IN_RULES } from '../sign-in-throttle';
+import { notFound } from '../shared/errors';
+import { newId } from '../shared/ids';
+import { blockedUntil, clearFailures, recordFailure, SIGN_IN_RULES } from '../sign-in/throttle';
 import { OAuthError } from './errors';
 
 export type OAuthClientRow = typeof oauthClients.$inferSelect;

@@ -11,7 +11,7 @@ import {
   type Db,
 } from '@chorus/db';
 import type { Scope } from '@chorus/validators';
-import { newId } from '../ids';
+import { newId } from '../shared/ids';
 import type { OAuthClientRow } from './clients';
 import { invalidGrant, OAuthError } from './errors';
 import { ACCESS_TOKEN_TTL_SECONDS, grantLifetimeMs, REFRESH_TOKEN_TTL_MS } from './lifetimes';

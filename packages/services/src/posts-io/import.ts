@@ -1,7 +1,7 @@
 import type { Principal } from '@chorus/auth';
 import type { Db } from '@chorus/db';
 import { ZCreatePost, type CreatePostInput } from '@chorus/validators';
-import { AppError } from '../errors';
+import { AppError } from '../shared/errors';
 import { createPost } from '../posts';
 
 /** At most this many posts per import (docs/settings-and-import-export.md). */

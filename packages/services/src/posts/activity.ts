@@ -1,8 +1,8 @@
 import type { Principal } from '@chorus/auth';
 import { and, count, eq, postActivity, type Db } from '@chorus/db';
 import type { Activity, ActivityAction, PostStatus } from '@chorus/validators';
-import { newId } from '../ids';
-import { readPage, type PageRequest } from '../pagination';
+import { newId } from '../shared/ids';
+import { readPage, type PageRequest } from '../shared/pagination';
 import { findPost } from './records';
 import type { Tx } from './tx';
 

@@ -15,8 +15,8 @@ import {
   type Db,
 } from '@chorus/db';
 import type { ListPostsQuery } from '@chorus/validators';
-import { AppError } from '../errors';
-import { readPage, type ListOrder } from '../pagination';
+import { AppError } from '../shared/errors';
+import { readPage, type ListOrder } from '../shared/pagination';
 import { toPosts } from './records';
 
 /** `q` is plain text: LIKE's wildcards and its escape character match themselves. */

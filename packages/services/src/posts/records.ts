@@ -1,7 +1,7 @@
 import type { Principal } from '@chorus/auth';
 import { and, asc, eq, inArray, postMedia, posts, postTargets, type Db } from '@chorus/db';
 import type { Post, Target } from '@chorus/validators';
-import { notFound } from '../errors';
+import { notFound } from '../shared/errors';
 import { seriesOf, timeZonesOf } from './recurrence';
 
 export type PostRow = typeof posts.$inferSelect;

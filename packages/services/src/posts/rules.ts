@@ -1,7 +1,7 @@
 import type { Principal } from '@chorus/auth';
 import { accounts, and, eq, inArray, media, postMedia } from '@chorus/db';
 import type { EventType, PostStatus } from '@chorus/validators';
-import { AppError } from '../errors';
+import { AppError } from '../shared/errors';
 import type { Reader } from './records';
 import type { Tx } from './tx';
 

@@ -11,7 +11,7 @@ import {
   type Db,
 } from '@chorus/db';
 import { recordEvent } from '../events/record';
-import { newId } from '../ids';
+import { newId } from '../shared/ids';
 import { recordActivity } from './activity';
 import { toOnePost, type PostRow } from './records';
 import { seriesOf, timeZonesOf } from './recurrence';

@@ -1,8 +1,8 @@
 import type { Principal } from '@chorus/auth';
 import { and, channels, eq, inArray, media, postTargets } from '@chorus/db';
 import type { Issue, TargetInput } from '@chorus/validators';
-import { AppError } from '../errors';
-import { newId } from '../ids';
+import { AppError } from '../shared/errors';
+import { newId } from '../shared/ids';
 import type { TargetRow } from './records';
 import type { Tx } from './tx';
 

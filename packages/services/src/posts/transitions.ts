@@ -1,5 +1,5 @@
 import type { PostStatus } from '@chorus/validators';
-import { AppError } from '../errors';
+import { AppError } from '../shared/errors';
 
 /**
  * The post's status machine, as data: from each status, the statuses a post may move to. The

@@ -1,9 +1,9 @@
 import type { Principal } from '@chorus/auth';
 import { eq, postTargets, posts, type Db } from '@chorus/db';
 import type { CreatePostInput, UpdatePostInput } from '@chorus/validators';
-import { AppError } from '../errors';
+import { AppError } from '../shared/errors';
 import { recordEvent } from '../events/record';
-import { newId } from '../ids';
+import { newId } from '../shared/ids';
 import { wakePublishing } from '../publishing/engine/wake';
 import { hasTargets, startPublishing } from '../publishing/start';
 import { assertPublishable } from '../publishing/validate';

@@ -8,9 +8,9 @@ import {
   type Network,
   type NetworkLimits,
 } from '@chorus/validators';
-import { newId } from '../ids';
+import { newId } from '../shared/ids';
 import { sealChannelCredentials } from './credentials';
-import { readPage } from '../pagination';
+import { readPage } from '../shared/pagination';
 import type { Tx } from '../posts/tx';
 import type { DiscoveredChannel } from './provider';
 

@@ -1,5 +1,5 @@
 import type { Network } from '@chorus/validators';
-import { AppError } from '../errors';
+import { AppError } from '../shared/errors';
 import { assertServiceAllowed } from './service-url';
 import { providerContext } from './engine/settings';
 import type { DiscoveredChannel, ProviderCredentials } from './provider';

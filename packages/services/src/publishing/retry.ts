@@ -1,7 +1,7 @@
 import type { Principal } from '@chorus/auth';
 import { and, eq, postTargets, posts, sql, type Db } from '@chorus/db';
 import type { Post } from '@chorus/validators';
-import { AppError, notFound } from '../errors';
+import { AppError, notFound } from '../shared/errors';
 import { recordEvent } from '../events/record';
 import { findPost, toOnePost } from '../posts/records';
 import { recordActivity } from '../posts/activity';

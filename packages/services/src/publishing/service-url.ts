@@ -1,4 +1,4 @@
-import { AppError } from '../errors';
+import { AppError } from '../shared/errors';
 import { checkTarget, TargetRefused } from '../webhooks/targets';
 import { webhookSettings } from '../webhooks/settings';
 

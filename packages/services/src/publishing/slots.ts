@@ -14,7 +14,7 @@ import {
 } from '@chorus/db';
 import { WEEKDAYS, type ChannelSlots, type PutSlotsInput, type Slot } from '@chorus/validators';
 import { DateTime } from 'luxon';
-import { notFound } from '../errors';
+import { notFound } from '../shared/errors';
 import { invalid } from '../posts/rules';
 import type { Tx } from '../posts/tx';
 

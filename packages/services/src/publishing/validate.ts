@@ -7,7 +7,7 @@ import {
   type Network,
   type TargetInput,
 } from '@chorus/validators';
-import { AppError } from '../errors';
+import { AppError } from '../shared/errors';
 import type { Reader } from '../posts/records';
 import { channelLimits } from './channels';
 import { PROVIDERS } from './providers';

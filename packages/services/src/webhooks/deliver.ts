@@ -10,8 +10,8 @@ import {
   webhooks,
   type Db,
 } from '@chorus/db';
-import { bulkInsert, jsonRecords } from '../bulk';
-import { newId } from '../ids';
+import { bulkInsert, jsonRecords } from '../shared/bulk';
+import { newId } from '../shared/ids';
 import { signingSecrets, type WebhookRow } from './records';
 import { sendAttempt, type AttemptResult } from './send';
 import { webhookSettings, type WebhookSettings } from './settings';

@@ -11,9 +11,9 @@ import {
   type Db,
 } from '@chorus/db';
 import type { WebhookDelivery } from '@chorus/validators';
-import { notFound } from '../errors';
+import { notFound } from '../shared/errors';
 import { recordEvent } from '../events/record';
-import { readPage, type PageRequest } from '../pagination';
+import { readPage, type PageRequest } from '../shared/pagination';
 import { findWebhookRow } from './endpoints';
 import { toWebhook } from './records';
 

@@ -1,9 +1,9 @@
 import type { Principal } from '@chorus/auth';
 import { and, count, eq, sql, webhooks, type Db } from '@chorus/db';
 import type { CreateWebhookInput, UpdateWebhookInput } from '@chorus/validators';
-import { AppError, notFound } from '../errors';
-import { newId } from '../ids';
-import { readPage, type PageRequest } from '../pagination';
+import { AppError, notFound } from '../shared/errors';
+import { newId } from '../shared/ids';
+import { readPage, type PageRequest } from '../shared/pagination';
 import { sealSecret, toWebhook } from './records';
 import { webhookSettings } from './settings';
 import { newWebhookSecret } from './signing';

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
-import { AppError } from '../errors';
+import { AppError } from '../shared/errors';
 
 /** Addresses a webhook may not reach unless the deployment allows private targets. */
 const PRIVATE = new BlockList();

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createServer, connect, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { newId } from '../../src/ids';
+import { newId } from '../../src/shared/ids';
 import type { PublishMedia, PublishProgress, PublishRequest } from '../../src/publishing';
 
 /** What provider tests share: a publish request that records its progress, and streaming probes. */

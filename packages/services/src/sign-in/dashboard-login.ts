@@ -1,6 +1,6 @@
 import { hashPassword, verifyPassword, verifyTotp } from '@chorus/auth';
 import { and, eq, isNull, lt, or, sql, users, type Db } from '@chorus/db';
-import { blockedUntil, clearFailures, recordFailure, SIGN_IN_RULES } from './sign-in-throttle';
+import { blockedUntil, clearFailures, recordFailure, SIGN_IN_RULES } from './throttle';
 import { MAX_EMAIL_LENGTH, MAX_PASSWORD_LENGTH } from '@chorus/validators';
 import { unsealTotpSecret } from './two-factor';
 

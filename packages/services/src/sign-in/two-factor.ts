@@ -1,7 +1,7 @@
 import { generateTotpSecret, totpUri, verifyTotp, type Principal } from '@chorus/auth';
 import { eq, users, type Db } from '@chorus/db';
-import { AppError, notFound } from './errors';
-import { seal, unseal } from './integrations/encryption';
+import { AppError, notFound } from '../shared/errors';
+import { seal, unseal } from '../integrations/encryption';
 
 /**
  * Two-factor authentication with TOTP (RFC 6238). The secret is sealed (AES-256-GCM, bound to

@@ -1,10 +1,10 @@
 import { hashPassword, verifyPassword, type Principal } from '@chorus/auth';
 import { accounts, and, eq, inArray, isUniqueViolation, sql, users, type Db } from '@chorus/db';
 import type { CreateUserInput, UpdateUserInput, User, UserSummary } from '@chorus/validators';
-import { AppError, notFound } from './errors';
-import { recordEvent } from './events/record';
-import { newId } from './ids';
-import { adminCount, countUsers } from './user-counts';
+import { AppError, notFound } from '../shared/errors';
+import { recordEvent } from '../events/record';
+import { newId } from '../shared/ids';
+import { adminCount, countUsers } from './counts';
 
 type UserRow = typeof users.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];

@@ -1,8 +1,8 @@
 import { generateApiKey, type ApiKeyEnvironment, type Principal } from '@chorus/auth';
 import { and, apiKeys, desc, eq, isNull, sql, users, type Db } from '@chorus/db';
 import type { Scope } from '@chorus/validators';
-import { AppError, notFound } from './errors';
-import { newId } from './ids';
+import { AppError, notFound } from '../shared/errors';
+import { newId } from '../shared/ids';
 
 type ApiKeyRow = typeof apiKeys.$inferSelect;
 

@@ -1,8 +1,8 @@
 import { hashPassword } from '@chorus/auth';
 import { accounts, isUniqueViolation, sql, users, type Db } from '@chorus/db';
-import { AppError } from './errors';
-import { newId } from './ids';
-import { countUsers } from './user-counts';
+import { AppError } from '../shared/errors';
+import { newId } from '../shared/ids';
+import { countUsers } from '../users/counts';
 
 export type Tier = 'free' | 'pro' | 'enterprise';
 

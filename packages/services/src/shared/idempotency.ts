@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, idempotencyKeys, lte, sql, type Db } from '@chorus/db';
 import { AppError } from './errors';
-import { seal, unseal } from './integrations/encryption';
+import { seal, unseal } from '../integrations/encryption';
 
 /** How long the first answer for a key is kept (docs/rate-limits-and-idempotency.md). */
 const KEEP_FOR = sql`interval '24 hours'`;

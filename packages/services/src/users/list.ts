@@ -16,9 +16,9 @@ import {
   type Db,
 } from '@chorus/db';
 import type { Role, UserSummary } from '@chorus/validators';
-import { AppError } from './errors';
-import { pageCount, type PageRequest } from './pagination';
-import { userTotal, userTotalQuery } from './user-counts';
+import { AppError } from '../shared/errors';
+import { pageCount, type PageRequest } from '../shared/pagination';
+import { userTotal, userTotalQuery } from './counts';
 
 /** Which parts of the list a query has: every combination is one prepared statement. */
 interface Shape {

@@ -1,0 +1,2 @@
+export * from './create';
+export * from './settings';

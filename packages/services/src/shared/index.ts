@@ -1,0 +1,4 @@
+export * from './errors';
+export * from './idempotency';
+export * from './ids';
+export * from './pagination';
