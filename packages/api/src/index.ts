@@ -7,6 +7,7 @@ export { readCapped } from './server/body-limit';
 export { assertIntegrationConfig } from './server/integrations-config';
 export {
   anonymousBucket,
+  callerBucket,
   clientIp,
   createRateLimiter,
   defaultRateLimiter,

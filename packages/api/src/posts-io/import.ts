@@ -12,7 +12,7 @@ import type { Answer } from '../server/node-fetch';
 import { controlRefusal } from '../server/refuse-control';
 import { readJsonBody } from '../rest/body';
 import { withIdempotency } from '../rest/idempotency';
-import { json } from '../rest/respond';
+import { json } from '../server/respond';
 import { signedIn, type HandlerContext } from '../rest/routes';
 import { splitList, unsafeCell } from './csv';
 

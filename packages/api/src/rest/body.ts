@@ -1,10 +1,8 @@
 import { AppError } from '@chorus/services';
 import { ForbiddenKeyError, isForbiddenKey, parseJsonSafely, safeRecord } from '@chorus/validators';
 import type { ZodType } from 'zod';
-import { readCapped } from '../server/body-limit';
+import { MAX_BODY_BYTES, readCapped } from '../server/body-limit';
 import { refuseDeepJson } from '../server/json-depth';
-
-export const MAX_JSON_BODY = 1024 * 1024;
 
 type Def = {
   type: string;
@@ -109,7 +107,7 @@ const forbidden = (key: string) =>
 export async function readJsonBody(
   req: Request,
   schema: ZodType | undefined,
-  limit = MAX_JSON_BODY,
+  limit = MAX_BODY_BYTES,
 ): Promise<object> {
   const text = await readCapped(req, limit);
   if (text.trim() === '') return {};

@@ -7,7 +7,7 @@ import { formToJson } from './body';
 import type { Route } from './routes';
 import type { Answer } from '../server/node-fetch';
 import { nextLink } from './link';
-import { json } from './respond';
+import { json } from '../server/respond';
 
 export interface Call {
   route: Route;

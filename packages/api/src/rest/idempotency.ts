@@ -12,7 +12,7 @@ import {
 import { toApiError } from '../server/errors';
 import { JsonAnswer, type Answer } from '../server/node-fetch';
 import { describeError, log } from '../server/logger';
-import { errorEnvelope } from './respond';
+import { errorEnvelope } from '../server/respond';
 
 const MAX_KEY_LENGTH = 255;
 

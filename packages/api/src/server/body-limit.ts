@@ -1,5 +1,8 @@
 import { AppError } from '@chorus/services';
 
+/** The cap of every JSON or form body, tRPC batches included (docs/api.md: 1 MiB). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
 /**
  * Reads at most `limit` bytes of a request body as text, refusing larger bodies (declared or
  * chunked) with 413 `payload_too_large` as soon as they pass the limit, never buffering them.

@@ -1,6 +1,6 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { apiError } from './errors';
-import { requestIdFrom } from '../rest/respond';
+import { requestIdFrom } from './request-id';
 import { apiSecurityHeaders } from './security-headers';
 import { refuse } from './refuse';
 

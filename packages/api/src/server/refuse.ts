@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { apiError, type ApiError } from './errors';
-import { errorEnvelope, requestIdFrom } from '../rest/respond';
+import { errorEnvelope } from './respond';
+import { requestIdFrom } from './request-id';
 import { apiSecurityHeaders } from './security-headers';
 
 const MALFORMED =

@@ -1,19 +1,19 @@
-import { authenticateBearer, bearerToken, type Principal } from '@chorus/auth';
 import type { Database } from '@chorus/db';
 import { AppError } from '@chorus/services';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
-import { readCapped } from './body-limit';
+import { MAX_BODY_BYTES, readCapped } from './body-limit';
 import { toApiError, toTrpcError } from './errors';
 import { refuseDeepJson } from './json-depth';
 import {
-  anonymousBucket,
-  clientIp,
+  callerBucket,
   defaultRateLimiter,
   enforceRateLimit,
-  principalBucket,
   type RateLimiter,
 } from '../rate-limit';
-import { responseHeaders, requestIdFor } from '../rest/respond';
+import { principalFor, type SessionLookup } from './principal';
+import { logRequest } from './request-log';
+import { responseHeaders } from './respond';
+import { requestIdFor } from './request-id';
 import { appRouter } from '../trpc/root';
 
 export interface TrpcHandlerOptions {
@@ -22,7 +22,7 @@ export interface TrpcHandlerOptions {
    * The caller when no bearer token is sent: the web app's dashboard session (null when none,
    * or when the request does not come from the dashboard's own pages).
    */
-  sessionPrincipal?: (req: Request) => Promise<Principal | null>;
+  sessionPrincipal?: SessionLookup;
   /** Counts requests (docs/rate-limits-and-idempotency.md); by default the process's, shared with the REST door. */
   rateLimiter?: RateLimiter;
   /** The most calls one batch may hold; by default CHORUS_TRPC_MAX_BATCH, else 20. */
@@ -41,9 +41,6 @@ export function maxBatchFromEnv(env: Record<string, string | undefined> = proces
   }
   return size;
 }
-
-/** tRPC bodies (batches included) are small; the same cap as REST bodies (docs/api.md). */
-const MAX_BODY = 1024 * 1024;
 
 /**
  * How many calls the request holds: `/api/trpc/a,b,c?batch=1` is three, each counted against
@@ -69,7 +66,7 @@ async function capped(req: Request, url: URL): Promise<Request> {
     refuseDeepJson(url.searchParams.get('input') ?? '');
     return req;
   }
-  const body = await readCapped(req, MAX_BODY);
+  const body = await readCapped(req, MAX_BODY_BYTES);
   refuseDeepJson(body);
   return new Request(req.url, { method: req.method, headers: req.headers, body });
 }
@@ -86,13 +83,15 @@ export function createTrpcHandler({
   rateLimiter = defaultRateLimiter(),
   maxBatchSize = maxBatchFromEnv(),
 }: TrpcHandlerOptions) {
-  async function principalFor(req: Request, database: Database) {
-    const token = bearerToken(req.headers.get('authorization'));
-    return token ? authenticateBearer(database.db, token) : sessionPrincipal(req);
-  }
-
   return async function handleTrpc(incoming: Request): Promise<Response> {
+    const started = performance.now();
     const requestId = requestIdFor(incoming);
+    const response = await answer(incoming, requestId);
+    logRequest(incoming, new URL(incoming.url).pathname, requestId, response.status, started);
+    return response;
+  };
+
+  async function answer(incoming: Request, requestId: string): Promise<Response> {
     const headers = responseHeaders(requestId);
     let req: Request;
     let calls: number;
@@ -113,10 +112,8 @@ export function createTrpcHandler({
       router: appRouter,
       createContext: async () => {
         const database = await getDatabase();
-        const principal = await principalFor(req, database);
-        const bucket = principal
-          ? principalBucket(principal, req.method, rateLimiter.limits)
-          : anonymousBucket(clientIp(req), rateLimiter.limits);
+        const principal = await principalFor(req, database.db, () => sessionPrincipal(req));
+        const bucket = callerBucket(req, principal, rateLimiter.limits);
         await enforceRateLimit(rateLimiter, bucket, headers, calls).catch((error: unknown) => {
           throw error instanceof AppError ? toTrpcError(error) : error;
         });
@@ -130,5 +127,5 @@ export function createTrpcHandler({
       },
       responseMeta: () => ({ headers }),
     });
-  };
+  }
 }
