@@ -1,6 +1,5 @@
 import { AppError, type ErrorCode } from '@chorus/services';
 import type { Principal } from '@chorus/auth';
-import * as validators from '@chorus/validators';
 import type { Role, Scope } from '@chorus/validators';
 import { initTRPC } from '@trpc/server';
 import type { OpenApiMeta } from 'trpc-to-openapi';
@@ -50,16 +49,45 @@ export const createCallerFactory = t.createCallerFactory;
 /**
  * tRPC validates input and output with a schema's `parseAsync`, and zod 4 runs its compiled
  * object parser only in synchronous parses: a page of 50 users took 50 µs to check instead of
- * 10. So the shared schemas parse synchronously, even when asked asynchronously. They must stay
- * synchronous: an asynchronous refinement would fail its first parse (zod's "Encountered
- * Promise during synchronous parse"), in the tests of its procedure. Done here, before a router
- * hands a schema to `.input()` or `.output()`, which keep the function they are given.
+ * 10. So a procedure's schemas parse synchronously, even when asked asynchronously. They must
+ * stay synchronous: an asynchronous refinement fails its first parse (zod's "Encountered
+ * Promise during synchronous parse"), in the tests of its procedure.
+ *
+ * The schema itself is given the synchronous `parseAsync`, not a copy: zod keeps a schema's
+ * OpenAPI id (`.meta({ id })`) by instance, and the OpenAPI document reads the very schema
+ * `.input()` and `.output()` were given.
  */
 export function parseSynchronously(schema: z.ZodType) {
   schema.parseAsync = async (data, params) => schema.parse(data, params);
 }
-for (const value of Object.values(validators))
-  if (value instanceof z.ZodType) parseSynchronously(value);
+
+/**
+ * The procedure builder every tier starts from: its `.input()` and `.output()` apply
+ * `parseSynchronously` to the schema they are given, before tRPC keeps the schema's
+ * `parseAsync` (it binds it then). Every procedure's schemas thus parse synchronously, those a
+ * router extends or writes inline included, and the schemas no procedure uses are left as zod
+ * made them. Only the builder is wrapped: a built procedure is tRPC's own, with nothing in
+ * between on a call.
+ */
+function parsingSynchronously<B extends object>(builder: B): B {
+  return new Proxy(builder, {
+    get(target, key, receiver) {
+      const value: unknown = Reflect.get(target, key, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const [schema] = args;
+        if ((key === 'input' || key === 'output') && schema instanceof z.ZodType)
+          parseSynchronously(schema);
+        const next: unknown = value.apply(target, args);
+        const isBuilder =
+          typeof next === 'object' && next !== null && 'input' in next && 'query' in next;
+        return isBuilder ? parsingSynchronously(next) : next;
+      };
+    },
+  });
+}
+
+const procedure = parsingSynchronously(t.procedure);
 
 /** Input with a NUL or another control character is refused before anything reads it, then the caller's breach. */
 async function refuseFirst(getRawInput: () => Promise<unknown>, refusal: AppError | null) {
@@ -74,7 +102,7 @@ function withDomainCode<R extends { ok: boolean; error?: { cause?: unknown } }>(
 }
 
 /** Anyone: the procedure authorises the call itself (e.g. the OAuth callback's state). */
-export const publicProcedure = t.procedure.use(async ({ getRawInput, next }) => {
+export const publicProcedure = procedure.use(async ({ getRawInput, next }) => {
   await refuseFirst(getRawInput, null);
   return withDomainCode(await next());
 });
@@ -84,7 +112,7 @@ export const publicProcedure = t.procedure.use(async ({ getRawInput, next }) => 
  * call's options, on every call).
  */
 const tier = (rule: AccessRule) =>
-  t.procedure.use(async ({ ctx, getRawInput, next }) => {
+  procedure.use(async ({ ctx, getRawInput, next }) => {
     await refuseFirst(getRawInput, accessBreach(ctx.principal, rule));
     return withDomainCode(await next({ ctx: { principal: ctx.principal as Principal } }));
   });
