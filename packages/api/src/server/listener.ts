@@ -12,8 +12,9 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => unknown
 
 export interface ApiListenerOptions {
   /**
-   * Fetch-style handlers under /api/, by path prefix, tried in order: the tRPC door, upload
-   * routes and other non-tRPC handlers first, the REST door (`/api`) last.
+   * Fetch-style handlers by path prefix, tried in order: under /api/, the tRPC door first and
+   * the REST door (`/api`) last; outside it, the OAuth machine endpoints (`/oauth/token`…).
+   * Any other path outside /api/ goes to `web`.
    */
   mounts: [prefix: string, handler: FetchHandler][];
   /** Prefixes under /api/ that the web app serves itself (next-auth's `/api/auth`). */
@@ -58,10 +59,11 @@ function stampPeer(req: IncomingMessage) {
 }
 
 /**
- * One listener for the whole app: /api/* goes to the API's own doors in this process, without
- * the web framework's pipeline in between; everything else goes to the web app. A request
+ * One listener for the whole app: /api/* and the OAuth machine endpoints go to the API's own
+ * handlers in this process, without the web framework's pipeline in between; everything else
+ * goes to the web app. A request
  * whose URL cannot be read gets the error envelope, never a framework's plain 500. CORS is
- * decided here, for the doors and the web app's OAuth endpoints alike (see cors.ts).
+ * decided here, for the doors and the OAuth endpoints alike (see cors.ts).
  */
 export function createApiListener({
   mounts,
@@ -78,10 +80,11 @@ export function createApiListener({
     const path = url.pathname;
     // Before any door, so that a preflight is answered without credentials, as browsers send it.
     if (corsPath(path) && applyCors(req, res, corsOrigins, id)) return;
-    if (!under(path, '/api')) return web(req, res);
-    if (!decodable(path)) return refuse(res, id, malformed());
-    if (webPaths.some((prefix) => under(path, prefix))) return web(req, res);
+    const api = under(path, '/api');
+    if (api && !decodable(path)) return refuse(res, id, malformed());
+    if (api && webPaths.some((prefix) => under(path, prefix))) return web(req, res);
     const handler = mounts.find(([prefix]) => under(path, prefix))?.[1];
+    if (!handler && !api) return web(req, res);
     if (!handler) return refuse(res, id, apiError('route_not_found', `No route for ${path}.`));
     let request: Request;
     try {
