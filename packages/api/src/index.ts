@@ -1,5 +1,6 @@
 export { appRouter, type AppRouter } from './trpc/root';
 export { createCallerFactory } from './trpc/init';
+export { mayCall } from './trpc/may-call';
 export type { Context } from './trpc/context';
 export { toApiError, type ApiError } from './server/errors';
 export { log } from './server/logger';
