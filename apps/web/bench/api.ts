@@ -5,7 +5,8 @@
  * server's RSS (for Chorus, the process of the API's doors; Next's process is printed apart)
  * and the CPU time per request of the server, PostgreSQL and Redis, per variant, and the
  * ratios. Env: DATABASE_URL (a PostgreSQL server, default loopback), REDIS_URL (default
- * loopback), BENCH_SECONDS per run (10), BENCH_ROUNDS (2), BENCH_USERS (1000),
+ * loopback), BENCH_SECONDS per run (10), BENCH_ROUNDS (2), BENCH_USERS (1000), BENCH_POSTS
+ * (10000: the posts of the same account),
  * BENCH_SOAK_SECONDS (0): then that long more of the users list at 64 connections on Chorus
  * alone, and the RSS after it (`BENCH_SOAK_SECONDS=300` for the 5-minute figure). Then what
  * compression costs the lists and saves on large answers (compression.ts).
@@ -24,13 +25,14 @@ import {
   waitFor,
   type CpuUse,
 } from './processes';
-import { seedAccount } from './seed';
+import { seedAccount, seedPosts } from './seed';
 
 process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const USERS = Number(process.env.BENCH_USERS ?? 1000);
+const POSTS = Number(process.env.BENCH_POSTS ?? 10_000);
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 0);
 /** The script of Chorus's processes under `npm start`, whose memory the table shows. */
 const API_SERVER = 'scripts/serve.ts';
@@ -74,8 +76,9 @@ class Runs {
 
 async function main() {
   const database = await createTestDatabase();
-  const { key } = await seedAccount(database.db, USERS);
-  say(`seeded ${USERS} users in ${database.url ?? ''}`);
+  const { key, accountId } = await seedAccount(database.db, USERS);
+  await seedPosts(database.db, accountId, POSTS);
+  say(`seeded ${USERS} users and ${POSTS} posts in ${database.url ?? ''}`);
   const auth = { authorization: `Bearer ${key}` };
   let serial = 0;
   const newUser = () =>
@@ -95,9 +98,25 @@ async function main() {
     url: `${base}/api/trpc/users.list?input=${encodeURIComponent(JSON.stringify({ limit: 50 }))}`,
     headers: auth,
   });
+  const listPosts = (base: string) => ({
+    url: `${base}/api/content/posts?limit=25`,
+    headers: auth,
+  });
   const scenarios: Scenario[] = [
     { name: 'GET /api/users?limit=50', connections: 1, load: listUsers, baseline: listUsers },
     { name: 'GET /api/users?limit=50', connections: 64, load: listUsers, baseline: listUsers },
+    {
+      name: 'GET /api/content/posts?limit=25',
+      connections: 1,
+      load: listPosts,
+      baseline: listPosts,
+    },
+    {
+      name: 'GET /api/content/posts?limit=25',
+      connections: 64,
+      load: listPosts,
+      baseline: listPosts,
+    },
     { name: 'tRPC users.list', connections: 64, load: trpcList, baseline: listUsers },
     { name: 'POST /api/users', connections: 16, load: createUsers, baseline: createUsers },
   ];
@@ -182,7 +201,7 @@ async function main() {
     }
     process.stdout.write(
       [
-        `${USERS} users, ${SECONDS} s × ${ROUNDS} rounds per variant, alternating`,
+        `${USERS} users and ${POSTS} posts, ${SECONDS} s × ${ROUNDS} rounds per variant, alternating`,
         '',
         '| request | conns | server | req/s | p50 ms | p99 ms | RSS MB | CPU µs/request: server · PostgreSQL · Redis | errors |',
         '|---|---|---|---|---|---|---|---|---|',

@@ -1,6 +1,6 @@
 /**
  * The bare baseline of `npm run bench:api`: node:http + postgres.js + ioredis doing the work
- * of `GET /api/users` and `POST /api/users` and nothing else (no framework, no validation
+ * of `GET /api/users`, `POST /api/users` and `GET /api/content/posts` and nothing else (no framework, no validation
  * library, no envelope code): the SHA-256 key lookup with its user and account, one Redis
  * counter, one page of users and the total (from the per-role counts, kept on create as
  * Chorus keeps them), the same JSON. What the product may cost is
@@ -59,6 +59,63 @@ async function list(res: ServerResponse, who: Caller, url: URL) {
   });
 }
 
+const iso = (at: unknown) => (at instanceof Date ? at.toISOString() : null);
+
+/**
+ * A page of posts, newest first, with their media ids and targets, and the total from the
+ * counts the database keeps per status (docs/posts-and-scheduler.md#the-lists-total): the page
+ * and the total at once, then the media and targets of the page at once.
+ */
+async function listPosts(res: ServerResponse, who: Caller, url: URL) {
+  const limit = Number(url.searchParams.get('limit') ?? 25);
+  const page = Number(url.searchParams.get('page') ?? 1);
+  const [rows, [counted]] = await Promise.all([
+    sql`select * from posts where account_id = ${who.account_id}
+        order by created_at desc, id desc limit ${limit} offset ${(page - 1) * limit}`,
+    sql<{ total: number }[]>`select coalesce(sum(count), 0)::int as total from post_counts
+        where account_id = ${who.account_id}`,
+  ]);
+  const ids = rows.map((r) => r.id as string);
+  const [media, targets] = await Promise.all([
+    sql`select post_id, media_id from post_media where post_id = any(${ids})
+        order by post_id, position`,
+    sql`select * from post_targets where post_id = any(${ids}) order by post_id, position`,
+  ]);
+  const total = counted?.total ?? 0;
+  send(res, 200, {
+    success: true,
+    data: rows.map((r) => ({
+      id: r.id,
+      title: r.title,
+      content: r.content,
+      status: r.status,
+      tags: r.tags,
+      mediaIds: media.filter((m) => m.post_id === r.id).map((m) => m.media_id),
+      scheduledAt: iso(r.scheduled_at),
+      publishedAt: iso(r.published_at),
+      authorId: r.author_id,
+      targets: targets
+        .filter((t) => t.post_id === r.id)
+        .map((t) => ({ id: t.id, channelId: t.channel_id, status: t.status, url: t.url })),
+      rejection: null,
+      recurrence: r.recurrence,
+      recurrenceOf: r.recurrence_of,
+      nextOccurrences: [],
+      createdAt: iso(r.created_at),
+      updatedAt: iso(r.updated_at),
+    })),
+    meta: {
+      pagination: {
+        total,
+        count: rows.length,
+        perPage: limit,
+        currentPage: page,
+        totalPages: Math.ceil(total / limit),
+      },
+    },
+  });
+}
+
 async function create(req: IncomingMessage, res: ServerResponse, who: Caller) {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -85,6 +142,9 @@ createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost');
     if (url.pathname === '/api/users' && req.method === 'GET') return list(res, who, url);
     if (url.pathname === '/api/users' && req.method === 'POST') return create(req, res, who);
+    if (url.pathname === '/api/content/posts' && req.method === 'GET') {
+      return listPosts(res, who, url);
+    }
     send(res, 404, { success: false });
   })().catch(() => send(res, 500, { success: false }));
 }).listen(Number(process.env.PORT ?? 3100), '127.0.0.1');

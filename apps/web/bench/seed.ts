@@ -19,7 +19,7 @@ export async function seedAccount(db: Db, count: number) {
     db,
     userId: adminId,
     name: 'bench',
-    scopes: ['read', 'write'],
+    scopes: ['read', 'write', 'content:read'],
     environment: 'live',
   });
   // One hash for all: hashing each password would only slow the set-up.
@@ -38,4 +38,25 @@ export async function seedAccount(db: Db, count: number) {
     await countUsers({ tx, accountId, changes: { admin: admins, user: generated - admins } });
   });
   return { accountId, key: secret };
+}
+
+/**
+ * `count` posts in the account, one statement (`generate_series`), one a second older than
+ * the last: six in ten drafts, two published, one archived, one failed; every second post
+ * tagged `news`, every fourth `launch` too. The database's triggers count them as they would
+ * any write (docs/posts-and-scheduler.md#the-lists-total).
+ */
+export async function seedPosts(db: Db, accountId: string, count: number) {
+  const tag = randomBytes(4).toString('hex');
+  const now = new Date().toISOString();
+  await db.execute(sql`
+    insert into posts (id, account_id, title, content, status, tags, published_at, created_at, updated_at)
+    select 'pst_bench' || ${tag} || i, ${accountId}, 'Post ' || i, 'Body of post ' || i,
+      (case when i % 10 < 6 then 'draft' when i % 10 < 8 then 'published'
+        when i % 10 = 8 then 'archived' else 'failed' end)::post_status,
+      (case i % 4 when 0 then array['news', 'launch'] when 2 then array['news'] else '{}' end)::text[],
+      (case when i % 10 in (6, 7, 8) then ${now}::timestamptz - i * interval '1 second' end),
+      ${now}::timestamptz - i * interval '1 second',
+      ${now}::timestamptz - i * interval '1 second'
+    from generate_series(1, ${count}::int) as i`);
 }

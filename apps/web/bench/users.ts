@@ -1,18 +1,20 @@
 /**
- * `npm run bench:users`: what one users-list request costs as an account grows. Seeds two
- * accounts in a fresh database of the PostgreSQL server of DATABASE_URL (default loopback),
- * one with BENCH_SMALL_USERS (1,000) users and one with BENCH_LARGE_USERS (1,000,000),
+ * `npm run bench:users`: what one list request costs as an account grows. Seeds two accounts
+ * in a fresh database of the PostgreSQL server of DATABASE_URL (default loopback), one with
+ * BENCH_SMALL_USERS (1,000) rows in each list and one with BENCH_LARGE_USERS (1,000,000),
  * starts the production build (`npm start`), and times requests one at a time (one
- * connection), the two accounts alternately, for BENCH_SECONDS (5) × BENCH_ROUNDS (2) each:
- * page 1, a role's page, the middle page by number and by cursor, and a text search. Prints
- * p50 and p99 per account size and the ratio of the p50s.
+ * connection), the two accounts alternately, for BENCH_SECONDS (5) × BENCH_ROUNDS (2) each.
+ * The users list: page 1, a role's page, the middle page by number and by cursor, and a text
+ * search; the posts list: page 1, by status, by tag, by both, and the middle page by cursor.
+ * BENCH_LISTS (`users,posts`) picks the lists. Prints p50 and p99 per account size and the
+ * ratio of the p50s.
  */
 import { fileURLToPath } from 'node:url';
 import type { ChildProcess } from 'node:child_process';
-import { sql } from '@chorus/db';
+import { desc, eq, posts, sql, users, type Db } from '@chorus/db';
 import { createTestDatabase } from '@chorus/db/testing';
 import { freePort, runScript, waitFor } from './processes';
-import { seedAccount } from './seed';
+import { seedAccount, seedPosts } from './seed';
 
 process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -22,16 +24,23 @@ const SIZES = [
   Number(process.env.BENCH_SMALL_USERS ?? 1_000),
   Number(process.env.BENCH_LARGE_USERS ?? 1_000_000),
 ] as const;
-const LIMIT = 50;
+const LISTS = (process.env.BENCH_LISTS ?? 'users,posts').split(',');
 const appDir = fileURLToPath(new URL('..', import.meta.url));
 const say = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
 interface Account {
-  users: number;
+  size: number;
   headers: Record<string, string>;
-  /** The middle page's number, and the id the same page starts after. */
+  /** The list's middle page's number, and the id the same page starts after. */
   middle: number;
   cursor: string;
+}
+
+interface List {
+  name: string;
+  path: string;
+  limit: number;
+  scenarios: { name: string; query: (account: Account) => string }[];
 }
 
 /** Sequential requests (one connection, kept alive) for `seconds`: the sorted latencies. */
@@ -51,25 +60,65 @@ async function time(url: string, headers: Record<string, string>, seconds: numbe
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
 
-const scenarios: { name: string; query: (account: Account) => string }[] = [
-  { name: 'page 1 (and the total)', query: () => '' },
-  { name: 'role=admin, page 1', query: () => '&role=admin' },
-  { name: 'middle page by number', query: (a) => `&page=${a.middle}` },
-  { name: 'middle page by cursor', query: (a) => `&startingAfter=${a.cursor}` },
-  { name: 'q=user-12 (search: counts)', query: () => '&q=user-12' },
+const ALL_LISTS: List[] = [
+  {
+    name: 'users',
+    path: '/api/users',
+    limit: 50,
+    scenarios: [
+      { name: 'page 1 (and the total)', query: () => '' },
+      { name: 'role=admin, page 1', query: () => '&role=admin' },
+      { name: 'middle page by number', query: (a) => `&page=${a.middle}` },
+      { name: 'middle page by cursor', query: (a) => `&startingAfter=${a.cursor}` },
+      { name: 'q=user-12 (search: counts)', query: () => '&q=user-12' },
+    ],
+  },
+  {
+    name: 'posts',
+    path: '/api/content/posts',
+    limit: 25,
+    scenarios: [
+      { name: 'page 1 (and the total)', query: () => '' },
+      { name: 'status=published, page 1', query: () => '&status=published' },
+      { name: 'tag=launch, page 1', query: () => '&tag=launch' },
+      { name: 'status=draft&tag=news, page 1', query: () => '&status=draft&tag=news' },
+      { name: 'middle page by cursor', query: (a) => `&startingAfter=${a.cursor}` },
+    ],
+  },
 ];
+const lists = ALL_LISTS.filter((list) => LISTS.includes(list.name));
+
+/** The id the list's middle page starts after, read in the database (no deep offset request). */
+async function middleCursor(db: Db, list: List, accountId: string, size: number, middle: number) {
+  const offset = (middle - 1) * list.limit - 1;
+  const t = list.name === 'users' ? users : posts;
+  const rows = await db
+    .select({ id: t.id })
+    .from(t)
+    .where(eq(t.accountId, accountId))
+    .orderBy(desc(t.createdAt), desc(t.id))
+    .offset(offset)
+    .limit(1);
+  const id = rows[0]?.id;
+  if (!id) throw new Error(`no row ${offset} of ${size} in ${list.name}`);
+  return id;
+}
 
 async function main() {
   const database = await createTestDatabase();
   const seeded = [];
-  for (const users of SIZES) {
+  for (const size of SIZES) {
     const started = performance.now();
-    seeded.push({ users, ...(await seedAccount(database.db, users)) });
-    say(`seeded ${users} users in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+    // The users list gets `size` users; any other list gets a one-user account.
+    const account = await seedAccount(database.db, LISTS.includes('users') ? size : 1);
+    if (LISTS.includes('posts')) await seedPosts(database.db, account.accountId, size);
+    seeded.push({ size, ...account });
+    say(`seeded ${size} rows per list in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   }
   // Statistics and the visibility map, as autovacuum leaves a table soon after a bulk load:
   // measure the settled table, not a race with autovacuum.
   await database.db.execute(sql`vacuum analyze users`);
+  await database.db.execute(sql`vacuum analyze posts`);
 
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -95,54 +144,49 @@ async function main() {
     );
     await waitFor(`${base}/api/health`, 600_000, server);
 
-    const accounts: Account[] = [];
-    for (const { users, key } of seeded) {
-      const headers = { authorization: `Bearer ${key}` };
-      const middle = Math.max(2, Math.ceil(users / LIMIT / 2));
-      const before = await fetch(`${base}/api/users?limit=${LIMIT}&page=${middle - 1}`, {
-        headers,
-      });
-      const { data } = (await before.json()) as { data: { id: string }[] };
-      const cursor = data.at(-1)?.id;
-      if (!cursor) throw new Error(`no page ${middle - 1} for ${users} users`);
-      accounts.push({ users, headers, middle, cursor });
-    }
-    // Warm up: JIT, the connection pool, every prepared statement.
-    for (const account of accounts)
-      for (const scenario of scenarios)
-        await time(
-          `${base}/api/users?limit=${LIMIT}${scenario.query(account)}`,
-          account.headers,
-          1,
-        );
-
-    const rows: string[] = [];
-    for (const scenario of scenarios) {
-      const runs = accounts.map(() => [] as number[]);
-      for (let round = 0; round < ROUNDS; round++) {
-        for (const [i, account] of accounts.entries()) {
-          const url = `${base}/api/users?limit=${LIMIT}${scenario.query(account)}`;
-          runs[i]?.push(...(await time(url, account.headers, SECONDS)));
-        }
+    const output: string[] = [];
+    for (const list of lists) {
+      const accounts: Account[] = [];
+      for (const { size, key, accountId } of seeded) {
+        const headers = { authorization: `Bearer ${key}` };
+        const middle = Math.max(2, Math.ceil(size / list.limit / 2));
+        const cursor = await middleCursor(database.db, list, accountId, size, middle);
+        accounts.push({ size, headers, middle, cursor });
       }
-      const [small, large] = runs.map((r) => r.sort((a, b) => a - b));
-      const p50 = [percentile(small ?? [], 50), percentile(large ?? [], 50)] as const;
-      rows.push(
-        `| ${scenario.name} | ${p50[0].toFixed(1)} | ${percentile(small ?? [], 99).toFixed(1)} | ${p50[1].toFixed(1)} | ${percentile(large ?? [], 99).toFixed(1)} | **${(p50[1] / p50[0]).toFixed(2)}×** |`,
-      );
-      say(`${scenario.name} done`);
-    }
-    const [small, large] = accounts;
-    process.stdout.write(
-      [
-        `GET /api/users?limit=${LIMIT}, one connection, ${SECONDS} s × ${ROUNDS} rounds per account, alternating; middle page ${small?.middle} of ${SIZES[0]} users, ${large?.middle} of ${SIZES[1]}`,
+      const url = (account: Account, query: string) =>
+        `${base}${list.path}?limit=${list.limit}${query}`;
+      // Warm up: JIT, the connection pool, every prepared statement.
+      for (const account of accounts)
+        for (const scenario of list.scenarios)
+          await time(url(account, scenario.query(account)), account.headers, 1);
+
+      const rows: string[] = [];
+      for (const scenario of list.scenarios) {
+        const runs = accounts.map(() => [] as number[]);
+        for (let round = 0; round < ROUNDS; round++) {
+          for (const [i, account] of accounts.entries()) {
+            const target = url(account, scenario.query(account));
+            runs[i]?.push(...(await time(target, account.headers, SECONDS)));
+          }
+        }
+        const [small, large] = runs.map((r) => r.sort((a, b) => a - b));
+        const p50 = [percentile(small ?? [], 50), percentile(large ?? [], 50)] as const;
+        rows.push(
+          `| ${scenario.name} | ${p50[0].toFixed(1)} | ${percentile(small ?? [], 99).toFixed(1)} | ${p50[1].toFixed(1)} | ${percentile(large ?? [], 99).toFixed(1)} | **${(p50[1] / p50[0]).toFixed(2)}×** |`,
+        );
+        say(`${list.name}: ${scenario.name} done`);
+      }
+      const [small, large] = accounts;
+      output.push(
+        `GET ${list.path}?limit=${list.limit}, one connection, ${SECONDS} s × ${ROUNDS} rounds per account, alternating; middle page ${small?.middle} of ${SIZES[0]} ${list.name}, ${large?.middle} of ${SIZES[1]}`,
         '',
-        `| request | ${SIZES[0]} users p50 ms | p99 ms | ${SIZES[1]} users p50 ms | p99 ms | p50 ratio |`,
+        `| request | ${SIZES[0]} ${list.name} p50 ms | p99 ms | ${SIZES[1]} ${list.name} p50 ms | p99 ms | p50 ratio |`,
         '|---|---|---|---|---|---|',
         ...rows,
         '',
-      ].join('\n'),
-    );
+      );
+    }
+    process.stdout.write(output.join('\n'));
   } finally {
     server?.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 1000));

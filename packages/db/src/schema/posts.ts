@@ -66,6 +66,13 @@ export const posts = pgTable(
     // The list's scheduledFrom/To and publishedFrom/To within one account (the calendar's
     // month); without them a range read every post of the account. Ascending, as
     // `sort=scheduledAt` reads (ASC NULLS LAST), which this index now gives without a sort.
+    // The list filtered by status, newest first: a page reads only the rows it answers.
+    index('posts_account_status_created_idx').on(
+      t.accountId,
+      t.status,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     index('posts_account_scheduled_idx').on(t.accountId, t.scheduledAt, t.id),
     // Only published posts (and archived ones, which keep it) have a `publishedAt`.
     index('posts_account_published_idx')
@@ -121,4 +128,33 @@ export const postMedia = pgTable(
     primaryKey({ columns: [t.postId, t.mediaId] }),
     index('post_media_media_idx').on(t.mediaId),
   ],
+);
+
+/**
+ * How many posts an account has in each status: the posts list's total without reading the
+ * account's posts (docs/posts-and-scheduler.md#the-lists-total). Kept by a trigger on `posts`
+ * (migration 0020), not by the services: a post's status changes in a dozen places (writes,
+ * approval, the scheduler, the publishing engine, retries, imports), and a count one of them
+ * forgot would be wrong for good; the trigger sees every insert, update and delete.
+ */
+export const postCounts = pgTable(
+  'post_counts',
+  {
+    accountId: accountRef(),
+    status: postStatus().notNull(),
+    count: integer().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.status] })],
+);
+
+/** As `post_counts`, per tag: the total of the list filtered by tag (and status). */
+export const postTagCounts = pgTable(
+  'post_tag_counts',
+  {
+    accountId: accountRef(),
+    status: postStatus().notNull(),
+    tag: text().notNull(),
+    count: integer().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.tag, t.status] })],
 );

@@ -1,8 +1,8 @@
 import type { Principal } from '@chorus/auth';
-import { and, count, eq, gte, lte, trackedEvents, type Db } from '@chorus/db';
+import { and, eq, gte, lte, trackedEvents, type Db } from '@chorus/db';
 import type { ListTrackedEventsQuery } from '@chorus/validators';
 import { AppError } from '../shared/errors';
-import { readPage } from '../shared/pagination';
+import { readTablePage } from '../shared/pagination';
 import { toTrackedEvent } from './records';
 
 /** The account's tracked events, newest first, filtered by type, content, integration and time. */
@@ -29,7 +29,7 @@ export async function listTrackedEvents(opts: {
     from ? gte(trackedEvents.occurredAt, from) : undefined,
     to ? lte(trackedEvents.occurredAt, to) : undefined,
   );
-  return readPage({
+  return readTablePage({
     db,
     request: { page: query.page, limit: query.limit, startingAfter: query.startingAfter },
     order: {
@@ -39,17 +39,7 @@ export async function listTrackedEvents(opts: {
       direction: 'desc',
       scope,
     },
-    rows: (window) =>
-      db
-        .select()
-        .from(trackedEvents)
-        .where(and(where, window.after))
-        .orderBy(...window.orderBy)
-        .limit(window.limit)
-        .offset(window.offset),
-    idOf: (row) => row.id,
-    total: async () =>
-      (await db.select({ total: count() }).from(trackedEvents).where(where))[0]?.total ?? 0,
+    where,
     items: (rows) => rows.map(toTrackedEvent),
   });
 }

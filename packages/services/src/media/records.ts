@@ -1,9 +1,9 @@
 import type { Principal } from '@chorus/auth';
-import { and, count, eq, media, type Db } from '@chorus/db';
+import { and, eq, media, type Db } from '@chorus/db';
 import type { Media } from '@chorus/validators';
 import { notFound } from '../shared/errors';
 import { appOrigin } from '../integrations/settings';
-import { readPage, type PageRequest } from '../shared/pagination';
+import { readTablePage, type PageRequest } from '../shared/pagination';
 import type { MediaType } from './inspect';
 
 export type MediaRow = typeof media.$inferSelect;
@@ -42,21 +42,11 @@ export async function listMedia(opts: {
 }) {
   const { db, principal, page, origin } = opts;
   const where = eq(media.accountId, principal.accountId);
-  return readPage({
+  return readTablePage({
     db,
     request: page,
     order: { table: media, id: media.id, by: media.createdAt, direction: 'desc', scope: where },
-    rows: (window) =>
-      db
-        .select()
-        .from(media)
-        .where(and(where, window.after))
-        .orderBy(...window.orderBy)
-        .limit(window.limit)
-        .offset(window.offset),
-    idOf: (row) => row.id,
-    total: async () =>
-      (await db.select({ total: count() }).from(media).where(where))[0]?.total ?? 0,
+    where,
     items: (rows) => rows.map((row) => toMedia(row, origin)),
   });
 }

@@ -1,8 +1,8 @@
 import type { Principal } from '@chorus/auth';
-import { and, count, eq, postActivity, type Db } from '@chorus/db';
+import { eq, postActivity, type Db } from '@chorus/db';
 import type { Activity, ActivityAction, PostStatus } from '@chorus/validators';
 import { newId } from '../shared/ids';
-import { readPage, type PageRequest } from '../shared/pagination';
+import { readTablePage, type PageRequest } from '../shared/pagination';
 import { findPost } from './records';
 import type { Tx } from './tx';
 
@@ -71,7 +71,7 @@ export async function listPostActivity(opts: {
   const { db, principal, id, page } = opts;
   const post = await findPost(db, principal, id);
   const where = eq(postActivity.postId, post.id);
-  return readPage({
+  return readTablePage({
     db,
     request: page,
     order: {
@@ -81,17 +81,7 @@ export async function listPostActivity(opts: {
       direction: 'desc',
       scope: where,
     },
-    rows: (window) =>
-      db
-        .select()
-        .from(postActivity)
-        .where(and(where, window.after))
-        .orderBy(...window.orderBy)
-        .limit(window.limit)
-        .offset(window.offset),
-    idOf: (row) => row.id,
-    total: async () =>
-      (await db.select({ total: count() }).from(postActivity).where(where))[0]?.total ?? 0,
+    where,
     items: (rows) => rows.map(toActivity),
   });
 }

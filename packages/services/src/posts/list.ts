@@ -9,14 +9,18 @@ import {
   isNull,
   lte,
   or,
+  postCounts,
   postTargets,
   posts,
+  postTagCounts,
   sql,
+  sum,
   type Db,
+  type SQL,
 } from '@chorus/db';
 import type { ListPostsQuery } from '@chorus/validators';
 import { AppError } from '../shared/errors';
-import { readPage, type ListOrder } from '../shared/pagination';
+import { readTablePage, type ListOrder } from '../shared/pagination';
 import { toPosts } from './records';
 
 /** `q` is plain text: LIKE's wildcards and its escape character match themselves. */
@@ -85,13 +89,44 @@ export function postFilters(principal: Principal, query: PostFilters) {
   );
 }
 
+/**
+ * The list's total. Filtered by status and tag alone (or not at all), it is read from the
+ * counts the database keeps per status and tag (docs/posts-and-scheduler.md#the-lists-total):
+ * one to seven rows, however many posts. Any other filter is counted, over the posts it
+ * selects, as the count needs them all.
+ */
+async function postTotal(
+  db: Db,
+  principal: Principal,
+  filters: PostFilters,
+  where: SQL | undefined,
+) {
+  const { status, tag, ...others } = filters;
+  const counted = Object.values(others).every((value) => value === undefined);
+  if (!counted) {
+    return (await db.select({ total: count() }).from(posts).where(where))[0]?.total ?? 0;
+  }
+  const kept = tag === undefined ? postCounts : postTagCounts;
+  const [row] = await db
+    .select({ total: sum(kept.count).mapWith(Number) })
+    .from(kept)
+    .where(
+      and(
+        eq(kept.accountId, principal.accountId),
+        status === undefined ? undefined : eq(kept.status, status),
+        tag === undefined ? undefined : eq(postTagCounts.tag, tag),
+      ),
+    );
+  return row?.total ?? 0;
+}
+
 /** The account's posts, newest first or by `scheduledAt`, filtered as the posts list rules say. */
 export async function listPosts(opts: { db: Db; principal: Principal; query: ListPostsQuery }) {
   const { db, principal, query } = opts;
   const { page, limit, startingAfter, sort, ...filters } = query;
   const where = postFilters(principal, filters);
   const scope = eq(posts.accountId, principal.accountId);
-  const order: ListOrder =
+  const order: ListOrder & { table: typeof posts } =
     sort === 'scheduledAt'
       ? {
           table: posts,
@@ -102,21 +137,12 @@ export async function listPosts(opts: { db: Db; principal: Principal; query: Lis
           scope,
         }
       : { table: posts, id: posts.id, by: posts.createdAt, direction: 'desc', scope };
-  return readPage({
+  return readTablePage({
     db,
     request: { page, limit, startingAfter },
     order,
-    rows: (window) =>
-      db
-        .select()
-        .from(posts)
-        .where(and(where, window.after))
-        .orderBy(...window.orderBy)
-        .limit(window.limit)
-        .offset(window.offset),
-    idOf: (row) => row.id,
-    total: async () =>
-      (await db.select({ total: count() }).from(posts).where(where))[0]?.total ?? 0,
+    where,
+    total: () => postTotal(db, principal, filters, where),
     items: (rows) => toPosts(db, rows),
   });
 }

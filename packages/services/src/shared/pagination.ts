@@ -1,6 +1,7 @@
 import {
   and,
   asc,
+  count,
   desc,
   eq,
   sql,
@@ -137,3 +138,38 @@ export async function readPage<R, T>(opts: {
 }
 
 export const pageCount = (total: number, limit: number) => Math.ceil(total / limit);
+
+/**
+ * One page of a list read from one table, whose rows have an `id`: `where` selects the list's
+ * rows (`order.scope` and the filters), in the order's order, counted for the total unless
+ * `total` answers it more cheaply (kept counts, docs/posts-and-scheduler.md#the-lists-total).
+ */
+export async function readTablePage<T extends PgTable & { $inferSelect: { id: string } }, I>(opts: {
+  db: Db;
+  request: PageRequest;
+  order: ListOrder & { table: T };
+  where: SQL | undefined;
+  total?: () => Promise<number>;
+  items: (rows: T['$inferSelect'][]) => I[] | Promise<I[]>;
+}): Promise<Page<I>> {
+  const { db, order, where } = opts;
+  const table: PgTable = order.table;
+  return readPage({
+    db,
+    request: opts.request,
+    order,
+    rows: async (window) =>
+      (await db
+        .select()
+        .from(table)
+        .where(and(where, window.after))
+        .orderBy(...window.orderBy)
+        .limit(window.limit)
+        .offset(window.offset)) as T['$inferSelect'][],
+    idOf: (row) => row.id,
+    total:
+      opts.total ??
+      (async () => (await db.select({ total: count() }).from(table).where(where))[0]?.total ?? 0),
+    items: opts.items,
+  });
+}

@@ -3,7 +3,7 @@ import { and, count, eq, sql, webhooks, type Db } from '@chorus/db';
 import type { CreateWebhookInput, UpdateWebhookInput } from '@chorus/validators';
 import { AppError, notFound } from '../shared/errors';
 import { newId } from '../shared/ids';
-import { readPage, type PageRequest } from '../shared/pagination';
+import { readTablePage, type PageRequest } from '../shared/pagination';
 import { sealSecret, toWebhook } from './records';
 import { webhookSettings } from './settings';
 import { newWebhookSecret } from './signing';
@@ -24,7 +24,7 @@ export async function findWebhookRow(db: Db, principal: Principal, id: string) {
 export async function listWebhooks(opts: { db: Db; principal: Principal; page: PageRequest }) {
   const { db, principal, page } = opts;
   const where = eq(webhooks.accountId, principal.accountId);
-  return readPage({
+  return readTablePage({
     db,
     request: page,
     order: {
@@ -34,17 +34,7 @@ export async function listWebhooks(opts: { db: Db; principal: Principal; page: P
       direction: 'desc',
       scope: where,
     },
-    rows: (window) =>
-      db
-        .select()
-        .from(webhooks)
-        .where(and(where, window.after))
-        .orderBy(...window.orderBy)
-        .limit(window.limit)
-        .offset(window.offset),
-    idOf: (row) => row.id,
-    total: async () =>
-      (await db.select({ total: count() }).from(webhooks).where(where))[0]?.total ?? 0,
+    where,
     items: (rows) => rows.map(toWebhook),
   });
 }
