@@ -99,8 +99,9 @@ function routerContract(rootDeclaration: string): string {
   const type = rootDeclaration
     .slice(start + head.length, end)
     .replaceAll('import("./context").Context', 'object')
-    .replaceAll('import("./trpc").Meta', 'object')
-    .replaceAll('import("./errors").ApiError', 'ApiError')
+    .replaceAll('import("./init").Meta', 'object')
+    .replaceAll('import("..").ApiError', 'ApiError')
+    .replaceAll('import("../server/errors").ApiError', 'ApiError')
     .replaceAll('import("@chorus/validators").Scope', 'Scope');
   const foreign = [...type.matchAll(/import\("([^"]+)"\)/g)].filter(
     ([, from]) => from !== '@trpc/server',
