@@ -60,3 +60,15 @@ export async function seedPosts(db: Db, accountId: string, count: number) {
       ${now}::timestamptz - i * interval '1 second'
     from generate_series(1, ${count}::int) as i`);
 }
+
+/** `count` media records in the account (no bytes: the list reads records), one statement. */
+export async function seedMedia(db: Db, accountId: string, count: number) {
+  const tag = randomBytes(4).toString('hex');
+  const now = new Date().toISOString();
+  await db.execute(sql`
+    insert into media (id, account_id, filename, mime_type, size, width, height, sha256, storage_key, created_at)
+    select 'med_bench' || ${tag} || i, ${accountId}, 'image-' || i || '.png', 'image/png', 1000 + i,
+      640, 480, md5(i::text) || md5(i::text), 'bench/' || ${tag} || i,
+      ${now}::timestamptz - i * interval '1 second'
+    from generate_series(1, ${count}::int) as i`);
+}

@@ -6,15 +6,16 @@
  * connection), the two accounts alternately, for BENCH_SECONDS (5) × BENCH_ROUNDS (2) each.
  * The users list: page 1, a role's page, the middle page by number and by cursor, and a text
  * search; the posts list: page 1, by status, by tag, by both, and the middle page by cursor.
- * BENCH_LISTS (`users,posts`) picks the lists. Prints p50 and p99 per account size and the
+ * The media list: page 1 and the middle page by cursor. BENCH_LISTS (`users,posts,media`) picks
+ * the lists. Prints p50 and p99 per account size and the
  * ratio of the p50s.
  */
 import { fileURLToPath } from 'node:url';
 import type { ChildProcess } from 'node:child_process';
-import { desc, eq, posts, sql, users, type Db } from '@chorus/db';
+import { desc, eq, media, posts, sql, users, type Db } from '@chorus/db';
 import { createTestDatabase } from '@chorus/db/testing';
 import { freePort, runScript, waitFor } from './processes';
-import { seedAccount, seedPosts } from './seed';
+import { seedAccount, seedMedia, seedPosts } from './seed';
 
 process.env.DATABASE_URL ??= 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -24,7 +25,7 @@ const SIZES = [
   Number(process.env.BENCH_SMALL_USERS ?? 1_000),
   Number(process.env.BENCH_LARGE_USERS ?? 1_000_000),
 ] as const;
-const LISTS = (process.env.BENCH_LISTS ?? 'users,posts').split(',');
+const LISTS = (process.env.BENCH_LISTS ?? 'users,posts,media').split(',');
 const appDir = fileURLToPath(new URL('..', import.meta.url));
 const say = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
@@ -85,13 +86,22 @@ const ALL_LISTS: List[] = [
       { name: 'middle page by cursor', query: (a) => `&startingAfter=${a.cursor}` },
     ],
   },
+  {
+    name: 'media',
+    path: '/api/content/media',
+    limit: 25,
+    scenarios: [
+      { name: 'page 1 (and the total)', query: () => '' },
+      { name: 'middle page by cursor', query: (a) => `&startingAfter=${a.cursor}` },
+    ],
+  },
 ];
 const lists = ALL_LISTS.filter((list) => LISTS.includes(list.name));
 
 /** The id the list's middle page starts after, read in the database (no deep offset request). */
 async function middleCursor(db: Db, list: List, accountId: string, size: number, middle: number) {
   const offset = (middle - 1) * list.limit - 1;
-  const t = list.name === 'users' ? users : posts;
+  const t = { users, posts, media }[list.name as 'users' | 'posts' | 'media'];
   const rows = await db
     .select({ id: t.id })
     .from(t)
@@ -112,6 +122,7 @@ async function main() {
     // The users list gets `size` users; any other list gets a one-user account.
     const account = await seedAccount(database.db, LISTS.includes('users') ? size : 1);
     if (LISTS.includes('posts')) await seedPosts(database.db, account.accountId, size);
+    if (LISTS.includes('media')) await seedMedia(database.db, account.accountId, size);
     seeded.push({ size, ...account });
     say(`seeded ${size} rows per list in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   }
@@ -119,6 +130,7 @@ async function main() {
   // measure the settled table, not a race with autovacuum.
   await database.db.execute(sql`vacuum analyze users`);
   await database.db.execute(sql`vacuum analyze posts`);
+  await database.db.execute(sql`vacuum analyze media`);
 
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;

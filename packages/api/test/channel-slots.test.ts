@@ -52,6 +52,17 @@ const berlinTime = (iso: string) =>
     minute: '2-digit',
   }).format(new Date(iso));
 
+/** The time in Berlin `hours` from now, as a slot's `HH:MM`. */
+const berlinClockIn = (hours: number) =>
+  berlinTime(new Date(Date.now() + hours * 3_600_000).toISOString());
+
+/**
+ * Daily slots whose next occurrences come in this order at any time of day the tests run:
+ * Bluesky's own first, in two hours, then the one both channels share, in four.
+ */
+const EARLIER = berlinClockIn(2);
+const SHARED = berlinClockIn(4);
+
 const createPost = (body: Record<string, unknown>, token?: string) =>
   h.call('POST', '/api/content/posts', { body: { title: 'Slot', content: 'Hi', ...body }, token });
 
@@ -132,18 +143,18 @@ describe('GET and PUT /api/content/channels/{id}/slots', () => {
 
 describe('schedule: "next_slot"', () => {
   it('schedules at the earliest free slot all the channels share, the next post at the one after', async () => {
-    await putSlots(bluesky, [...everyDayAt('07:15'), ...everyDayAt('12:45')]);
-    await putSlots(mastodon, everyDayAt('12:45'));
+    await putSlots(bluesky, [...everyDayAt(EARLIER), ...everyDayAt(SHARED)]);
+    await putSlots(mastodon, everyDayAt(SHARED));
     const targets = [{ channelId: bluesky }, { channelId: mastodon }];
     const first = await createPost({ schedule: 'next_slot', targets });
     expect(first.status, JSON.stringify(first.json)).toBe(201);
     expect(first.json.data.status).toBe('scheduled');
-    expect(berlinTime(first.json.data.scheduledAt)).toBe('12:45');
+    expect(berlinTime(first.json.data.scheduledAt)).toBe(SHARED);
     const upcoming = (await h.call('GET', path(mastodon))).json.data.upcoming;
     expect(upcoming[0]).toEqual({ at: first.json.data.scheduledAt, free: false });
 
     const second = await createPost({ schedule: 'next_slot', targets });
-    expect(berlinTime(second.json.data.scheduledAt)).toBe('12:45');
+    expect(berlinTime(second.json.data.scheduledAt)).toBe(SHARED);
     expect(Date.parse(second.json.data.scheduledAt) - Date.parse(first.json.data.scheduledAt)).toBe(
       86_400_000,
     );
@@ -173,7 +184,7 @@ describe('schedule: "next_slot"', () => {
     });
     expect(updated.status, JSON.stringify(updated.json)).toBe(200);
     expect(updated.json.data.status).toBe('scheduled');
-    expect(['07:15', '12:45']).toContain(berlinTime(updated.json.data.scheduledAt));
+    expect([EARLIER, SHARED]).toContain(berlinTime(updated.json.data.scheduledAt));
   });
 
   it('refuses without targets, without a shared slot, beside scheduledAt or another status', async () => {

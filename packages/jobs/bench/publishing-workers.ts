@@ -4,7 +4,7 @@
  * Prints `started` once they run; stops on SIGTERM.
  */
 import { openDatabase } from '@chorus/db';
-import { dispatchPublishingJob, publishDuePostsJob, publishTargetJob, startWorker } from '../src';
+import { dispatchPublishingJob, publishDuePostsJob, publishTargetJobs, startWorker } from '../src';
 
 const url = process.env.DATABASE_URL ?? '';
 const pools = await Promise.all(
@@ -15,7 +15,7 @@ const workers = await Promise.all(
     startWorker({
       databaseUrl: url,
       db: pool.db,
-      definitions: [publishDuePostsJob(), publishTargetJob(), dispatchPublishingJob()],
+      definitions: [publishDuePostsJob(), ...publishTargetJobs(), dispatchPublishingJob()],
     }),
   ),
 );

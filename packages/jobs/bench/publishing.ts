@@ -1,10 +1,10 @@
 /**
  * `npm run bench:publishing`: the publishing engine under load (docs/publishing.md,
  * "Benchmark"). For each size (TARGETS, default "1000,10000"), targets due over one minute
- * across the Mastodon and X stand-ins, sent by WORKERS (2) real workers in a process of their
+ * across the Mastodon and X stand-ins and Bluesky's reference PDS (pds-server.ts), sent by WORKERS (2) real workers in a process of their
  * own (publishing-workers.ts); reports the lag from
  * `scheduledAt` to the stand-in's receipt (p50, p99), the engine's throughput against the
- * stand-ins' own capacity measured in the same run (the providers called directly, with the
+ * networks' own capacity measured in the same run (the providers called directly, with the
  * same concurrency and no database), and checks that no target was sent twice; and the API's
  * own latency (its REST door in a process of its own, as `npm start` serves it, read at a
  * steady 20 requests a second by a third process) before the run, on the same posts, and while
@@ -13,12 +13,21 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { createInterface } from 'node:readline';
 import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { eq, inArray, postTargets, posts, sql, type Db } from '@chorus/db';
 import { createTestServerDatabase } from '@chorus/db/testing';
-import { createAccount, createApiKey, newId, PROVIDERS, type Provider } from '@chorus/services';
+import {
+  createAccount,
+  createApiKey,
+  newId,
+  PROVIDERS,
+  type Provider,
+  type ProviderCredentials,
+} from '@chorus/services';
 import { startMastodonStandIn, startXStandIn } from '@chorus/stand-ins';
+import type { BlueskyAccount } from '@chorus/stand-ins/bluesky-pds';
 import { publishingTiming } from '../src';
 import { seedChannel } from '../test/publishing-fixtures';
 
@@ -79,79 +88,155 @@ async function probe(base: string, token: string, seconds: number): Promise<Prob
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 
+/** The reference PDS in a process of its own (pds-server.ts), behind a proxy that records receipts. */
+async function pdsServer() {
+  const child = script('pds-server.ts', { ACCOUNTS: String(CHANNELS + 1) });
+  const lines = createInterface({ input: child.stdout ?? process.stdin });
+  const closed = once(lines, 'close').then(() => {
+    throw new Error('the PDS did not start');
+  });
+  const [line] = (await Promise.race([once(lines, 'line'), closed])) as [string];
+  const { url, accounts } = JSON.parse(line) as { url: string; accounts: BlueskyAccount[] };
+  return {
+    url,
+    accounts,
+    received: async () =>
+      (await (await fetch(`${url}/receipts`)).json()) as { text: string; at: number }[],
+    close: async () => {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
+
 async function standIns() {
   const unlimited = { rateLimit: { limit: 10_000_000, windowMs: 60_000 } };
-  const mastodon = await startMastodonStandIn(unlimited);
-  const x = await startXStandIn(unlimited);
+  const [mastodon, x, bluesky] = await Promise.all([
+    startMastodonStandIn(unlimited),
+    startXStandIn(unlimited),
+    pdsServer(),
+  ]);
   process.env.CHORUS_INTEGRATION_X_API_URL = x.url;
-  return { mastodon, x };
+  return { mastodon, x, bluesky };
 }
 
 type Networks = Awaited<ReturnType<typeof standIns>>;
 
-/** What the stand-ins can take: the providers called directly, `concurrency` at a time. */
-async function capacity(networks: Networks, total: number, concurrency: number) {
-  const calls: (() => Promise<unknown>)[] = [];
-  const mastodon = PROVIDERS.mastodon as Provider;
-  const x = PROVIDERS.x as Provider;
-  const m = networks.mastodon.addAccount({ username: 'capacity' });
-  const u = networks.x.addUser({ username: 'capacity' });
-  for (let i = 0; i < total; i++) {
-    const onX = i % 2 === 1;
-    const request = {
-      targetId: newId('tgt'),
-      channel: {
-        externalId: onX ? u.userId : m.accountId,
-        handle: '@capacity',
-        credentials: { accessToken: onX ? u.token : m.token },
-      },
-      parts: [{ text: `Capacity ${i}`, media: [] }],
-      firstComment: null,
-      progress: {},
-      saveProgress: async () => {},
-    };
-    calls.push(() =>
-      onX
-        ? x.publish(request, { apiUrl: networks.x.url })
-        : mastodon.publish(request, { apiUrl: networks.mastodon.url }),
-    );
-  }
-  const started = Date.now();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < calls.length) await calls[next++]?.();
-    }),
-  );
-  return (total / (Date.now() - started)) * 1000;
+/** A channel's network, where the engine finds it, and its credentials. */
+interface BenchChannel {
+  network: 'mastodon' | 'x' | 'bluesky';
+  externalId: string;
+  credentials: ProviderCredentials;
+  apiUrl: string;
 }
 
-async function seed(db: Db, networks: Networks, accountId: string) {
-  const channels: string[] = [];
-  for (let i = 0; i < CHANNELS; i++) {
-    const m = networks.mastodon.addAccount({ username: `m${i}` });
-    channels.push(
-      await seedChannel(db, {
-        accountId,
-        integrationId: 'mastodon',
-        kind: 'api_key',
-        onChannel: true,
-        externalId: m.accountId,
-        credentials: { accessToken: m.token, extra: { serviceUrl: networks.mastodon.url } },
+/** Channel `i` of each network: a new account on the stand-ins, the PDS's account `i`. */
+async function benchChannels(networks: Networks, i: number): Promise<BenchChannel[]> {
+  const m = networks.mastodon.addAccount({ username: `m${i}` });
+  const u = networks.x.addUser({ username: `x${i}` });
+  const account = networks.bluesky.accounts[i];
+  if (!account) throw new Error(`the PDS has no account ${i}`);
+  const [found] = await (PROVIDERS.bluesky as Provider).discoverChannels(
+    { accessToken: account.appPassword, extra: { handle: account.handle } },
+    { apiUrl: networks.bluesky.url },
+  );
+  if (!found?.credentials) throw new Error(`no Bluesky session for ${account.handle}`);
+  return [
+    {
+      network: 'mastodon',
+      externalId: m.accountId,
+      credentials: { accessToken: m.token, extra: { serviceUrl: networks.mastodon.url } },
+      apiUrl: networks.mastodon.url,
+    },
+    {
+      network: 'x',
+      externalId: u.userId,
+      credentials: { accessToken: u.token, refreshToken: u.refreshToken },
+      apiUrl: networks.x.url,
+    },
+    {
+      network: 'bluesky',
+      externalId: found.externalId,
+      credentials: found.credentials,
+      apiUrl: networks.bluesky.url,
+    },
+  ];
+}
+
+/**
+ * What each network can take: its provider called directly, `concurrency` at a time, for
+ * `seconds` (the PDS takes far fewer posts a second than the stand-ins: a count would not fit
+ * both). Answers posts a second by network.
+ */
+async function capacity(networks: Networks, seconds: number, concurrency: number) {
+  const rates: Record<string, number> = Object.create(null);
+  for (const channel of await benchChannels(networks, CHANNELS)) {
+    const provider = PROVIDERS[channel.network] as Provider;
+    const started = Date.now();
+    const until = started + seconds * 1000;
+    let issued = 0;
+    let sent = 0;
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (Date.now() < until) {
+          const request = {
+            targetId: newId('tgt'),
+            channel: {
+              externalId: channel.externalId,
+              handle: '@capacity',
+              credentials: channel.credentials,
+            },
+            parts: [{ text: `Capacity ${issued++}`, media: [] }],
+            firstComment: null,
+            progress: {},
+            saveProgress: async () => {},
+          };
+          await provider.publish(request, { apiUrl: channel.apiUrl });
+          sent++;
+        }
       }),
     );
-    const u = networks.x.addUser({ username: `x${i}` });
-    channels.push(
-      await seedChannel(db, {
-        accountId,
-        integrationId: 'x',
-        onChannel: true,
-        externalId: u.userId,
-        credentials: { accessToken: u.token, refreshToken: u.refreshToken },
-      }),
-    );
+    rates[channel.network] = (sent / (Date.now() - started)) * 1000;
   }
-  return channels;
+  return rates;
+}
+
+/** CHANNELS channels on each network, by network. */
+async function seed(db: Db, networks: Networks, accountId: string) {
+  const ids: Record<BenchChannel['network'], string[]> = { mastodon: [], x: [], bluesky: [] };
+  for (let i = 0; i < CHANNELS; i++) {
+    for (const channel of await benchChannels(networks, i)) {
+      ids[channel.network].push(
+        await seedChannel(db, {
+          accountId,
+          integrationId: channel.network,
+          kind: channel.network === 'x' ? 'oauth2' : 'api_key',
+          onChannel: true,
+          externalId: channel.externalId,
+          credentials: channel.credentials,
+        }),
+      );
+    }
+  }
+  return ids;
+}
+
+/**
+ * The channel of each target in turn: Bluesky for a `blueskyShare` of them, spread evenly,
+ * and Mastodon and X by turns for the rest (so a post's two targets are on two networks);
+ * each network's channels in turn.
+ */
+function channelPicker(channels: Record<BenchChannel['network'], string[]>, blueskyShare: number) {
+  let k = 0;
+  let other = 0;
+  const used = { mastodon: 0, x: 0, bluesky: 0 };
+  return () => {
+    const onBluesky = Math.floor((k + 1) * blueskyShare) > Math.floor(k * blueskyShare);
+    k++;
+    const network = onBluesky ? 'bluesky' : other++ % 2 === 0 ? 'mastodon' : 'x';
+    const list = channels[network];
+    return list[used[network]++ % list.length] ?? '';
+  };
 }
 
 async function run(size: number) {
@@ -164,7 +249,12 @@ async function run(size: number) {
   });
   const channels = await seed(db, networks, accountId);
   const concurrency = publishingTiming().concurrency * WORKERS;
-  const capacityPerSecond = await capacity(networks, 2000, concurrency);
+  const capacityPerSecond = await capacity(networks, 3, concurrency);
+  // The PDS is offered at most half of what it took alone (it takes far less than the
+  // stand-ins), so that the run measures Chorus rather than the PDS's own ceiling.
+  const offered = size / (WINDOW_MS / 1000);
+  const blueskyShare = Math.min(1 / 3, (capacityPerSecond.bluesky ?? 0) / 2 / offered);
+  const nextChannel = channelPicker(channels, blueskyShare);
   const api = await apiServer(database.url);
   const { secret } = await createApiKey({
     db,
@@ -174,7 +264,7 @@ async function run(size: number) {
     environment: 'live',
   });
 
-  // Two targets per post (one per network), due over the window. They are written first, due
+  // Two targets per post (on two networks), due over the window. They are written first, due
   // an hour ahead, so that the idle probe reads the same account as the busy one; then moved
   // to start 5 s ahead, and the workers started.
   const placeholder = Date.now() + 3_600_000;
@@ -204,7 +294,7 @@ async function run(size: number) {
           id: newId('tgt'),
           postId: id,
           accountId,
-          channelId: channels[(2 * j + t) % channels.length] ?? '',
+          channelId: nextChannel(),
           position: t,
           content: text,
         });
@@ -232,21 +322,34 @@ async function run(size: number) {
   if (WORKER_NICE > 0 && workers.pid) setPriority(workers.pid, WORKER_NICE);
   await once(workers.stdout ?? workers, 'data');
   console.log(
-    `${size} targets due over ${WINDOW_MS / 1000} s, ${WORKERS} workers in a process of their own${WORKER_NICE > 0 ? ` (nice ${WORKER_NICE})` : ''}…`,
+    `${size} targets due over ${WINDOW_MS / 1000} s (${(blueskyShare * 100).toFixed(0)}% on Bluesky), ${WORKERS} workers in a process of their own${WORKER_NICE > 0 ? ` (nice ${WORKER_NICE})` : ''}…`,
   );
-  const receipts = () => [
-    ...networks.mastodon.published().map((s) => ({ text: s.text, at: s.createdAt.getTime() })),
-    ...networks.x.published().map((t) => ({ text: t.text, at: t.createdAt.getTime() })),
-  ];
+  const receipts = async () =>
+    [
+      ...networks.mastodon
+        .published()
+        .map((s) => ({ network: 'mastodon', text: s.text, at: s.createdAt.getTime() })),
+      ...networks.x
+        .published()
+        .map((t) => ({ network: 'x', text: t.text, at: t.createdAt.getTime() })),
+      ...(await networks.bluesky.received()).map((r) => ({ network: 'bluesky', ...r })),
+    ].filter((r) => r.text.startsWith('Bench '));
   for (;;) {
-    const got = receipts().filter((r) => r.text.startsWith('Bench '));
+    const got = await receipts();
     if (got.length >= size) break;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   // Let duplicates, if any, arrive before counting.
   await new Promise((resolve) => setTimeout(resolve, 3000));
-  const got = receipts().filter((r) => r.text.startsWith('Bench '));
-  const lags = got.map((r) => r.at - (due.get(r.text) ?? NaN)).sort((a, b) => a - b);
+  const got = await receipts();
+  const lagsOf = (receipts: typeof got) =>
+    receipts.map((r) => r.at - (due.get(r.text) ?? NaN)).sort((a, b) => a - b);
+  const lags = lagsOf(got);
+  const summary = (sorted: number[]) =>
+    `p50 ${percentile(sorted, 50).toFixed(0)}, p99 ${percentile(sorted, 99).toFixed(0)}, max ${(sorted.at(-1) ?? NaN).toFixed(0)}`;
+  const perNetwork = (['mastodon', 'x', 'bluesky'] as const)
+    .map((network) => `${network} ${summary(lagsOf(got.filter((r) => r.network === network)))}`)
+    .join('; ');
   const twice = got.length - new Set(got.map((r) => r.text)).size;
   const first = Math.min(...due.values());
   const last = Math.max(...got.map((r) => r.at));
@@ -256,11 +359,13 @@ async function run(size: number) {
     .where(inArray(posts.id, ids.slice(0, 1000)));
   const engine = process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite';
   console.log(`engine: ${engine}, targets: ${size}, sent: ${got.length}, sent twice: ${twice}`);
+  console.log(`lag scheduledAt → receipt ms: ${summary(lags)} (${perNetwork})`);
   console.log(
-    `lag scheduledAt → receipt ms: p50 ${percentile(lags, 50).toFixed(0)}, p99 ${percentile(lags, 99).toFixed(0)}, max ${(lags.at(-1) ?? NaN).toFixed(0)}`,
-  );
-  console.log(
-    `throughput: ${((got.length / (last - first)) * 1000).toFixed(0)} targets/s over the window (offered ${((size / WINDOW_MS) * 1000).toFixed(0)}/s); stand-ins' capacity at the same concurrency (${concurrency}): ${capacityPerSecond.toFixed(0)}/s`,
+    `throughput: ${((got.length / (last - first)) * 1000).toFixed(0)} targets/s over the window (offered ${((size / WINDOW_MS) * 1000).toFixed(0)}/s); networks' capacity at the same concurrency (${concurrency}): ${Object.entries(
+      capacityPerSecond,
+    )
+      .map(([network, rate]) => `${network} ${rate.toFixed(0)}/s`)
+      .join(', ')}`,
   );
   console.log(
     `posts settled (first 1000): ${settled.filter((s) => s.status === 'published').length} published`,
@@ -279,6 +384,7 @@ async function run(size: number) {
   await once(api.child, 'exit');
   await networks.mastodon.close();
   await networks.x.close();
+  await networks.bluesky.close();
   await database.close();
 }
 

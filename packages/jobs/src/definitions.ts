@@ -1,7 +1,7 @@
 import type { JobDefinition } from './definition';
 import { deliverWebhooksJob, seedWebhookLanesJob } from './deliver-webhooks';
 import { publishDuePostsJob } from './publish-due-posts';
-import { dispatchPublishingJob, publishTargetJob } from './publish-targets';
+import { dispatchPublishingJob, publishTargetJobs } from './publish-targets';
 import { refreshTokensJob } from './refresh-tokens';
 import {
   syncAnalyticsJob,
@@ -15,7 +15,7 @@ import {
  */
 export const JOB_DEFINITIONS: JobDefinition[] = [
   publishDuePostsJob(),
-  publishTargetJob(),
+  ...publishTargetJobs(),
   dispatchPublishingJob(),
   refreshTokensJob(),
   deliverWebhooksJob(),

@@ -4,16 +4,27 @@ import {
   publishingSettings,
   publishTargets,
   recoverAbandoned,
+  targetNetworks,
 } from '@chorus/services';
-import { defineJob, type JobContext } from './definition';
+import { NETWORKS, type Network } from '@chorus/validators';
+import { defineJob, type JobContext, type JobDefinition } from './definition';
 
 export const PUBLISH_TARGET = 'publishing.target';
 export const DISPATCH_PUBLISHING = 'publishing.dispatch';
 
+/**
+ * Each network has a queue of its own, worked by loops of its own: a network that answers
+ * slowly, or not at all, holds up its own targets and never another network's (a batch waits
+ * for its slowest target). Targets whose channel is gone go to PUBLISH_TARGET, where their
+ * attempt fails them.
+ */
+export const publishQueue = (network: Network | null) =>
+  network ? `${PUBLISH_TARGET}.${network}` : PUBLISH_TARGET;
+
 export interface PublishingTiming {
   /** Pause between two sweeps for due targets (backoffs, wakes from another process). */
   sweepIntervalMs: number;
-  /** Targets one worker publishes at once. */
+  /** Targets one worker publishes at once to each network. */
   concurrency: number;
 }
 
@@ -30,47 +41,62 @@ export function publishingTiming(env = process.env): PublishingTiming {
   return { sweepIntervalMs, concurrency };
 }
 
-/** Fetch loops per worker: each takes a batch and waits for all of it before the next. */
-const LOOPS = 4;
+/** Fetch loops per worker and network: each takes a batch and waits for all of it before the next. */
+const LOOPS = 2;
 
 /**
- * Queues one job per target (at most one waiting per target: the queue is `short` keyed by the
- * target) and has this process's workers fetch at once. A job only asks for an attempt: that
- * it is made once rests on the claim in the database, not on the queue.
+ * Queues one job per target on its network's queue (at most one waiting per target: the queue
+ * is `short` keyed by the target) and has this process's workers fetch at once. A job only
+ * asks for an attempt: that it is made once rests on the claim in the database, not on the
+ * queue.
  */
-export async function queueTargets(context: Pick<JobContext, 'boss' | 'notify'>, ids: string[]) {
+export async function queueTargets(
+  context: Pick<JobContext, 'boss' | 'db' | 'notify'>,
+  ids: string[],
+) {
   if (ids.length === 0) return;
-  await context.boss.insert(
-    ids.map((targetId) => ({ name: PUBLISH_TARGET, data: { targetId }, singletonKey: targetId })),
-  );
-  context.notify(PUBLISH_TARGET);
+  const networks = await targetNetworks(context.db, ids);
+  const byQueue = new Map<string, string[]>();
+  for (const targetId of ids) {
+    const queue = publishQueue(networks.get(targetId) ?? null);
+    byQueue.set(queue, [...(byQueue.get(queue) ?? []), targetId]);
+  }
+  for (const [name, targetIds] of byQueue) {
+    await context.boss.insert(
+      targetIds.map((targetId) => ({ name, data: { targetId }, singletonKey: targetId })),
+    );
+    context.notify(name);
+  }
 }
 
 /**
- * One attempt per job: `publishTargets` claims, publishes, writes the outcome
+ * The queues of publishing's attempts (publishQueue), one attempt per job: `publishTargets` claims, publishes, writes the outcome
  * and settles the post; a job for a target that is not due does nothing. A worker that dies
  * mid-attempt leaves the target `publishing`; the dispatcher's recovery takes it from there
  * (so pg-boss's own retry is off: a retry could not know whether the request left).
  */
-export const publishTargetJob = (timing: PublishingTiming = publishingTiming()) => {
+export function publishTargetJobs(timing: PublishingTiming = publishingTiming()): JobDefinition[] {
   const batchSize = Math.max(1, Math.ceil(timing.concurrency / LOOPS));
-  return defineJob<{ targetId: string }>({
-    name: PUBLISH_TARGET,
-    queue: { policy: 'short', retryLimit: 0, expireInSeconds: 3600 },
-    work: { pollingIntervalSeconds: 0.5, batchSize },
-    loops: Math.min(LOOPS, timing.concurrency),
-    handle: async (jobs, { db, media, notify }) => {
-      // One claim and one read of channels, posts and media for the batch; then each target
-      // is sent on its own.
-      await publishTargets(
-        { db, media },
-        jobs.map((job) => job.data.targetId),
-      );
-      // A full batch means more may be waiting: fetch again at once rather than after a poll.
-      if (jobs.length >= batchSize) notify(PUBLISH_TARGET);
-    },
+  return [null, ...NETWORKS].map((network) => {
+    const name = publishQueue(network);
+    return defineJob<{ targetId: string }>({
+      name,
+      queue: { policy: 'short', retryLimit: 0, expireInSeconds: 3600 },
+      work: { pollingIntervalSeconds: 0.5, batchSize },
+      loops: network ? Math.min(LOOPS, timing.concurrency) : 1,
+      handle: async (jobs, { db, media, notify }) => {
+        // One claim and one read of channels, posts and media for the batch; then each target
+        // is sent on its own.
+        await publishTargets(
+          { db, media },
+          jobs.map((job) => job.data.targetId),
+        );
+        // A full batch means more may be waiting: fetch again at once rather than after a poll.
+        if (jobs.length >= batchSize) notify(name);
+      },
+    });
   });
-};
+}
 
 /**
  * The dispatcher: a chain of sweeps (like the scheduler's, `stately`: one waiting and one

@@ -2,7 +2,16 @@ import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { and, asc, channels, eq, postActivity, sql, trackedEvents, type Database } from '@chorus/db';
+import {
+  and,
+  asc,
+  channels,
+  eq,
+  postActivity,
+  sql,
+  trackedEvents,
+  type Database,
+} from '@chorus/db';
 import { createTestServerDatabase } from '@chorus/db/testing';
 import { createAccount, syncPublishedFigures, wakePublishing } from '@chorus/services';
 import { startMastodonStandIn, type MastodonStandIn } from '@chorus/stand-ins';
@@ -11,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   dispatchPublishingJob,
   publishDuePostsJob,
-  publishTargetJob,
+  publishTargetJobs,
   startWorker,
   type Worker,
 } from '../src';
@@ -63,7 +72,7 @@ beforeAll(async () => {
     media: { storage: storage() },
     definitions: [
       publishDuePostsJob({ intervalMs: 200, pollingIntervalSeconds: 0.5 }),
-      publishTargetJob(timing),
+      ...publishTargetJobs(timing),
       dispatchPublishingJob(timing),
     ],
   });

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   dispatchPublishingJob,
   publishDuePostsJob,
-  publishTargetJob,
+  publishTargetJobs,
   startWorker,
   type Worker,
 } from '../src';
@@ -105,7 +105,7 @@ beforeAll(async () => {
     db: database.db,
     definitions: [
       publishDuePostsJob({ intervalMs: 100, pollingIntervalSeconds: 0.5 }),
-      publishTargetJob(timing),
+      ...publishTargetJobs(timing),
       dispatchPublishingJob(timing),
     ],
   });
@@ -316,5 +316,47 @@ describe('the error policy', () => {
     expect(
       await refreshExpiringCredentials({ db: database.db, aheadMs: 365 * 86_400_000 }),
     ).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('networks apart', () => {
+  it('a slow network holds up only its own targets', async () => {
+    const slow = await mastodonChannel('slowmasto');
+    const fast = await xChannel('fastx');
+    // As many slow targets as a worker sends to one network at once: in a queue shared by the
+    // networks they would take every loop until Mastodon answers.
+    const count = timing.concurrency;
+    mastodon.faults.inject(
+      { kind: 'slow', ms: 5_000 },
+      { times: count, method: 'POST', path: '/api/v1/statuses' },
+    );
+    const post = (channel: { accountId: string; channelId: string }, content: string) =>
+      insertPost(database.db, {
+        accountId: channel.accountId,
+        content,
+        targets: [{ channelId: channel.channelId }],
+      });
+    const statuses = async (list: { postId: string }[]) =>
+      Promise.all(list.map(({ postId }) => targetsOf(database.db, postId))).then((targets) =>
+        targets.flat().map((target) => target.status),
+      );
+    const onMastodon = await Promise.all(
+      Array.from({ length: count }, (_, i) => post(slow, `Slow ${i}`)),
+    );
+    await until(
+      async () => (await statuses(onMastodon)).every((status) => status === 'publishing'),
+      'the Mastodon targets to be on their way',
+    );
+    const onX = await Promise.all(Array.from({ length: 4 }, (_, i) => post(fast, `Fast ${i}`)));
+    await until(
+      async () => (await statuses(onX)).every((status) => status === 'published'),
+      'the X targets',
+    );
+    // Out while Mastodon has answered none of its own.
+    expect(await statuses(onMastodon)).toEqual(Array(count).fill('publishing'));
+    await until(
+      async () => (await statuses(onMastodon)).every((status) => status === 'published'),
+      'the Mastodon targets',
+    );
   });
 });

@@ -11,7 +11,7 @@ import { createAccount, sharedMediaUrl, wakePublishing } from '@chorus/services'
 import { startInstagram, startThreads, type InstagramStandIn } from '@chorus/stand-ins';
 import { localDiskStorage } from '@chorus/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dispatchPublishingJob, publishTargetJob, startWorker, type Worker } from '../src';
+import { dispatchPublishingJob, publishTargetJobs, startWorker, type Worker } from '../src';
 import {
   insertPost,
   postStatus,
@@ -98,7 +98,7 @@ beforeAll(async () => {
       storage: localDiskStorage(storageDir),
       sign: (row) => sharedMediaUrl(api.origin, row.id),
     },
-    definitions: [publishTargetJob(timing), dispatchPublishingJob(timing)],
+    definitions: [...publishTargetJobs(timing), dispatchPublishingJob(timing)],
   });
 });
 

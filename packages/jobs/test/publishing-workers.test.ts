@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   dispatchPublishingJob,
   publishDuePostsJob,
-  publishTargetJob,
+  publishTargetJobs,
   startWorker,
   type Worker,
 } from '../src';
@@ -73,7 +73,7 @@ describe('two workers', () => {
           db,
           definitions: [
             publishDuePostsJob({ intervalMs: 100, pollingIntervalSeconds: 0.5 }),
-            publishTargetJob(timing),
+            ...publishTargetJobs(timing),
             dispatchPublishingJob(timing),
           ],
         }),

@@ -28,6 +28,12 @@ const FIELD_OF_CODE: Record<string, string> = {
 
 export const succeeded = (ok: string): ActionResult => ({ ok, at: Date.now() });
 
+/** A request no form of ours sends: said plainly, nothing done. */
+export const malformed = (): ActionResult => ({
+  error: 'The form was not understood.',
+  at: Date.now(),
+});
+
 export function failed(error: unknown, form?: FormData): ActionResult {
   const failure = toApiError(error);
   const fields: Record<string, string> = {};

@@ -38,3 +38,6 @@ export async function dashboardCaller(returnTo: string) {
     response: {},
   });
 }
+
+/** The procedures as the signed-in user, as pages and server actions hold them. */
+export type DashboardCaller = Awaited<ReturnType<typeof dashboardCaller>>;

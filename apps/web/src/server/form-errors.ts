@@ -14,3 +14,6 @@ export function formError(error: unknown): string {
   }
   return failure.status >= 500 ? 'Something went wrong; try again.' : failure.message;
 }
+
+/** A refusal as a form with only a message shows it. */
+export const refusal = (error: unknown) => ({ error: formError(error) });

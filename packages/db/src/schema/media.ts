@@ -32,3 +32,13 @@ export const media = pgTable(
     ),
   ],
 );
+
+/**
+ * How many media records each account has: the media list's total without reading them. Kept
+ * by triggers on `media` (migration 0021), as the posts' counts are
+ * (docs/posts-and-scheduler.md#the-lists-total): every insert and delete, cascades included.
+ */
+export const mediaCounts = pgTable('media_counts', {
+  accountId: accountRef().primaryKey(),
+  count: integer().notNull(),
+});

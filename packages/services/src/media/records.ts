@@ -1,5 +1,5 @@
 import type { Principal } from '@chorus/auth';
-import { and, eq, media, type Db } from '@chorus/db';
+import { and, eq, media, mediaCounts, type Db } from '@chorus/db';
 import type { Media } from '@chorus/validators';
 import { notFound } from '../shared/errors';
 import { appOrigin } from '../integrations/settings';
@@ -47,6 +47,14 @@ export async function listMedia(opts: {
     request: page,
     order: { table: media, id: media.id, by: media.createdAt, direction: 'desc', scope: where },
     where,
+    // The count the database keeps (migration 0021): one row, however many records.
+    total: async () =>
+      (
+        await db
+          .select({ count: mediaCounts.count })
+          .from(mediaCounts)
+          .where(eq(mediaCounts.accountId, principal.accountId))
+      )[0]?.count ?? 0,
     items: (rows) => rows.map((row) => toMedia(row, origin)),
   });
 }

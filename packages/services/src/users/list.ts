@@ -15,7 +15,7 @@ import {
   utcText,
   type Db,
 } from '@chorus/db';
-import type { Role, UserSummary } from '@chorus/validators';
+import type { Role, User, UserSummary } from '@chorus/validators';
 import { AppError } from '../shared/errors';
 import { pageCount, type PageRequest } from '../shared/pagination';
 import { userTotal, userTotalQuery } from './counts';
@@ -26,6 +26,8 @@ interface Shape {
   search: boolean;
   /** Keyset (after the user of `cursor`) rather than a page number's offset. */
   cursor: boolean;
+  /** Each user in full (last sign-in and settings), as the dashboard's users page shows them. */
+  full: boolean;
 }
 
 const ph = sql.placeholder;
@@ -90,6 +92,11 @@ function buildPage(db: Db, shape: Shape, name: string) {
       email: users.email,
       role: users.role,
       createdAt: utcText(users.createdAt).as('createdAt'),
+      ...(shape.full && {
+        lastLogin: utcText(users.lastLoginAt).as('lastLogin'),
+        notifications: users.notifications,
+        twoFactorAuth: users.twoFactorEnabled,
+      }),
       total: shape.search
         ? sql`null`.as('total')
         : sql`(${userTotalQuery(db, shape.byRole)})::int`.as('total'),
@@ -101,8 +108,13 @@ function buildPage(db: Db, shape: Shape, name: string) {
     .prepare(name);
 }
 
-/** A row of the page as the driver reads it (see buildPage). */
-type PageRow = UserSummary & { total: number | null };
+/** A row of the page as the driver reads it (see buildPage); the rest of a user when full. */
+type PageRow = UserSummary & {
+  total: number | null;
+  lastLogin?: string | null;
+  notifications?: boolean;
+  twoFactorAuth?: boolean;
+};
 
 type PageStatement = ReturnType<typeof buildPage>;
 const pageStatements = new Map<string, (db: Db) => PageStatement>();
@@ -114,6 +126,7 @@ function pageStatement(db: Db, shape: Shape) {
     shape.byRole && 'role',
     shape.search && 'q',
     shape.cursor ? 'after' : 'offset',
+    shape.full && 'full',
   ]
     .filter(Boolean)
     .join('_');
@@ -131,7 +144,7 @@ const searchTotal = (byRole: boolean) =>
     db
       .select({ total: count() })
       .from(users)
-      .where(shown(users, { byRole, search: true, cursor: false }))
+      .where(shown(users, { byRole, search: true, cursor: false, full: false }))
       .prepare(byRole ? 'users_total_role_q' : 'users_total_q'),
   );
 const searchTotals = { all: searchTotal(false), byRole: searchTotal(true) };
@@ -157,7 +170,7 @@ const unknownCursor = () =>
 /** `%`, `_` and `\\` in the text match themselves (backslash is ILIKE's escape). */
 const containing = (q: string) => `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-export async function listUsers(opts: {
+type ListOptions = {
   db: Db;
   principal: Principal;
   page: PageRequest;
@@ -166,10 +179,42 @@ export async function listUsers(opts: {
   q?: string;
   /** A user id: the page is the `limit` users after this one, in the list's order. */
   startingAfter?: string;
-}) {
+};
+
+/** The account's users, newest first: GET /api/users. */
+export async function listUsers(opts: ListOptions) {
+  const { rows, ...page } = await readPage(opts, false);
+  return { data: rows.map(toSummary), ...page };
+}
+
+/**
+ * The same page with each user in full (last sign-in and settings), in the same query: the
+ * dashboard's users page shows and edits them, and so reads no user again.
+ */
+export async function listUsersInFull(opts: ListOptions) {
+  const { rows, ...page } = await readPage(opts, true);
+  return {
+    data: rows.map((row): User => ({
+      ...toSummary(row),
+      lastLogin: row.lastLogin ? isoFromUtc(row.lastLogin) : null,
+      settings: { notifications: !!row.notifications, twoFactorAuth: !!row.twoFactorAuth },
+    })),
+    ...page,
+  };
+}
+
+const toSummary = ({ id, name, email, role, createdAt }: PageRow): UserSummary => ({
+  id,
+  name,
+  email,
+  role,
+  createdAt: isoFromUtc(createdAt),
+});
+
+async function readPage(opts: ListOptions, full: boolean) {
   const { db, principal, page, role, q, startingAfter } = opts;
   const accountId = principal.accountId;
-  const shape = { byRole: !!role, search: !!q, cursor: startingAfter !== undefined };
+  const shape = { byRole: !!role, search: !!q, cursor: startingAfter !== undefined, full };
   const values = {
     accountId,
     role,
@@ -190,20 +235,14 @@ export async function listUsers(opts: {
   const total = shape.search
     ? ((await searchTotals[role ? 'byRole' : 'all'](db).execute(values))[0]?.total ?? 0)
     : (rows[0]?.total ?? (await userTotal({ db, accountId, role })));
-  const data = rows.slice(0, page.limit).map(({ id, name, email, role, createdAt }) => ({
-    id,
-    name,
-    email,
-    role,
-    createdAt: isoFromUtc(createdAt),
-  }));
+  const shown = rows.slice(0, page.limit);
   const pagination = {
     total,
     page: page.page,
     limit: page.limit,
     pages: pageCount(total, page.limit),
   };
-  if (!shape.cursor) return { data, pagination };
-  const nextCursor = rows.length > page.limit ? (data.at(-1)?.id ?? null) : null;
-  return { data, pagination, meta: { pagination: { nextCursor } } };
+  if (!shape.cursor) return { rows: shown, pagination };
+  const nextCursor = rows.length > page.limit ? (shown.at(-1)?.id ?? null) : null;
+  return { rows: shown, pagination, meta: { pagination: { nextCursor } } };
 }

@@ -1,5 +1,5 @@
 import { hashPassword, verifyPassword, type Principal } from '@chorus/auth';
-import { accounts, and, eq, inArray, isUniqueViolation, sql, users, type Db } from '@chorus/db';
+import { accounts, and, eq, isUniqueViolation, sql, users, type Db } from '@chorus/db';
 import type { CreateUserInput, UpdateUserInput, User, UserSummary } from '@chorus/validators';
 import { AppError, notFound } from '../shared/errors';
 import { recordEvent } from '../events/record';
@@ -50,20 +50,6 @@ async function findUser(db: Db | Tx, principal: Principal, userId: string) {
 
 export async function getUser(opts: { db: Db; principal: Principal; userId: string }) {
   return toUser(await findUser(opts.db, opts.principal, opts.userId));
-}
-
-/** The account's users among `userIds`, in that order; ids of no user of the account are left out. */
-export async function getUsers(opts: { db: Db; principal: Principal; userIds: string[] }) {
-  if (opts.userIds.length === 0) return [];
-  const rows = await opts.db
-    .select()
-    .from(users)
-    .where(and(eq(users.accountId, opts.principal.accountId), inArray(users.id, opts.userIds)));
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return opts.userIds.flatMap((id) => {
-    const row = byId.get(id);
-    return row ? [toUser(row)] : [];
-  });
 }
 
 export async function createUser(opts: { db: Db; principal: Principal; input: CreateUserInput }) {

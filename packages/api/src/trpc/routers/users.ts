@@ -1,4 +1,11 @@
-import { createUser, deleteUser, getUser, getUsers, listUsers, updateUser } from '@chorus/services';
+import {
+  createUser,
+  deleteUser,
+  getUser,
+  listUsers,
+  listUsersInFull,
+  updateUser,
+} from '@chorus/services';
 import {
   ZCreateUser,
   ZListUsersQuery,
@@ -33,14 +40,15 @@ export const usersRouter = router({
     ),
 
   /**
-   * Several users in full at once (tRPC only): the dashboard's users page shows each listed
-   * user's notification setting and last sign-in, which the list item does not carry.
+   * The list with each user in full (tRPC only): the dashboard's users page shows and edits
+   * each user's last sign-in and notification setting, which the list item does not carry
+   * (the spec's list answers summaries), and so reads no user again.
    */
-  details: adminScoped('read')
-    .input(z.object({ userIds: z.array(z.string().max(64)).max(100) }))
-    .output(z.array(ZUser))
-    .query(({ ctx, input }) =>
-      getUsers({ db: ctx.db, principal: ctx.principal, userIds: input.userIds }),
+  listInFull: adminScoped('read')
+    .input(ZListUsersQuery)
+    .output(ZUserList.extend({ data: z.array(ZUser) }))
+    .query(({ ctx, input: { page, limit, ...filters } }) =>
+      listUsersInFull({ db: ctx.db, principal: ctx.principal, page: { page, limit }, ...filters }),
     ),
 
   get: scoped('read')

@@ -9,6 +9,6 @@ export {
   publishingSettings,
   type PublishingSettings,
 } from './settings';
-export { dueTargetIds, recoverAbandoned } from './sweep';
+export { dueTargetIds, recoverAbandoned, targetNetworks } from './sweep';
 export { onPublishingWake, wakePublishing } from './wake';
 export { syncPublishedFigures } from './metrics';

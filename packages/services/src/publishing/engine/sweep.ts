@@ -1,4 +1,5 @@
 import { and, asc, channels, eq, gt, inArray, lt, postTargets, sql, type Db } from '@chorus/db';
+import type { Network } from '@chorus/validators';
 import { recordActivity } from '../../posts/activity';
 import { PROVIDERS } from '../providers';
 import { settlePost } from '../settle';
@@ -22,6 +23,25 @@ export async function dueTargetIds(
     .orderBy(asc(postTargets.id))
     .limit(page.limit ?? 1000);
   return rows.map((row) => row.id);
+}
+
+/**
+ * The network of each target, by its channel: null where the channel is gone or publishes
+ * nowhere (the attempt then fails the target). The queue a target's job goes to.
+ */
+export async function targetNetworks(db: Db, ids: string[]): Promise<Map<string, Network | null>> {
+  const rows = await db
+    .select({ id: postTargets.id, integrationId: channels.integrationId })
+    .from(postTargets)
+    .leftJoin(
+      channels,
+      and(eq(channels.id, postTargets.channelId), eq(channels.accountId, postTargets.accountId)),
+    )
+    .where(inArray(postTargets.id, ids));
+  const networks = new Map<string, Network | null>();
+  for (const row of rows)
+    networks.set(row.id, row.integrationId ? networkOf(row.integrationId) : null);
+  return networks;
 }
 
 /**

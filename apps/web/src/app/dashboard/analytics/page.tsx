@@ -1,5 +1,6 @@
 import { dashboardCaller } from '~/server/dashboard';
 import { formError } from '~/server/form-errors';
+import type { SearchParams } from '~/server/search-params';
 import { RangePicker } from './range-picker';
 import { rangeOf } from './range';
 import { StatsView } from './stats-view';
@@ -7,7 +8,7 @@ import { StatsView } from './stats-view';
 export const dynamic = 'force-dynamic';
 
 const PATH = '/dashboard/analytics';
-type Search = Promise<Record<string, string | string[] | undefined>>;
+type Search = Promise<SearchParams>;
 
 export default async function AnalyticsPage({ searchParams }: { searchParams: Search }) {
   const range = rangeOf(await searchParams);

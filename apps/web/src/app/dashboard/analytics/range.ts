@@ -1,9 +1,14 @@
+import { parseSearch, searchField, type SearchParams } from '~/server/search-params';
+
 /** The presets of the date-range picker, in days (each ending today, UTC). */
 export const PRESETS = [7, 30, 90] as const;
 export type Preset = (typeof PRESETS)[number];
 
-type Search = Record<string, string | string[] | undefined>;
-const one = (value: string | string[] | undefined) => (typeof value === 'string' ? value : '');
+const SEARCH = {
+  from: searchField.text(),
+  to: searchField.text(),
+  days: searchField.text(),
+};
 const day = (date: Date) => date.toISOString().slice(0, 10);
 
 /** The last `days` UTC days, today included (the stats' days are inclusive). */
@@ -18,10 +23,9 @@ export function lastDays(days: number, now = new Date()) {
  * that the procedure checks (a bad date or a range over 366 days is refused with a message);
  * without either, the last 30 days, as the API's default.
  */
-export function rangeOf(params: Search): { from: string; to: string; preset?: Preset } {
-  const from = one(params.from);
-  const to = one(params.to);
+export function rangeOf(params: SearchParams): { from: string; to: string; preset?: Preset } {
+  const { from, to, days: asked } = parseSearch(params, SEARCH);
   if (from || to) return { from, to };
-  const preset = PRESETS.find((days) => String(days) === one(params.days)) ?? 30;
+  const preset = PRESETS.find((days) => String(days) === asked) ?? 30;
   return { ...lastDays(preset), preset };
 }

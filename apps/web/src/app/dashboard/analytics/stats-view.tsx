@@ -5,9 +5,10 @@ import {
   type Stats,
 } from '@chorus/validators';
 import Link from 'next/link';
+import type { ReactNode } from 'react';
 import { EmptyState } from '~/components/empty-state';
 import { count, percent } from '~/components/format';
-import { TableScroll } from '~/components/table-scroll';
+import { DataTable } from '~/components/data-table';
 import { DailyChart, type ChartDay } from './daily-chart';
 
 const LABELS: Record<keyof AnalyticsTotals, string> = {
@@ -24,37 +25,29 @@ const LABELS: Record<keyof AnalyticsTotals, string> = {
 const engagements = (totals: AnalyticsTotals) =>
   ENGAGEMENT_TYPES.reduce((sum, type) => sum + totals[type], 0);
 
+type TotalsRow = { key: string; name: string; totals: AnalyticsTotals };
+
 /** One row per day or platform: its name, then a column per event type. */
 function TotalsTable(props: {
   label: string;
   heading: string;
-  rows: { key: string; name: string; totals: AnalyticsTotals }[];
+  rows: TotalsRow[];
+  empty?: ReactNode;
 }) {
   return (
-    <TableScroll label={props.label}>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">{props.heading}</th>
-            {TRACKED_EVENT_TYPES.map((type) => (
-              <th key={type} scope="col">
-                {LABELS[type]}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {props.rows.map((row) => (
-            <tr key={row.key}>
-              <th scope="row">{row.name}</th>
-              {TRACKED_EVENT_TYPES.map((type) => (
-                <td key={type}>{count(row.totals[type])}</td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </TableScroll>
+    <DataTable
+      label={props.label}
+      rows={props.rows}
+      rowKey={(row) => row.key}
+      empty={props.empty}
+      columns={[
+        { header: props.heading, rowHeader: true, cell: (row) => row.name },
+        ...TRACKED_EVENT_TYPES.map((type) => ({
+          header: LABELS[type],
+          cell: (row: TotalsRow) => count(row.totals[type]),
+        })),
+      ]}
+    />
   );
 }
 
@@ -124,53 +117,40 @@ export function StatsView({ stats, names, topContent }: Props) {
       </section>
       <section className="panel" aria-labelledby="platforms-heading">
         <h2 id="platforms-heading">By platform</h2>
-        {stats.byPlatform.length === 0 ? (
-          <p className="muted">No event in this range names a platform.</p>
-        ) : (
-          <TotalsTable
-            label="Figures by platform"
-            heading="Platform"
-            rows={stats.byPlatform.map((p) => ({
-              key: p.integrationId,
-              name: names.get(p.integrationId) ?? p.integrationId,
-              totals: p.totals,
-            }))}
-          />
-        )}
+        <TotalsTable
+          label="Figures by platform"
+          heading="Platform"
+          rows={stats.byPlatform.map((p) => ({
+            key: p.integrationId,
+            name: names.get(p.integrationId) ?? p.integrationId,
+            totals: p.totals,
+          }))}
+          empty={<p className="muted">No event in this range names a platform.</p>}
+        />
       </section>
       {topContent && (
         <section className="panel" aria-labelledby="top-heading">
           <h2 id="top-heading">Top posts</h2>
-          {stats.topContent.length === 0 ? (
-            <p className="muted">No post had engagement in this range.</p>
-          ) : (
-            <TableScroll label="Top posts">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Post</th>
-                    <th scope="col">Impressions</th>
-                    <th scope="col">Engagements</th>
-                    <th scope="col">Engagement rate</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {stats.topContent.map((post) => (
-                    <tr key={post.contentId}>
-                      <th scope="row">
-                        <Link href={`/dashboard/analytics/posts/${post.contentId}?${query}`}>
-                          {post.title}
-                        </Link>
-                      </th>
-                      <td>{count(post.totals.impression)}</td>
-                      <td>{count(engagements(post.totals))}</td>
-                      <td>{percent(post.engagementRate)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </TableScroll>
-          )}
+          <DataTable
+            label="Top posts"
+            rows={stats.topContent}
+            rowKey={(post) => post.contentId}
+            empty={<p className="muted">No post had engagement in this range.</p>}
+            columns={[
+              {
+                header: 'Post',
+                rowHeader: true,
+                cell: (post) => (
+                  <Link href={`/dashboard/analytics/posts/${post.contentId}?${query}`}>
+                    {post.title}
+                  </Link>
+                ),
+              },
+              { header: 'Impressions', cell: (post) => count(post.totals.impression) },
+              { header: 'Engagements', cell: (post) => count(engagements(post.totals)) },
+              { header: 'Engagement rate', cell: (post) => percent(post.engagementRate) },
+            ]}
+          />
         </section>
       )}
     </>

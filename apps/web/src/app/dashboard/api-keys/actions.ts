@@ -1,9 +1,8 @@
 'use server';
 
 import type { Scope } from '@chorus/validators';
-import { revalidatePath } from 'next/cache';
-import { dashboardCaller } from '~/server/dashboard';
-import { formError } from '~/server/form-errors';
+import { act, rethrow } from '~/server/action';
+import { refusal } from '~/server/form-errors';
 
 const PATH = '/dashboard/api-keys';
 
@@ -13,9 +12,8 @@ export type CreateKeyState = { secret?: string; name?: string; error?: string };
 const endOfDay = (date: string) => `${date}T23:59:59.999Z`;
 
 export async function createKey(_: CreateKeyState, form: FormData): Promise<CreateKeyState> {
-  const caller = await dashboardCaller(PATH);
   const expires = String(form.get('expiresAt') ?? '');
-  try {
+  return act<CreateKeyState>({ path: PATH, refused: refusal }, async (caller) => {
     const { apiKey, secret } = await caller.apiKeys.create({
       name: String(form.get('name') ?? ''),
       // Checked against the scope names by the procedure's input schema.
@@ -23,15 +21,12 @@ export async function createKey(_: CreateKeyState, form: FormData): Promise<Crea
       environment: form.get('environment') === 'test' ? 'test' : 'live',
       expiresAt: /^\d{4}-\d{2}-\d{2}$/.test(expires) ? endOfDay(expires) : undefined,
     });
-    revalidatePath(PATH);
     return { secret, name: apiKey.name };
-  } catch (error) {
-    return { error: formError(error) };
-  }
+  });
 }
 
 export async function revokeKey(form: FormData): Promise<void> {
-  const caller = await dashboardCaller(PATH);
-  await caller.apiKeys.revoke({ keyId: String(form.get('keyId') ?? '') });
-  revalidatePath(PATH);
+  await act({ path: PATH, refused: rethrow }, async (caller) => {
+    await caller.apiKeys.revoke({ keyId: String(form.get('keyId') ?? '') });
+  });
 }

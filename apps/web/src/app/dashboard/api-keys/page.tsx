@@ -1,3 +1,4 @@
+import { DataTable } from '~/components/data-table';
 import { dashboardCaller } from '~/server/dashboard';
 import { revokeKey } from './actions';
 import { CreateKeyForm } from './create-key-form';
@@ -19,49 +20,42 @@ export default async function ApiKeysPage() {
       <CreateKeyForm />
       <section className="panel">
         <h2>Your keys</h2>
-        {keys.length === 0 ? (
-          <p className="muted">No keys yet.</p>
-        ) : (
-          <table>
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Key</th>
-                <th>Scopes</th>
-                <th>Last used</th>
-                <th>Expires</th>
-                <th />
-              </tr>
-            </thead>
-            <tbody>
-              {keys.map((key) => (
-                <tr key={key.id} data-testid={`api-key-${key.name}`}>
-                  <td>{key.name}</td>
-                  <td>
-                    <code>
-                      {key.prefix}…{key.lastFour}
-                    </code>
-                  </td>
-                  <td>{key.scopes.join(', ')}</td>
-                  <td>{when(key.lastUsedAt)}</td>
-                  <td>{when(key.expiresAt)}</td>
-                  <td>
-                    {key.revokedAt ? (
-                      <span className="badge">Revoked</span>
-                    ) : (
-                      <form action={revokeKey}>
-                        <input type="hidden" name="keyId" value={key.id} />
-                        <button type="submit" className="danger">
-                          Revoke
-                        </button>
-                      </form>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <DataTable
+          label="Your keys"
+          rows={keys}
+          rowKey={(key) => key.id}
+          rowTestId={(key) => `api-key-${key.name}`}
+          empty={<p className="muted">No keys yet.</p>}
+          columns={[
+            { header: 'Name', cell: (key) => key.name },
+            {
+              header: 'Key',
+              cell: (key) => (
+                <code>
+                  {key.prefix}…{key.lastFour}
+                </code>
+              ),
+            },
+            { header: 'Scopes', cell: (key) => key.scopes.join(', ') },
+            { header: 'Last used', cell: (key) => when(key.lastUsedAt) },
+            { header: 'Expires', cell: (key) => when(key.expiresAt) },
+            {
+              header: 'Actions',
+              hideHeader: true,
+              cell: (key) =>
+                key.revokedAt ? (
+                  <span className="badge">Revoked</span>
+                ) : (
+                  <form action={revokeKey}>
+                    <input type="hidden" name="keyId" value={key.id} />
+                    <button type="submit" className="danger">
+                      Revoke
+                    </button>
+                  </form>
+                ),
+            },
+          ]}
+        />
       </section>
     </>
   );

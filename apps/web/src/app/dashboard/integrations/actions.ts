@@ -1,10 +1,9 @@
 'use server';
 
-import { revalidatePath } from 'next/cache';
 import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { failed, succeeded, text, type ActionResult } from '~/server/action-result';
-import { dashboardCaller } from '~/server/dashboard';
+import { succeeded, text, type ActionResult } from '~/server/action-result';
+import { act } from '~/server/action';
 
 const PATH = '/dashboard/integrations';
 
@@ -13,10 +12,9 @@ const PATH = '/dashboard/integrations';
  * sends it back here with `status` and `provider` (and `error`). API-key platforms connect now.
  */
 export async function connect(_: ActionResult, form: FormData): Promise<ActionResult> {
-  const caller = await dashboardCaller(PATH);
   const host = (await headers()).get('host') ?? 'localhost';
   let authUrl: string | undefined;
-  try {
+  const answer = await act({ path: PATH, form }, async (caller) => {
     const apiKey = text(form, 'apiKey');
     const handle = text(form, 'handle').trim();
     const serviceUrl = text(form, 'serviceUrl').trim();
@@ -28,21 +26,16 @@ export async function connect(_: ActionResult, form: FormData): Promise<ActionRe
       redirectUrl: `http://${host}${PATH}`,
     });
     if (result.status === 'pending') authUrl = result.authUrl;
-  } catch (error) {
-    return failed(error, form);
-  }
+    return succeeded(`Connected ${text(form, 'name')}.`);
+  });
+  // Outside the action's try: a redirect is thrown, and must not read as a refusal.
   if (authUrl) redirect(authUrl);
-  revalidatePath(PATH);
-  return succeeded(`Connected ${text(form, 'name')}.`);
+  return answer;
 }
 
 export async function disconnect(_: ActionResult, form: FormData): Promise<ActionResult> {
-  const caller = await dashboardCaller(PATH);
-  try {
+  return act({ path: PATH }, async (caller) => {
     await caller.integrations.disconnect({ integrationId: text(form, 'integrationId') });
-    revalidatePath(PATH);
-    return succeeded(`Disconnected ${text(form, 'name')}.`);
-  } catch (error) {
-    return failed(error);
-  }
+    return `Disconnected ${text(form, 'name')}.`;
+  });
 }

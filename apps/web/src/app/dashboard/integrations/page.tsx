@@ -1,8 +1,10 @@
 import Link from 'next/link';
 import { ZIntegrationCategory, ZIntegrationStatus, type Channel } from '@chorus/validators';
 import { ConfirmAction } from '~/components/confirm-action';
+import { DataTable } from '~/components/data-table';
 import { EmptyState } from '~/components/empty-state';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
+import { parseSearch, searchField, type SearchParams } from '~/server/search-params';
 import { ChannelBadge } from '../posts/channel-badge';
 import { accountChannels } from '../posts/channels';
 import { disconnect } from './actions';
@@ -10,22 +12,22 @@ import { ConnectButton } from './connect-button';
 
 export const dynamic = 'force-dynamic';
 
-type Search = Promise<Record<string, string | string[] | undefined>>;
-const one = (value: string | string[] | undefined) => (typeof value === 'string' ? value : '');
+const SEARCH = {
+  category: searchField.oneOf(ZIntegrationCategory),
+  // The catalogue's filter, or how the OAuth return went (`connected`, `error`).
+  status: searchField.text(),
+  provider: searchField.text(),
+  error: searchField.text(),
+};
+type Search = ReturnType<typeof parseSearch<typeof SEARCH>>;
 const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 
 /** The message of the OAuth return (`?status=…&provider=…&error=…`), from our own callback. */
-function returnMessage(
-  params: Record<string, string | string[] | undefined>,
-  names: Map<string, string>,
-) {
-  const name = names.get(one(params.provider)) ?? 'The platform';
-  if (params.status === 'connected') return { ok: true, text: `${name} is connected.` };
-  if (params.status === 'error') {
-    const reason =
-      one(params.error)
-        .replace(/[^a-z_]/g, '')
-        .replaceAll('_', ' ') || 'unknown error';
+function returnMessage(search: Search, names: Map<string, string>) {
+  const name = names.get(search.provider) ?? 'The platform';
+  if (search.status === 'connected') return { ok: true, text: `${name} is connected.` };
+  if (search.status === 'error') {
+    const reason = search.error.replace(/[^a-z_]/g, '').replaceAll('_', ' ') || 'unknown error';
     return { ok: false, text: `${name} was not connected: ${reason}.` };
   }
   return null;
@@ -54,14 +56,14 @@ function ConnectionChannels({ channels, pages }: { channels: Channel[]; pages: s
   );
 }
 
-export default async function IntegrationsPage({ searchParams }: { searchParams: Search }) {
-  const params = await searchParams;
+export default async function IntegrationsPage(props: { searchParams: Promise<SearchParams> }) {
+  const search = parseSearch(await props.searchParams, SEARCH);
   const me = await requirePrincipal('/dashboard/integrations');
   const caller = await dashboardCaller('/dashboard/integrations');
   // Connecting and disconnecting are for admins (the procedures refuse anyone else).
   const admin = me.role === 'admin';
-  const category = ZIntegrationCategory.safeParse(one(params.category)).data;
-  const status = ZIntegrationStatus.safeParse(one(params.status)).data;
+  const { category } = search;
+  const status = ZIntegrationStatus.safeParse(search.status).data;
   // One query after another: the embedded database's socket refuses pipelined statements.
   const catalogue = await caller.integrations.list({ category, status });
   const connected = await caller.integrations.connected({});
@@ -84,8 +86,9 @@ export default async function IntegrationsPage({ searchParams }: { searchParams:
     }
   }
   const names = new Map(all.data.map((entry) => [entry.id, entry.name]));
+  const nameOf = (integrationId: string) => names.get(integrationId) ?? integrationId;
   const linked = new Set(connected.data.map((c) => c.integrationId));
-  const message = returnMessage(params, names);
+  const message = returnMessage(search, names);
   return (
     <>
       <h1>Integrations</h1>
@@ -103,73 +106,59 @@ export default async function IntegrationsPage({ searchParams }: { searchParams:
       )}
       <section className="panel">
         <h2>Connected</h2>
-        {connected.data.length === 0 ? (
-          <EmptyState title="Nothing connected yet">
-            Connect a platform from the catalogue below.
-          </EmptyState>
-        ) : (
-          <div className="table-scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Platform</th>
-                  <th scope="col">Account</th>
-                  <th scope="col">Channels</th>
-                  <th scope="col">Connected</th>
-                  <th scope="col">Last sync</th>
-                  {admin && (
-                    <th scope="col">
-                      <span className="sr-only">Actions</span>
-                    </th>
+        <DataTable
+          label="Connected platforms"
+          rows={connected.data}
+          rowKey={(c) => c.integrationId}
+          empty={
+            <EmptyState title="Nothing connected yet">
+              Connect a platform from the catalogue below.
+            </EmptyState>
+          }
+          columns={[
+            { header: 'Platform', cell: (c) => nameOf(c.integrationId) },
+            { header: 'Account', cell: (c) => c.meta.accountName ?? '—' },
+            {
+              header: 'Channels',
+              cell: (c) => (
+                <>
+                  <ConnectionChannels
+                    channels={channelsOf.get(c.integrationId) ?? []}
+                    pages={c.meta.pages}
+                  />
+                  {admin && authOf.has(c.integrationId) && (
+                    <ConnectButton
+                      id={c.integrationId}
+                      name={nameOf(c.integrationId)}
+                      authMethod={authOf.get(c.integrationId) ?? 'api_key'}
+                      verb="Reconnect"
+                    />
                   )}
-                </tr>
-              </thead>
-              <tbody>
-                {connected.data.map((c) => {
-                  const name = names.get(c.integrationId) ?? c.integrationId;
-                  return (
-                    <tr key={c.integrationId}>
-                      <td>{name}</td>
-                      <td>{c.meta.accountName ?? '—'}</td>
-                      <td>
-                        <ConnectionChannels
-                          channels={channelsOf.get(c.integrationId) ?? []}
-                          pages={c.meta.pages}
-                        />
-                        {admin &&
-                          channelsOf
-                            .get(c.integrationId)
-                            ?.some((ch) => ch.connectionStatus === 'needs_reconnect') && (
-                            <ConnectButton
-                              id={c.integrationId}
-                              name={name}
-                              authMethod={authOf.get(c.integrationId) ?? 'api_key'}
-                              verb="Reconnect"
-                            />
-                          )}
-                      </td>
-                      <td>{when(c.connectedAt)}</td>
-                      <td>{when(c.lastSyncAt)}</td>
-                      {admin && (
-                        <td>
-                          <ConfirmAction
-                            button="Disconnect"
-                            label={`Disconnect ${name}`}
-                            title={`Disconnect ${name}?`}
-                            description={`Chorus forgets the ${name} credentials and asks ${name} to revoke them.`}
-                            confirm={`Disconnect ${name}`}
-                            action={disconnect}
-                            values={{ integrationId: c.integrationId, name }}
-                          />
-                        </td>
-                      )}
-                    </tr>
-                  );
-                })}
-              </tbody>
-            </table>
-          </div>
-        )}
+                </>
+              ),
+            },
+            { header: 'Connected', cell: (c) => when(c.connectedAt) },
+            { header: 'Last sync', cell: (c) => when(c.lastSyncAt) },
+            admin && {
+              header: 'Actions',
+              hideHeader: true,
+              cell: (c) => {
+                const name = nameOf(c.integrationId);
+                return (
+                  <ConfirmAction
+                    button="Disconnect"
+                    label={`Disconnect ${name}`}
+                    title={`Disconnect ${name}?`}
+                    description={`Chorus forgets the ${name} credentials and asks ${name} to revoke them.`}
+                    confirm={`Disconnect ${name}`}
+                    action={disconnect}
+                    values={{ integrationId: c.integrationId, name }}
+                  />
+                );
+              },
+            },
+          ]}
+        />
       </section>
       <section className="panel">
         <h2>Catalogue</h2>

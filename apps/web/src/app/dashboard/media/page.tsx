@@ -1,9 +1,10 @@
 import { maxUploadBytesFromEnv } from '@chorus/api';
 import Link from 'next/link';
 import { EmptyState } from '~/components/empty-state';
-import { Pagination } from '~/components/pagination';
+import { envelopePage, Pagination } from '~/components/pagination';
 import { mayCall } from '~/server/may-call';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
+import { parseSearch, searchField, type SearchParams } from '~/server/search-params';
 import { MediaCard } from './media-card';
 import { Uploader } from './uploader';
 import './media.css';
@@ -12,13 +13,11 @@ export const dynamic = 'force-dynamic';
 
 const PATH = '/dashboard/media';
 const PER_PAGE = 24;
-type Search = Promise<Record<string, string | string[] | undefined>>;
 
-export default async function MediaPage({ searchParams }: { searchParams: Search }) {
-  const params = await searchParams;
+export default async function MediaPage(props: { searchParams: Promise<SearchParams> }) {
+  const { page } = parseSearch(await props.searchParams, { page: searchField.page });
   const me = await requirePrincipal(PATH);
   const caller = await dashboardCaller(PATH);
-  const page = Math.max(1, Number.parseInt(String(params.page), 10) || 1);
   const list = await caller.media.list({ page, limit: PER_PAGE });
   const { pagination } = list.meta;
   // Alt text and deleting follow media.update's rule, as declared by the API; the upload
@@ -52,12 +51,7 @@ export default async function MediaPage({ searchParams }: { searchParams: Search
             {canEdit ? 'Upload an image, a video or a PDF above.' : 'Nothing has been uploaded.'}
           </EmptyState>
         )}
-        <Pagination
-          page={pagination.currentPage}
-          pages={pagination.totalPages}
-          total={pagination.total}
-          href={(p) => `${PATH}?page=${p}`}
-        />
+        <Pagination at={envelopePage(pagination)} href={(p) => `${PATH}?page=${p}`} />
       </section>
     </>
   );

@@ -1,17 +1,15 @@
 'use server';
 
 import type { Scope } from '@chorus/validators';
-import { revalidatePath } from 'next/cache';
-import { dashboardCaller } from '~/server/dashboard';
-import { formError } from '~/server/form-errors';
+import { act, rethrow } from '~/server/action';
+import { refusal } from '~/server/form-errors';
 
 const PATH = '/dashboard/oauth-apps';
 
 export type AppSecretState = { clientId?: string; secret?: string | null; error?: string };
 
 export async function createApp(_: AppSecretState, form: FormData): Promise<AppSecretState> {
-  const caller = await dashboardCaller(PATH);
-  try {
+  return act<AppSecretState>({ path: PATH, refused: refusal }, async (caller) => {
     const { client, clientSecret } = await caller.oauthClients.create({
       name: String(form.get('name') ?? ''),
       redirectUris: String(form.get('redirectUris') ?? '')
@@ -21,28 +19,21 @@ export async function createApp(_: AppSecretState, form: FormData): Promise<AppS
       scopes: form.getAll('scopes').map(String) as Scope[],
       confidential: form.get('type') !== 'public',
     });
-    revalidatePath(PATH);
     return { clientId: client.id, secret: clientSecret };
-  } catch (error) {
-    return { error: formError(error) };
-  }
+  });
 }
 
 export async function rotateSecret(_: AppSecretState, form: FormData): Promise<AppSecretState> {
-  const caller = await dashboardCaller(PATH);
-  try {
+  return act<AppSecretState>({ path: PATH, refused: refusal }, async (caller) => {
     const { client, clientSecret } = await caller.oauthClients.rotateSecret({
       clientId: String(form.get('clientId') ?? ''),
     });
-    revalidatePath(PATH);
     return { clientId: client.id, secret: clientSecret };
-  } catch (error) {
-    return { error: formError(error) };
-  }
+  });
 }
 
 export async function deleteApp(form: FormData): Promise<void> {
-  const caller = await dashboardCaller(PATH);
-  await caller.oauthClients.delete({ clientId: String(form.get('clientId') ?? '') });
-  revalidatePath(PATH);
+  await act({ path: PATH, refused: rethrow }, async (caller) => {
+    await caller.oauthClients.delete({ clientId: String(form.get('clientId') ?? '') });
+  });
 }

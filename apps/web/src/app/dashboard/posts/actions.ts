@@ -2,15 +2,15 @@
 
 import { toApiError } from '@chorus/api';
 import { ZPostStatus, type Issue, type PostStatus, ZTargetInput } from '@chorus/validators';
-import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { failed, succeeded, text, type ActionResult } from '~/server/action-result';
-import { dashboardCaller } from '~/server/dashboard';
+import { act } from '~/server/action';
+import { failed, malformed, succeeded, text, type ActionResult } from '~/server/action-result';
+import type { DashboardCaller } from '~/server/dashboard';
 import { formError } from '~/server/form-errors';
 
 const PATH = '/dashboard/posts';
 // The list, each post's page and the calendar show what these actions change.
-const refresh = () => revalidatePath(PATH, 'layout');
+const on = (path: string) => ({ path, shows: { layout: PATH } });
 
 /**
  * The forms' shapes only (strings where strings belong, sizes no honest form reaches): the
@@ -69,9 +69,6 @@ const ZResolve = z.object({
   url: z.string().max(4096).default(''),
 });
 
-/** A request no form of ours sends: said plainly, nothing done. */
-const malformed = (): ActionResult => ({ error: 'The form was not understood.', at: Date.now() });
-
 const postForm = (form: FormData) =>
   ZPostForm.safeParse({
     title: form.get('title'),
@@ -94,14 +91,12 @@ const scheduling = (form: FormData) =>
     ? { status: 'scheduled' as const, scheduledAt: when(form) }
     : {};
 
-type Caller = Awaited<ReturnType<typeof dashboardCaller>>;
-
 /**
  * The composer's Submit for approval, once the post is saved as a draft: the API's submit
  * transition, with the time the author wants it out. Saving and submitting are two changes (a
  * status in a write can never submit), so a refused submission leaves the saved draft.
  */
-async function submitting(caller: Caller, form: FormData, id: string) {
+async function submitting(caller: DashboardCaller, form: FormData, id: string) {
   if (form.get('intent') !== 'submit') return null;
   await caller.posts.submit({ id, scheduledAt: when(form) ?? null });
   return true;
@@ -110,48 +105,44 @@ async function submitting(caller: Caller, form: FormData, id: string) {
 export async function createPost(_: ActionResult, form: FormData): Promise<ActionResult> {
   const input = postForm(form);
   if (!input.success) return malformed();
-  const caller = await dashboardCaller(PATH);
-  let data;
-  try {
-    ({ data } = await caller.posts.create({ ...input.data, ...scheduling(form) }));
-  } catch (error) {
-    return failed(error, form);
-  }
-  refresh();
-  const location = `${PATH}/${data.id}`;
-  try {
-    if (await submitting(caller, form, data.id)) {
-      return { ...succeeded(`Submitted “${data.title}” for approval.`), location };
+  return act({ ...on(PATH), form }, async (caller) => {
+    const { data } = await caller.posts.create({ ...input.data, ...scheduling(form) });
+    const location = `${PATH}/${data.id}`;
+    try {
+      if (await submitting(caller, form, data.id)) {
+        return { ...succeeded(`Submitted “${data.title}” for approval.`), location };
+      }
+    } catch (error) {
+      // The draft exists: its page shows it, with the refusal in the toast and Submit again.
+      return {
+        error: `Saved “${data.title}” as a draft, but it was not submitted: ${formError(error)}`,
+        location,
+        at: Date.now(),
+      };
     }
-  } catch (error) {
-    // The draft exists: its page shows it, with the refusal in the toast and Submit again.
-    return {
-      error: `Saved “${data.title}” as a draft, but it was not submitted: ${formError(error)}`,
-      location,
-      at: Date.now(),
-    };
-  }
-  const done =
-    data.status === 'scheduled' ? `Scheduled “${data.title}”.` : `Created “${data.title}”.`;
-  return { ...succeeded(done), location };
+    const done =
+      data.status === 'scheduled' ? `Scheduled “${data.title}”.` : `Created “${data.title}”.`;
+    return { ...succeeded(done), location };
+  });
 }
 
 export async function updatePost(_: ActionResult, form: FormData): Promise<ActionResult> {
   const id = ZId.safeParse(form.get('id'));
   const input = postForm(form);
   if (!id.success || !input.success) return malformed();
-  const caller = await dashboardCaller(`${PATH}/${id.data}`);
-  try {
+  return act({ ...on(`${PATH}/${id.data}`), form }, async (caller) => {
     const { data } = await caller.posts.update({ id: id.data, ...input.data, ...scheduling(form) });
-    refresh();
-    if (await submitting(caller, form, data.id)) {
-      return succeeded(`Submitted “${data.title}” for approval.`);
+    // A refused submission leaves the saved post, which the pages show.
+    try {
+      if (await submitting(caller, form, data.id)) {
+        return `Submitted “${data.title}” for approval.`;
+      }
+    } catch (error) {
+      return failed(error, form);
     }
     const done = form.get('intent') === 'schedule' ? 'Scheduled' : 'Saved';
-    return succeeded(`${done} “${data.title}”.`);
-  } catch (error) {
-    return failed(error, form);
-  }
+    return `${done} “${data.title}”.`;
+  });
 }
 
 const DONE: Record<PostStatus, (title: string) => string> = {
@@ -172,55 +163,39 @@ export async function changePostStatus(_: ActionResult, form: FormData): Promise
   const input = ZStatusForm.safeParse(Object.fromEntries(form));
   if (!input.success) return malformed();
   const { id, status } = input.data;
-  const caller = await dashboardCaller(`${PATH}/${id}`);
-  try {
+  return act({ ...on(`${PATH}/${id}`), form }, async (caller) => {
     const { data } = await caller.posts.update({ id, status });
-    refresh();
-    return succeeded(DONE[data.status](data.title));
-  } catch (error) {
-    return failed(error, form);
-  }
+    return DONE[data.status](data.title);
+  });
 }
 
 /** The calendar's move (a drop on another day, or its Move dialog): a new `scheduledAt`. */
 export async function movePost(input: unknown): Promise<ActionResult> {
   const move = ZMove.safeParse(input);
   if (!move.success) return malformed();
-  const caller = await dashboardCaller(`${PATH}/calendar`);
-  try {
+  return act(on(`${PATH}/calendar`), async (caller) => {
     const { data } = await caller.posts.update(move.data);
-    refresh();
-    return succeeded(`Moved “${data.title}”.`);
-  } catch (error) {
-    return failed(error);
-  }
+    return `Moved “${data.title}”.`;
+  });
 }
 
 export async function deletePost(_: ActionResult, form: FormData): Promise<ActionResult> {
   const input = ZDelete.safeParse(Object.fromEntries(form));
   if (!input.success) return malformed();
-  const caller = await dashboardCaller(PATH);
-  try {
+  return act(on(PATH), async (caller) => {
     await caller.posts.delete({ id: input.data.id });
-    refresh();
-    return succeeded(`Deleted “${input.data.title}”.`);
-  } catch (error) {
-    return failed(error);
-  }
+    return `Deleted “${input.data.title}”.`;
+  });
 }
 
 /** Sends a failed post's failed targets again (published ones never go twice). */
 export async function retryPost(_: ActionResult, form: FormData): Promise<ActionResult> {
   const input = ZRetry.safeParse(Object.fromEntries(form));
   if (!input.success) return malformed();
-  const caller = await dashboardCaller(`${PATH}/${input.data.id}`);
-  try {
+  return act(on(`${PATH}/${input.data.id}`), async (caller) => {
     const { data } = await caller.posts.retry(input.data);
-    refresh();
-    return succeeded(`Sending “${data.title}” again to the channels that failed.`);
-  } catch (error) {
-    return failed(error);
-  }
+    return `Sending “${data.title}” again to the channels that failed.`;
+  });
 }
 
 /** Settles an unconfirmed target with what the user found on the network. */
@@ -237,21 +212,15 @@ export async function resolveTarget(_: ActionResult, form: FormData): Promise<Ac
     };
   }
   const published = outcome === 'published';
-  const caller = await dashboardCaller(`${PATH}/${id}`);
-  try {
+  return act({ ...on(`${PATH}/${id}`), form }, async (caller) => {
     await caller.posts.resolve({
       id,
       targetId,
       published,
       url: published && url.trim() ? url.trim() : undefined,
     });
-    refresh();
-    return succeeded(
-      published ? 'Marked as published.' : 'Marked as not published: it can be retried.',
-    );
-  } catch (error) {
-    return failed(error, form);
-  }
+    return published ? 'Marked as published.' : 'Marked as not published: it can be retried.';
+  });
 }
 
 /**
@@ -263,13 +232,15 @@ export async function validateDraft(
 ): Promise<{ issues: Issue[] } | { error: string }> {
   const body = ZValidateForm.safeParse(input);
   if (!body.success) return { error: 'The form was not understood.' };
-  const caller = await dashboardCaller(PATH);
-  try {
+  return act({ path: PATH, shows: false, refused: draftRefusal }, async (caller) => {
     const { data } = await caller.posts.validate({ ...body.data, title: 'Draft' });
     return { issues: data.issues };
-  } catch (error) {
-    const failure = toApiError(error);
-    const issues = failure.details?.issues;
-    return Array.isArray(issues) ? { issues: issues as Issue[] } : { error: failure.message };
-  }
+  });
+}
+
+/** A refused check: the body's issues where the procedure names them, else its message. */
+function draftRefusal(error: unknown): { issues: Issue[] } | { error: string } {
+  const failure = toApiError(error);
+  const issues = failure.details?.issues;
+  return Array.isArray(issues) ? { issues: issues as Issue[] } : { error: failure.message };
 }

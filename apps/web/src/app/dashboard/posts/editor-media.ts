@@ -1,13 +1,11 @@
 import type { Media } from '@chorus/validators';
-import type { dashboardCaller } from '~/server/dashboard';
-
-type Caller = Awaited<ReturnType<typeof dashboardCaller>>;
+import type { DashboardCaller } from '~/server/dashboard';
 
 /**
  * What the media picker lists: the post's attachments (always, or saving would drop those
  * not listed) and the library's newest files, as the largest page holds them.
  */
-export async function editorMedia(caller: Caller, attached: string[] = []) {
+export async function editorMedia(caller: DashboardCaller, attached: string[] = []) {
   const page = await caller.media.list({ limit: 100 });
   const listed = new Set(page.data.map((item) => item.id));
   const extra: Media[] = [];

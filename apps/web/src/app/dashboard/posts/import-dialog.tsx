@@ -4,7 +4,7 @@ import { ZErrorEnvelope, ZImportResponse, type ImportResultBody } from '@chorus/
 import { useRouter } from 'next/navigation';
 import { useId, useState } from 'react';
 import { Dialog, DialogClose } from '~/components/dialog';
-import { TableScroll } from '~/components/table-scroll';
+import { DataTable } from '~/components/data-table';
 import { useToast } from '~/components/toast';
 
 /** The REST import route; it accepts the dashboard session from our own pages. */
@@ -145,59 +145,40 @@ function Preview({ result }: { result: ImportResultBody }) {
           <p className="error">
             Nothing can be imported until these are fixed ({result.issues.length} issues):
           </p>
-          <TableScroll label="Issues">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Row</th>
-                  <th scope="col">Field</th>
-                  <th scope="col">Issue</th>
-                </tr>
-              </thead>
-              <tbody>
-                {result.issues.map((issue, i) => (
-                  <tr key={i}>
-                    <td>
-                      {issue.row}
-                      {issue.line !== undefined && (
-                        <span className="muted"> (line {issue.line})</span>
-                      )}
-                    </td>
-                    <td>{issue.path}</td>
-                    <td>{issue.message}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
+          <DataTable
+            label="Issues"
+            rows={result.issues}
+            rowKey={(_, i) => String(i)}
+            columns={[
+              {
+                header: 'Row',
+                cell: (issue) => (
+                  <>
+                    {issue.row}
+                    {issue.line !== undefined && (
+                      <span className="muted"> (line {issue.line})</span>
+                    )}
+                  </>
+                ),
+              },
+              { header: 'Field', cell: (issue) => issue.path },
+              { header: 'Issue', cell: (issue) => issue.message },
+            ]}
+          />
         </div>
       )}
-      {result.rows.length > 0 && (
-        <TableScroll label="Posts to import">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Row</th>
-                <th scope="col">Title</th>
-                <th scope="col">Status</th>
-                <th scope="col">Scheduled (UTC)</th>
-                <th scope="col">Tags</th>
-              </tr>
-            </thead>
-            <tbody>
-              {result.rows.map((row) => (
-                <tr key={row.row}>
-                  <td>{row.row}</td>
-                  <td>{row.title}</td>
-                  <td>{row.status}</td>
-                  <td>{row.scheduledAt ?? ''}</td>
-                  <td>{row.tags.join(', ')}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-      )}
+      <DataTable
+        label="Posts to import"
+        rows={result.rows}
+        rowKey={(row) => String(row.row)}
+        columns={[
+          { header: 'Row', cell: (row) => row.row },
+          { header: 'Title', cell: (row) => row.title },
+          { header: 'Status', cell: (row) => row.status },
+          { header: 'Scheduled (UTC)', cell: (row) => row.scheduledAt ?? '' },
+          { header: 'Tags', cell: (row) => row.tags.join(', ') },
+        ]}
+      />
     </>
   );
 }

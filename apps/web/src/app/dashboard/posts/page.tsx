@@ -1,13 +1,14 @@
 import { ZPostStatus, type PostStatus } from '@chorus/validators';
 import Link from 'next/link';
 import { AutoRefresh } from '~/components/auto-refresh';
+import { DataTable } from '~/components/data-table';
 import { EmptyState } from '~/components/empty-state';
 import { TimeZoneNote } from '~/components/local-time';
-import { Pagination } from '~/components/pagination';
-import { TableScroll } from '~/components/table-scroll';
+import { envelopePage } from '~/components/pagination';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
 import { formError } from '~/server/form-errors';
 import { mayCall } from '~/server/may-call';
+import { parseSearch, searchField, type SearchParams } from '~/server/search-params';
 import { ChannelFilter } from './channel-filter';
 import { accountChannels } from './channels';
 import { PostChannels } from './post-channels';
@@ -20,21 +21,24 @@ export const dynamic = 'force-dynamic';
 
 const PATH = '/dashboard/posts';
 const PER_PAGE = 20;
-type Search = Promise<Record<string, string | string[] | undefined>>;
-const one = (value: string | string[] | undefined) => (typeof value === 'string' ? value : '');
+const SEARCH = {
+  status: searchField.oneOf(ZPostStatus),
+  q: searchField.text(200),
+  // A tag over 50 characters is the procedure's to refuse, with its message.
+  tag: searchField.text(),
+  channelId: searchField.text(),
+  page: searchField.page,
+};
 
-export default async function PostsPage({ searchParams }: { searchParams: Search }) {
-  const params = await searchParams;
+export default async function PostsPage(props: { searchParams: Promise<SearchParams> }) {
+  const search = parseSearch(await props.searchParams, SEARCH);
+  const { status, q, tag, page } = search;
   const me = await requirePrincipal(PATH);
   const caller = await dashboardCaller(PATH);
-  const status = ZPostStatus.safeParse(one(params.status)).data;
-  const q = one(params.q).trim().slice(0, 200);
-  const tag = one(params.tag).trim();
   const channels = await accountChannels(caller);
   const channelById = new Map(channels.map((c) => [c.id, c]));
   // Only a channel of the account is a filter; anything else is left out, not refused.
-  const channelId = channelById.has(one(params.channelId)) ? one(params.channelId) : '';
-  const page = Math.max(1, Number.parseInt(one(params.page), 10) || 1);
+  const channelId = channelById.has(search.channelId) ? search.channelId : '';
   const href = (p: { status?: PostStatus; page?: number }) => {
     const query = new URLSearchParams({
       ...(p.status && { status: p.status }),
@@ -126,56 +130,42 @@ export default async function PostsPage({ searchParams }: { searchParams: Search
             {answer.error}
           </p>
         )}
-        {posts.length === 0 ? (
-          <EmptyState title={filtered ? 'No post matches' : 'No posts yet'}>
-            {filtered
-              ? 'Try another status, search, tag or channel.'
-              : canWrite
-                ? 'Write the first one with New post.'
-                : 'Posts written in this account show here.'}
-          </EmptyState>
-        ) : (
-          <TableScroll label="Posts">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Title</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Channels</th>
-                  <th scope="col">Tags</th>
-                  <th scope="col">When</th>
-                </tr>
-              </thead>
-              <tbody>
-                {posts.map((post) => (
-                  <tr key={post.id}>
-                    <td>
-                      <Link href={`${PATH}/${post.id}`}>{post.title}</Link>
-                    </td>
-                    <td>
-                      <PostStatusBadge status={post.status} />
-                    </td>
-                    <td>
-                      <PostChannels post={post} channels={channelById} />
-                    </td>
-                    <td>{post.tags.join(', ') || <span className="muted">—</span>}</td>
-                    <td className="small">
-                      <PostWhen post={post} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </TableScroll>
-        )}
-        {answer.list && (
-          <Pagination
-            page={answer.list.meta.pagination.currentPage}
-            pages={answer.list.meta.pagination.totalPages}
-            total={answer.list.meta.pagination.total}
-            href={(p) => href({ status, page: p })}
-          />
-        )}
+        <DataTable
+          label="Posts"
+          rows={posts}
+          rowKey={(post) => post.id}
+          empty={
+            <EmptyState title={filtered ? 'No post matches' : 'No posts yet'}>
+              {filtered
+                ? 'Try another status, search, tag or channel.'
+                : canWrite
+                  ? 'Write the first one with New post.'
+                  : 'Posts written in this account show here.'}
+            </EmptyState>
+          }
+          columns={[
+            {
+              header: 'Title',
+              cell: (post) => <Link href={`${PATH}/${post.id}`}>{post.title}</Link>,
+            },
+            { header: 'Status', cell: (post) => <PostStatusBadge status={post.status} /> },
+            {
+              header: 'Channels',
+              cell: (post) => <PostChannels post={post} channels={channelById} />,
+            },
+            {
+              header: 'Tags',
+              cell: (post) => post.tags.join(', ') || <span className="muted">—</span>,
+            },
+            { header: 'When', className: 'small', cell: (post) => <PostWhen post={post} /> },
+          ]}
+          pagination={
+            answer.list && {
+              at: envelopePage(answer.list.meta.pagination),
+              href: (p) => href({ status, page: p }),
+            }
+          }
+        />
         <p className="muted small">
           <TimeZoneNote />
         </p>

@@ -1,12 +1,10 @@
-import type { dashboardCaller } from '~/server/dashboard';
-
-type Caller = Awaited<ReturnType<typeof dashboardCaller>>;
+import type { DashboardCaller } from '~/server/dashboard';
 
 /**
  * The targets that went wrong and wait for someone: failed ones (to retry) and unconfirmed ones
  * (to resolve), found on the posts that hold them (failed, or still publishing the others).
  */
-export async function publishingTrouble(caller: Caller) {
+export async function publishingTrouble(caller: DashboardCaller) {
   const trouble = { failed: 0, unconfirmed: 0 };
   for (const status of ['failed', 'publishing'] as const) {
     for (let page = 1; ; page++) {

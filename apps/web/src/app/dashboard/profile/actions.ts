@@ -1,26 +1,22 @@
 'use server';
 
-import { revalidatePath } from 'next/cache';
-import { failed, succeeded, text, type ActionResult } from '~/server/action-result';
-import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
+import { text, type ActionResult } from '~/server/action-result';
+import { act } from '~/server/action';
+import { requirePrincipal } from '~/server/dashboard';
 
 const PATH = '/dashboard/profile';
 
 /** Every user edits their own name and email through the same procedure as the API. */
 export async function saveProfile(_: ActionResult, form: FormData): Promise<ActionResult> {
-  const caller = await dashboardCaller(PATH);
   const { userId } = await requirePrincipal(PATH);
-  try {
+  // Pages across the dashboard show a user's name (users, posts' activity).
+  return act({ path: PATH, shows: { layout: '/dashboard' }, form }, async (caller) => {
     await caller.users.update({ userId, name: text(form, 'name'), email: text(form, 'email') });
-    revalidatePath('/dashboard', 'layout');
-    return succeeded('Profile saved.');
-  } catch (error) {
-    return failed(error, form);
-  }
+    return 'Profile saved.';
+  });
 }
 
 export async function changePassword(_: ActionResult, form: FormData): Promise<ActionResult> {
-  const caller = await dashboardCaller(PATH);
   const { userId } = await requirePrincipal(PATH);
   if (text(form, 'password') !== text(form, 'confirm')) {
     return {
@@ -29,10 +25,8 @@ export async function changePassword(_: ActionResult, form: FormData): Promise<A
       at: Date.now(),
     };
   }
-  try {
+  return act({ path: PATH, shows: false }, async (caller) => {
     await caller.users.update({ userId, password: text(form, 'password') });
-    return succeeded('Password changed.');
-  } catch (error) {
-    return failed(error);
-  }
+    return 'Password changed.';
+  });
 }

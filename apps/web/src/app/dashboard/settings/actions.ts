@@ -1,22 +1,18 @@
 'use server';
 
-import { revalidatePath } from 'next/cache';
-import { failed, succeeded, text, type ActionResult } from '~/server/action-result';
-import { dashboardCaller } from '~/server/dashboard';
+import { text, type ActionResult } from '~/server/action-result';
+import { act } from '~/server/action';
 
 const PATH = '/dashboard/settings';
 
 /** Admins change the account's settings through the same procedure as the API. */
 export async function saveSettings(_: ActionResult, form: FormData): Promise<ActionResult> {
-  const caller = await dashboardCaller(PATH);
-  try {
+  // Pages across the dashboard follow the settings (the composer's approval, the time zone).
+  return act({ path: PATH, shows: { layout: '/dashboard' }, form }, async (caller) => {
     await caller.account.updateSettings({
       requireApproval: form.get('requireApproval') === 'on',
       timeZone: text(form, 'timeZone').trim(),
     });
-    revalidatePath('/dashboard', 'layout');
-    return succeeded('Settings saved.');
-  } catch (error) {
-    return failed(error, form);
-  }
+    return 'Settings saved.';
+  });
 }

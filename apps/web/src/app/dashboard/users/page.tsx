@@ -1,35 +1,34 @@
 import { ZRole } from '@chorus/validators';
 import { redirect } from 'next/navigation';
 import { ConfirmAction } from '~/components/confirm-action';
+import { DataTable } from '~/components/data-table';
 import { EmptyState } from '~/components/empty-state';
-import { Pagination } from '~/components/pagination';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
+import { parseSearch, searchField, type SearchParams } from '~/server/search-params';
 import { deleteUser } from './actions';
 import { UserDialog } from './user-dialog';
 
 export const dynamic = 'force-dynamic';
 
 const PER_PAGE = 20;
-type Search = Promise<Record<string, string | string[] | undefined>>;
-const one = (value: string | string[] | undefined) => (typeof value === 'string' ? value : '');
+const SEARCH = {
+  q: searchField.text(200),
+  role: searchField.oneOf(ZRole),
+  page: searchField.page,
+};
 
-export default async function UsersPage({ searchParams }: { searchParams: Search }) {
-  const params = await searchParams;
+export default async function UsersPage(props: { searchParams: Promise<SearchParams> }) {
+  const { q, role, page } = parseSearch(await props.searchParams, SEARCH);
   const caller = await dashboardCaller('/dashboard/users');
   const me = await requirePrincipal('/dashboard/users');
-  const q = one(params.q).trim().slice(0, 200);
-  const role = ZRole.safeParse(one(params.role)).data;
-  const page = Math.max(1, Number.parseInt(one(params.page), 10) || 1);
+  // Each user in full (the edit form shows the notification setting), in the list's one query.
   const list = await caller.users
-    .list({ page, limit: PER_PAGE, q: q || undefined, role })
+    .listInFull({ page, limit: PER_PAGE, q: q || undefined, role })
     .catch((error: unknown) => {
       // Users is an admin page: the procedure refuses anyone else; send them home.
       if ((error as { code?: string }).code === 'FORBIDDEN') redirect('/dashboard');
       throw error;
     });
-  // The edit form shows the notification setting, which only the full user carries: the
-  // page's users in full, in one query.
-  const users = await caller.users.details({ userIds: list.data.map((user) => user.id) });
   const href = (p: number) =>
     `/dashboard/users?${new URLSearchParams({ ...(q && { q }), ...(role && { role }), page: String(p) })}`;
   return (
@@ -63,69 +62,64 @@ export default async function UsersPage({ searchParams }: { searchParams: Search
           </div>
           <button type="submit">Filter</button>
         </form>
-        {users.length === 0 ? (
-          <EmptyState title={q || role ? 'No user matches' : 'No users yet'}>
-            {q || role ? 'Try another search or role.' : 'Create the first one.'}
-          </EmptyState>
-        ) : (
-          <div className="table-scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Last sign-in</th>
-                  <th scope="col">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {users.map((user) => (
-                  <tr key={user.id}>
-                    <td>
-                      {user.name}
-                      {user.id === me.userId && <span className="badge">you</span>}
-                    </td>
-                    <td>{user.email}</td>
-                    <td>
-                      <span className={user.role === 'admin' ? 'badge on' : 'badge'}>
-                        {user.role}
-                      </span>
-                    </td>
-                    <td>
-                      {user.lastLogin ? (
-                        <time dateTime={user.lastLogin}>
-                          {user.lastLogin.slice(0, 16).replace('T', ' ')} UTC
-                        </time>
-                      ) : (
-                        'never'
-                      )}
-                    </td>
-                    <td className="actions">
-                      <UserDialog user={user} />
-                      <ConfirmAction
-                        button="Delete"
-                        label={`Delete ${user.name}`}
-                        title={`Delete ${user.name}?`}
-                        description={`${user.name} (${user.email}) loses access at once; their API keys and app authorizations are deleted too. This cannot be undone.`}
-                        confirm={`Delete ${user.name}`}
-                        action={deleteUser}
-                        values={{ userId: user.id, name: user.name }}
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-        <Pagination
-          page={list.pagination.page}
-          pages={list.pagination.pages}
-          total={list.pagination.total}
-          href={href}
+        <DataTable
+          label="Users"
+          rows={list.data}
+          rowKey={(user) => user.id}
+          empty={
+            <EmptyState title={q || role ? 'No user matches' : 'No users yet'}>
+              {q || role ? 'Try another search or role.' : 'Create the first one.'}
+            </EmptyState>
+          }
+          columns={[
+            {
+              header: 'Name',
+              cell: (user) => (
+                <>
+                  {user.name}
+                  {user.id === me.userId && <span className="badge">you</span>}
+                </>
+              ),
+            },
+            { header: 'Email', cell: (user) => user.email },
+            {
+              header: 'Role',
+              cell: (user) => (
+                <span className={user.role === 'admin' ? 'badge on' : 'badge'}>{user.role}</span>
+              ),
+            },
+            {
+              header: 'Last sign-in',
+              cell: (user) =>
+                user.lastLogin ? (
+                  <time dateTime={user.lastLogin}>
+                    {user.lastLogin.slice(0, 16).replace('T', ' ')} UTC
+                  </time>
+                ) : (
+                  'never'
+                ),
+            },
+            {
+              header: 'Actions',
+              hideHeader: true,
+              className: 'actions',
+              cell: (user) => (
+                <>
+                  <UserDialog user={user} />
+                  <ConfirmAction
+                    button="Delete"
+                    label={`Delete ${user.name}`}
+                    title={`Delete ${user.name}?`}
+                    description={`${user.name} (${user.email}) loses access at once; their API keys and app authorizations are deleted too. This cannot be undone.`}
+                    confirm={`Delete ${user.name}`}
+                    action={deleteUser}
+                    values={{ userId: user.id, name: user.name }}
+                  />
+                </>
+              ),
+            },
+          ]}
+          pagination={{ at: list.pagination, href }}
         />
       </section>
     </>

@@ -1,8 +1,6 @@
 import type { Activity, ActivityAction } from '@chorus/validators';
 import { LocalTime } from '~/components/local-time';
-import type { dashboardCaller } from '~/server/dashboard';
-
-type Caller = Awaited<ReturnType<typeof dashboardCaller>>;
+import type { DashboardCaller } from '~/server/dashboard';
 
 const SAID: Record<ActivityAction, string> = {
   created: 'created the post',
@@ -38,7 +36,7 @@ const detailOf = (entry: Activity) => {
 };
 
 /** Who did what to the post, newest first: the latest 25 entries, each member by name. */
-export async function ActivityList({ caller, id }: { caller: Caller; id: string }) {
+export async function ActivityList({ caller, id }: { caller: DashboardCaller; id: string }) {
   const { data, meta } = await caller.posts.activity({ id, page: 1, limit: 25 });
   // One look-up per member who acted (a handful); a deleted one reads as a former member.
   const names = new Map<string, string>();

@@ -1,7 +1,7 @@
 import Link from 'next/link';
 import { EmptyState } from '~/components/empty-state';
 import { LocalTime } from '~/components/local-time';
-import { TableScroll } from '~/components/table-scroll';
+import { DataTable } from '~/components/data-table';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
 import { mayCall } from '~/server/may-call';
 import { ApprovalControls } from '../approval/approval-controls';
@@ -40,42 +40,28 @@ export default async function ApprovalsPage() {
       <p role="status" className="muted">
         {total === 1 ? '1 post awaits approval.' : `${total} posts await approval.`}
       </p>
-      {posts.length === 0 ? (
-        <EmptyState title="Nothing to review">Submitted posts appear here.</EmptyState>
-      ) : (
-        <TableScroll label="Posts awaiting approval">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Title</th>
-                <th scope="col">Goes out</th>
-                <th scope="col">Submitted</th>
-                {canDecide && <th scope="col">Decision</th>}
-              </tr>
-            </thead>
-            <tbody>
-              {posts.map((post) => (
-                <tr key={post.id}>
-                  <td>
-                    <Link href={`/dashboard/posts/${post.id}`}>{post.title}</Link>
-                  </td>
-                  <td>
-                    {post.scheduledAt ? <LocalTime iso={post.scheduledAt} /> : 'Once approved'}
-                  </td>
-                  <td>
-                    <LocalTime iso={post.updatedAt} />
-                  </td>
-                  {canDecide && (
-                    <td>
-                      <ApprovalControls post={post} canDecide />
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </TableScroll>
-      )}
+      <DataTable
+        label="Posts awaiting approval"
+        rows={posts}
+        rowKey={(post) => post.id}
+        empty={<EmptyState title="Nothing to review">Submitted posts appear here.</EmptyState>}
+        columns={[
+          {
+            header: 'Title',
+            cell: (post) => <Link href={`/dashboard/posts/${post.id}`}>{post.title}</Link>,
+          },
+          {
+            header: 'Goes out',
+            cell: (post) =>
+              post.scheduledAt ? <LocalTime iso={post.scheduledAt} /> : 'Once approved',
+          },
+          { header: 'Submitted', cell: (post) => <LocalTime iso={post.updatedAt} /> },
+          canDecide && {
+            header: 'Decision',
+            cell: (post) => <ApprovalControls post={post} canDecide />,
+          },
+        ]}
+      />
     </>
   );
 }

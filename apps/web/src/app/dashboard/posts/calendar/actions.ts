@@ -1,8 +1,8 @@
 'use server';
 
 import { z } from 'zod';
-import { dashboardCaller } from '~/server/dashboard';
-import { formError } from '~/server/form-errors';
+import { act } from '~/server/action';
+import { refusal } from '~/server/form-errors';
 import { calendarPosts, type CalendarPosts } from './calendar-posts';
 
 // The shape only: the procedure judges the instants (a zone, a start not after the end).
@@ -21,10 +21,9 @@ export async function loadCalendarPosts(
 ): Promise<CalendarPosts | { error: string }> {
   const input = ZRange.safeParse(range);
   if (!input.success) return { error: 'The calendar asked for a range it does not show.' };
-  const caller = await dashboardCaller('/dashboard/posts/calendar');
-  try {
-    return await calendarPosts(caller, input.data);
-  } catch (error) {
-    return { error: formError(error) };
-  }
+  // A read: nothing to render again.
+  return act<CalendarPosts | { error: string }>(
+    { path: '/dashboard/posts/calendar', shows: false, refused: refusal },
+    (caller) => calendarPosts(caller, input.data),
+  );
 }

@@ -1,8 +1,7 @@
 import type { Post, Target } from '@chorus/validators';
-import type { dashboardCaller } from '~/server/dashboard';
+import type { DashboardCaller } from '~/server/dashboard';
 import { accountChannels } from '../channels';
 
-type Caller = Awaited<ReturnType<typeof dashboardCaller>>;
 export type CalendarPost = Pick<Post, 'id' | 'title' | 'status' | 'scheduledAt' | 'publishedAt'> & {
   targets: Pick<Target, 'id' | 'channelId' | 'status'>[];
 };
@@ -40,7 +39,7 @@ const slim = ({ id, title, status, scheduledAt, publishedAt, targets }: Post): C
 });
 
 /** Every page of one listing, up to the cap, and how many of its posts the cap left out. */
-async function pagesOf(list: (page: number) => ReturnType<Caller['posts']['list']>) {
+async function pagesOf(list: (page: number) => ReturnType<DashboardCaller['posts']['list']>) {
   const posts: Post[] = [];
   for (let page = 1; ; page++) {
     const answer = await list(page);
@@ -55,7 +54,7 @@ const within = (at: string, { from, to }: CalendarRange) =>
   Date.parse(at) >= Date.parse(from) && Date.parse(at) <= Date.parse(to);
 
 /** The coming occurrences of the account's series (of the channel filtered by) in the range. */
-async function occurrencesIn(caller: Caller, range: CalendarRange) {
+async function occurrencesIn(caller: DashboardCaller, range: CalendarRange) {
   const series = await pagesOf((page) =>
     caller.posts.list({
       status: 'scheduled',
@@ -78,7 +77,7 @@ async function occurrencesIn(caller: Caller, range: CalendarRange) {
  * series' occurrence goes out on that channel is not free either (the slots only know posts).
  */
 async function openSlotsIn(
-  caller: Caller,
+  caller: DashboardCaller,
   range: CalendarRange,
   occurrences: CalendarOccurrence[],
 ): Promise<CalendarSlot[]> {
@@ -105,7 +104,7 @@ async function openSlotsIn(
  * (both included): the list filters on those times, so only the posts the calendar shows are
  * read. Series are shown by their coming occurrences instead, beside the channels' free slots.
  */
-export async function calendarPosts(caller: Caller, range: CalendarRange) {
+export async function calendarPosts(caller: DashboardCaller, range: CalendarRange) {
   const { from, to, channelId } = range;
   const scheduled = await pagesOf((page) =>
     caller.posts.list({

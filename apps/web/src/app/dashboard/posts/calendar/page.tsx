@@ -1,6 +1,8 @@
 import Link from 'next/link';
+import { z } from 'zod';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
 import { mayCall } from '~/server/may-call';
+import { parseSearch, searchField, type SearchParams } from '~/server/search-params';
 import { ChannelFilter } from '../channel-filter';
 import { accountChannels } from '../channels';
 import { Calendar } from './calendar';
@@ -9,20 +11,20 @@ import { isDay, type CalendarView } from './calendar-grid';
 export const dynamic = 'force-dynamic';
 
 const PATH = '/dashboard/posts/calendar';
-type Search = Promise<Record<string, string | string[] | undefined>>;
-const one = (value: string | string[] | undefined) => (typeof value === 'string' ? value : '');
+const SEARCH = {
+  view: z.enum(['month', 'week'] satisfies CalendarView[]).default('month'),
+  date: z.string().refine(isDay).nullable().default(null),
+  channelId: searchField.text(),
+};
 
 /** The grid is drawn in the browser, which knows the reader's zone and asks for its posts. */
-export default async function CalendarPage({ searchParams }: { searchParams: Search }) {
-  const params = await searchParams;
+export default async function CalendarPage(props: { searchParams: Promise<SearchParams> }) {
+  const search = parseSearch(await props.searchParams, SEARCH);
+  const { view, date: anchor } = search;
   const me = await requirePrincipal(PATH);
-  const view: CalendarView = one(params.view) === 'week' ? 'week' : 'month';
-  const anchor = isDay(one(params.date)) ? one(params.date) : null;
   const channels = await accountChannels(await dashboardCaller(PATH));
   // Only a channel of the account is a filter; anything else is left out, not refused.
-  const channelId = channels.some((c) => c.id === one(params.channelId))
-    ? one(params.channelId)
-    : undefined;
+  const channelId = channels.some((c) => c.id === search.channelId) ? search.channelId : undefined;
   return (
     <>
       <p className="small">

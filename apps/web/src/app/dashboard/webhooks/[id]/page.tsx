@@ -4,8 +4,9 @@ import { ActionButton } from '~/components/action-button';
 import { AutoRefresh } from '~/components/auto-refresh';
 import { ConfirmAction } from '~/components/confirm-action';
 import { utc } from '~/components/format';
-import { Pagination } from '~/components/pagination';
+import { envelopePage } from '~/components/pagination';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
+import { parseSearch, searchField, type SearchParams } from '~/server/search-params';
 import { deleteWebhook, enableWebhook, rotateSecret, sendTestEvent } from '../actions';
 import { WebhookDialog } from '../webhook-dialog';
 import { eventList, WebhookState } from '../webhook-state';
@@ -15,15 +16,16 @@ export const dynamic = 'force-dynamic';
 
 const PER_PAGE = 20;
 type Params = Promise<{ id: string }>;
-type Search = Promise<Record<string, string | string[] | undefined>>;
 
-export default async function WebhookPage(props: { params: Params; searchParams: Search }) {
+export default async function WebhookPage(props: {
+  params: Params;
+  searchParams: Promise<SearchParams>;
+}) {
   const { id } = await props.params;
-  const params = await props.searchParams;
+  const { page } = parseSearch(await props.searchParams, { page: searchField.page });
   const path = `/dashboard/webhooks/${id}`;
   const me = await requirePrincipal(path);
   const caller = await dashboardCaller(path);
-  const page = Math.max(1, Number.parseInt(String(params.page), 10) || 1);
   // One query after another: the embedded database's socket refuses pipelined statements.
   const found = await caller.webhooks.get({ id }).catch((error: unknown) => {
     if ((error as { code?: string }).code === 'NOT_FOUND') notFound();
@@ -31,7 +33,6 @@ export default async function WebhookPage(props: { params: Params; searchParams:
   });
   const webhook = found.data;
   const log = await caller.webhooks.deliveries({ id, page, limit: PER_PAGE });
-  const { pagination } = log.meta;
   // Changing webhooks is for admins (the procedures refuse anyone else): no control for others.
   const admin = me.role === 'admin';
   // A delivery due within the minute is being sent: show its outcome as soon as it lands.
@@ -99,12 +100,11 @@ export default async function WebhookPage(props: { params: Params; searchParams:
       <section className="panel" aria-labelledby="delivery-log">
         <h2 id="delivery-log">Delivery log</h2>
         {sending && <AutoRefresh seconds={2} />}
-        <DeliveryLog webhookId={webhook.id} deliveries={log.data} admin={admin} />
-        <Pagination
-          page={pagination.currentPage}
-          pages={pagination.totalPages}
-          total={pagination.total}
-          href={(p) => `${path}?page=${p}`}
+        <DeliveryLog
+          webhookId={webhook.id}
+          deliveries={log.data}
+          admin={admin}
+          pagination={{ at: envelopePage(log.meta.pagination), href: (p) => `${path}?page=${p}` }}
         />
       </section>
     </>

@@ -2,6 +2,7 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { dashboardCaller } from '~/server/dashboard';
 import { formError } from '~/server/form-errors';
+import type { SearchParams } from '~/server/search-params';
 import { RangePicker } from '../../range-picker';
 import { rangeOf } from '../../range';
 import { StatsView } from '../../stats-view';
@@ -9,7 +10,7 @@ import { StatsView } from '../../stats-view';
 export const dynamic = 'force-dynamic';
 
 type Params = Promise<{ id: string }>;
-type Search = Promise<Record<string, string | string[] | undefined>>;
+type Search = Promise<SearchParams>;
 
 /** One post's figures, over the range chosen on the account's page (or its own picker). */
 export default async function PostAnalyticsPage(props: { params: Params; searchParams: Search }) {

@@ -2,9 +2,8 @@
 
 import { toApiError } from '@chorus/api';
 import { WEEKDAYS, type Weekday } from '@chorus/validators';
-import { revalidatePath } from 'next/cache';
-import { failed, succeeded, text, type ActionResult } from '~/server/action-result';
-import { dashboardCaller } from '~/server/dashboard';
+import { failed, text, type ActionResult } from '~/server/action-result';
+import { act } from '~/server/action';
 
 const pathOf = (id: string) => `/dashboard/integrations/channels/${id}`;
 
@@ -36,20 +35,21 @@ export async function saveSlots(_: ActionResult, form: FormData): Promise<Action
   if (Object.keys(fields).length > 0) {
     return { error: 'Each slot (day and time) once.', fields, at: Date.now() };
   }
-  const caller = await dashboardCaller(pathOf(id));
-  try {
+  return act({ path: pathOf(id), refused: slotRefusal }, async (caller) => {
     await caller.channels.putSlots({ id, slots });
-    revalidatePath(pathOf(id));
-    return succeeded('Posting slots saved.');
-  } catch (error) {
-    const answer = failed(error);
-    const issues = toApiError(error).details?.issues;
-    if (Array.isArray(issues)) {
-      answer.fields = Object.create(null) as Record<string, string>;
-      for (const issue of issues as { path?: string; message?: string }[]) {
-        if (issue.path && issue.message) answer.fields[fieldOf(issue.path)] ??= issue.message;
-      }
+    return 'Posting slots saved.';
+  });
+}
+
+/** A refusal as the form shows it, each issue beside the row it concerns. */
+function slotRefusal(error: unknown): ActionResult {
+  const answer = failed(error);
+  const issues = toApiError(error).details?.issues;
+  if (Array.isArray(issues)) {
+    answer.fields = Object.create(null) as Record<string, string>;
+    for (const issue of issues as { path?: string; message?: string }[]) {
+      if (issue.path && issue.message) answer.fields[fieldOf(issue.path)] ??= issue.message;
     }
-    return answer;
   }
+  return answer;
 }
