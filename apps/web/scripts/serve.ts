@@ -1,7 +1,8 @@
 /**
  * The app's HTTP server, started by `npm start` (and `npm run dev` with --dev): one port.
- * /api/* is served here by the API's own doors (the REST door, the tRPC door); every other
- * path, and next-auth's /api/auth, is forwarded to Next, which runs in a child process on a
+ * /api/* is served here by the API's own doors (the REST door, the tRPC door), and so are the
+ * OAuth token, revocation, introspection and metadata endpoints; every other path, and
+ * next-auth's /api/auth, is forwarded to Next, which runs in a child process on a
  * Unix socket of its own (scripts/serve-web.ts). The API's process thus holds no part of Next: not its
  * memory (pages, caches, a second copy of React) nor its patches of Node's globals, and a
  * request to the API pays for none of them.
@@ -10,7 +11,8 @@
  * fetch-style `(Request) => Promise<Response>` and add it to `mounts` before the REST door.
  */
 import { defaultRateLimiter } from '@chorus/api';
-import { createApiListener, createHttpServer, refuseUpgrade } from '@chorus/api/http';
+import { createApiListener, createHttpServer, refuseUpgrade } from '@chorus/api/server';
+import { oauthMounts } from '@chorus/api/oauth';
 import { createRestDoor } from '@chorus/api/rest';
 import { getDatabase } from '../src/server/database';
 import { requestSessionPrincipal } from '../src/server/session';
@@ -31,6 +33,8 @@ server.on(
   createApiListener({
     mounts: [
       ['/api/trpc', handleTrpc],
+      // The authorization server's machine endpoints; /oauth/authorize is a page, in Next.
+      ...oauthMounts({ getDatabase }),
       // The session counts only on the routes that accept it (media bytes and upload).
       ['/api', createRestDoor({ getDatabase, sessionPrincipal: requestSessionPrincipal })],
     ],

@@ -19,7 +19,7 @@ import {
   rateLimitConfigFromEnv,
   trustedProxiesFromEnv,
 } from '@chorus/api';
-import { corsOriginsFromEnv } from '@chorus/api/http';
+import { corsOriginsFromEnv } from '@chorus/api/server';
 import { openDatabase } from '@chorus/db';
 import {
   databaseOptionsFromEnv,

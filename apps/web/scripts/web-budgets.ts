@@ -4,8 +4,8 @@
  * server actions in the signed-in user's session budget, the one the tRPC door spends.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { anonymousBucket, clientIp, principalBucket, type RateLimiter } from '@chorus/api';
-import { apiError, refuse } from '@chorus/api/http';
+import { anonymousBucket, callerBucket, clientIp, type RateLimiter } from '@chorus/api';
+import { apiError, refuse } from '@chorus/api/server';
 import type { Principal } from '@chorus/auth';
 
 export interface BudgetOptions {
@@ -62,13 +62,9 @@ async function bucketOf(req: IncomingMessage, path: string, options: BudgetOptio
   if (signIn)
     return { bucket: { ...anonymous, key: `sign-in:${anonymous.key}` }, what: 'sign-in attempts' };
   const host = headers.get('host') ?? 'localhost';
-  const principal = await options.sessionPrincipal?.(
-    new Request(`http://${host}${path}`, { method, headers }),
-  );
-  return {
-    bucket: principal ? principalBucket(principal, method, limits) : anonymous,
-    what: 'requests',
-  };
+  const request = new Request(`http://${host}${path}`, { method, headers });
+  const principal = (await options.sessionPrincipal?.(request)) ?? null;
+  return { bucket: callerBucket(request, principal, limits), what: 'requests' };
 }
 
 /**

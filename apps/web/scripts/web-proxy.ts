@@ -8,7 +8,7 @@ import {
 } from 'node:http';
 import { connect } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { apiError, refuse } from '@chorus/api/http';
+import { apiError, refuse } from '@chorus/api/server';
 import { admit, requestId, type BudgetOptions } from './web-budgets';
 
 /** Headers of one connection, not of the message (RFC 9110 §7.6.1): never forwarded. */

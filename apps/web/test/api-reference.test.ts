@@ -2,7 +2,7 @@
  * The API reference page (`/docs`) made from the OpenAPI document: every operation of the real
  * document is on it, and the document's text cannot put markup or a script on the page.
  */
-import { openApiDocument } from '@chorus/api/rest';
+import { openApiDocument } from '@chorus/api/openapi';
 import { describe, expect, it } from 'vitest';
 import { escapeHtml, markdown } from '../src/server/api-reference/markdown';
 import { operations, renderReference } from '../src/server/api-reference/render';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRateLimiter, memoryStore, principalBucket, type RateLimiter } from '@chorus/api';
 import type { Principal } from '@chorus/auth';
-import { createApiListener, createHttpServer } from '@chorus/api/http';
+import { createApiListener, createHttpServer } from '@chorus/api/server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AUTH_BODY_LIMIT, WEB_BODY_LIMIT, webProxy } from '../scripts/web-proxy';
 

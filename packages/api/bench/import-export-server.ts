@@ -8,7 +8,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { localDiskStorage } from '@chorus/storage';
-import { createApiListener, createHttpServer } from '../src/http';
+import { createApiListener, createHttpServer } from '../src/server';
 import { createTestDatabase } from '@chorus/db/testing';
 import { posts, sql } from '@chorus/db';
 import { createAccount, createApiKey } from '@chorus/services';

@@ -1,12 +1,14 @@
-export { appRouter, type AppRouter } from './root';
-export { createCallerFactory } from './trpc';
-export type { Context } from './context';
-export { toApiError, type ApiError } from './errors';
-export { log } from './logger';
-export { readCapped } from './body-limit';
-export { assertIntegrationConfig } from './integrations-config';
+export { appRouter, type AppRouter } from './trpc/root';
+export { createCallerFactory } from './trpc/init';
+export { mayCall } from './trpc/may-call';
+export type { Context } from './trpc/context';
+export { toApiError, type ApiError } from './server/errors';
+export { log } from './server/logger';
+export { readCapped } from './server/body-limit';
+export { assertIntegrationConfig } from './server/integrations-config';
 export {
   anonymousBucket,
+  callerBucket,
   clientIp,
   createRateLimiter,
   defaultRateLimiter,
@@ -16,5 +18,5 @@ export {
   trustedProxiesFromEnv,
   type RateLimiter,
 } from './rate-limit';
-export { createTrpcHandler, maxBatchFromEnv, type TrpcHandlerOptions } from './trpc-door';
+export { createTrpcHandler, maxBatchFromEnv, type TrpcHandlerOptions } from './server/trpc-door';
 export { assertMediaConfig, maxUploadBytesFromEnv } from './media/config';

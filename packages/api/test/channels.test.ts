@@ -8,7 +8,7 @@ import {
 } from '@chorus/stand-ins';
 import { NETWORK_LIMITS } from '@chorus/validators';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTrpcHandler } from '../src/trpc-door';
+import { createTrpcHandler } from '../src/server/trpc-door';
 import { startHarness, type Harness } from './harness';
 import { testRateLimiter } from './rate-limiter';
 

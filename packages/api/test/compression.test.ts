@@ -7,13 +7,13 @@ import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiListener, createHttpServer } from '../src/http';
+import { createApiListener, createHttpServer } from '../src/server';
 import {
   COMPRESS_INLINE_MAX_BYTES,
   COMPRESS_MIN_BYTES,
   compressBody,
   negotiateEncoding,
-} from '../src/http/compression';
+} from '../src/server/compression';
 import { createRestDoor } from '../src/rest';
 import { startHarness, type Harness } from './harness';
 import { fixture, upload } from './media-fixtures';

@@ -4,8 +4,8 @@
  */
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiListener, createHttpServer } from '../src/http';
-import { corsOriginsFromEnv, type CorsOrigins } from '../src/http/cors';
+import { createApiListener, createHttpServer } from '../src/server';
+import { corsOriginsFromEnv, type CorsOrigins } from '../src/server/cors';
 import { startHarness, type Harness } from './harness';
 
 const ALLOWED = 'https://app.example.com';

@@ -2,7 +2,7 @@ import { openDatabase, sql } from '@chorus/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRateLimiter, memoryStore } from '../src/rate-limit';
 import { createRestHandler } from '../src/rest';
-import { requestIdFrom } from '../src/rest/respond';
+import { requestIdFrom } from '../src/server/request-id';
 import { startHarness, type Harness } from './harness';
 
 let h: Harness;

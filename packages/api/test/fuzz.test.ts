@@ -7,9 +7,9 @@
 import fc from 'fast-check';
 import { sql } from '@chorus/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openApiDocument } from '../src/rest/openapi';
-import { appRouter } from '../src/root';
-import { createTrpcHandler } from '../src/trpc-door';
+import { openApiDocument } from '../src/openapi/document';
+import { appRouter } from '../src/trpc/root';
+import { createTrpcHandler } from '../src/server/trpc-door';
 import { startHarness, type Harness } from './harness';
 import { hostileBody, hostileDate, hostileValue, type Schema } from './hostile';
 import { serveOnLoopback } from './http-server';

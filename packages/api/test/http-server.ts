@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { requestUrl, toRequest } from '../src/http/node-fetch';
+import { requestUrl, toRequest } from '../src/server/node-fetch';
 
 export type FetchHandler = (req: Request) => Promise<Response>;
 

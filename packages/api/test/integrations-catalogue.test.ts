@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { appRouter, assertIntegrationConfig, createCallerFactory } from '../src';
-import { openApiDocument } from '../src/rest';
+import { openApiDocument } from '../src/openapi/document';
 import { startHarness, type Harness } from './harness';
 
 let h: Harness;

@@ -1,7 +1,7 @@
 import { IncomingMessage } from 'node:http';
 import { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toRequest } from '../src/http/node-fetch';
+import { toRequest } from '../src/server/node-fetch';
 import { serveOnLoopback } from './http-server';
 
 /** A Node request as the server's parser would hand it over, without a connection. */

@@ -5,7 +5,7 @@
 import { ZUserSummary } from '@chorus/validators';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { parseSynchronously } from '../src/trpc';
+import { parseSynchronously } from '../src/trpc/init';
 
 const user = {
   id: 'usr_1',

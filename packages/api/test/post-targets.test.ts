@@ -1,6 +1,6 @@
 import { eq, posts, postTargets } from '@chorus/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTrpcHandler } from '../src/trpc-door';
+import { createTrpcHandler } from '../src/server/trpc-door';
 import { startHarness, type Harness } from './harness';
 import { createPost, eventsOf, inAnHour } from './posts-fixtures';
 import { testRateLimiter } from './rate-limiter';

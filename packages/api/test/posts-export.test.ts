@@ -2,7 +2,7 @@ import { posts, sql } from '@chorus/db';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
-import { createApiListener, createHttpServer } from '../src/http';
+import { createApiListener, createHttpServer } from '../src/server';
 import { startHarness, type Harness } from './harness';
 import { createPost } from './posts-fixtures';
 

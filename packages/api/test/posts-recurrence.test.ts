@@ -1,7 +1,7 @@
 import { accounts, eq, posts } from '@chorus/db';
 import { publishDuePosts } from '@chorus/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTrpcHandler } from '../src/trpc-door';
+import { createTrpcHandler } from '../src/server/trpc-door';
 import { startHarness, type Harness } from './harness';
 import { channelOf } from './targets-fixtures';
 

@@ -2,7 +2,7 @@ import { eq, users } from '@chorus/db';
 import { CONTROL_MESSAGE, SINGLE_LINE_MESSAGE } from '@chorus/validators';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRouter, createCallerFactory } from '../src';
-import { createTrpcHandler } from '../src/trpc-door';
+import { createTrpcHandler } from '../src/server/trpc-door';
 import { startHarness, type Harness } from './harness';
 import { fixture, upload } from './media-fixtures';
 import { testRateLimiter } from './rate-limiter';

@@ -6,8 +6,8 @@
 import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiListener, createHttpServer } from '../src/http';
-import { DRAIN_LIMIT } from '../src/http/node-fetch';
+import { createApiListener, createHttpServer } from '../src/server';
+import { DRAIN_LIMIT } from '../src/server/node-fetch';
 import { startHarness, type Harness } from './harness';
 import { EXE } from './media-fixtures';
 

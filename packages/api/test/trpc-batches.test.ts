@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maxBatchFromEnv } from '../src';
-import { createTrpcHandler } from '../src/trpc-door';
+import { createTrpcHandler } from '../src/server/trpc-door';
 import { startHarness, type Harness } from './harness';
 import { serveOnLoopback } from './http-server';
 import { awayFromWindowEdge, testRateLimiter } from './rate-limiter';

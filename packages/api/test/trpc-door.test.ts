@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTrpcHandler } from '../src/trpc-door';
+import { createTrpcHandler } from '../src/server/trpc-door';
 import { startHarness, type Harness } from './harness';
 import { awayFromWindowEdge, testRateLimiter } from './rate-limiter';
 

@@ -1,7 +1,7 @@
 import { count, eq, users } from '@chorus/db';
 import { countUsers, newId } from '@chorus/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTrpcHandler } from '../src/trpc-door';
+import { createTrpcHandler } from '../src/server/trpc-door';
 import { startHarness, type Harness } from './harness';
 import { testRateLimiter } from './rate-limiter';
 

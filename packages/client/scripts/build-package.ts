@@ -21,7 +21,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const client = join(here, '..');
 const repo = join(client, '../..');
 const dist = join(client, 'dist');
-const rootModule = join(repo, 'packages/api/src/root.ts');
+const rootModule = join(repo, 'packages/api/src/trpc/root.ts');
 
 const own = JSON.parse(await readFile(join(client, 'package.json'), 'utf8')) as {
   version: string;
@@ -87,7 +87,7 @@ for (const [file, text] of emitted) {
   await writeFile(join(dist, relative(srcDir, file)), text);
 }
 await writeFile(join(dist, 'router.js'), 'export {};\n');
-await writeFile(join(dist, 'router.d.ts'), routerContract(byName('packages/api/src/root.d.ts')));
+await writeFile(join(dist, 'router.d.ts'), routerContract(byName('packages/api/src/trpc/root.d.ts')));
 
 /** The client's `router.d.ts`: `appRouter`'s declared type, with the server's names replaced. */
 function routerContract(rootDeclaration: string): string {
@@ -99,8 +99,9 @@ function routerContract(rootDeclaration: string): string {
   const type = rootDeclaration
     .slice(start + head.length, end)
     .replaceAll('import("./context").Context', 'object')
-    .replaceAll('import("./trpc").Meta', 'object')
-    .replaceAll('import("./errors").ApiError', 'ApiError')
+    .replaceAll('import("./init").Meta', 'object')
+    .replaceAll('import("..").ApiError', 'ApiError')
+    .replaceAll('import("../server/errors").ApiError', 'ApiError')
     .replaceAll('import("@chorus/validators").Scope', 'Scope');
   const foreign = [...type.matchAll(/import\("([^"]+)"\)/g)].filter(
     ([, from]) => from !== '@trpc/server',

@@ -6,7 +6,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { openDatabase } from '@chorus/db';
-import { createApiListener, createHttpServer } from '@chorus/api/http';
+import { createApiListener, createHttpServer } from '@chorus/api/server';
 import { createRestDoor } from '@chorus/api/rest';
 
 const database = await openDatabase({ url: process.env.DATABASE_URL ?? '' });

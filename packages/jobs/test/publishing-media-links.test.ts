@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createApiListener, createHttpServer } from '@chorus/api/http';
+import { createApiListener, createHttpServer } from '@chorus/api/server';
 import { defaultRateLimiter } from '@chorus/api';
 import { createRestHandler } from '@chorus/api/rest';
 import type { Database } from '@chorus/db';

@@ -6,10 +6,10 @@ import {
   type StagedUpload,
 } from '@chorus/services';
 import { ZAltText } from '@chorus/validators';
-import { controlRefusal } from '../refuse-control';
-import type { Answer } from '../http/node-fetch';
+import { controlRefusal } from '../server/refuse-control';
+import type { Answer } from '../server/node-fetch';
 import { withIdempotency } from '../rest/idempotency';
-import { json } from '../rest/respond';
+import { json } from '../server/respond';
 import { signedIn, type HandlerContext } from '../rest/routes';
 import { readUploadForm } from './multipart';
 

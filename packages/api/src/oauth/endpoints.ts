@@ -9,8 +9,8 @@ import {
   OAuthError,
   revokeToken,
 } from '@chorus/services';
-import { describeError, log } from '../logger';
-import { apiSecurityHeaders } from '../security-headers';
+import { describeError, log } from '../server/logger';
+import { apiSecurityHeaders } from '../server/security-headers';
 import { clientIp, type TrustedProxies } from '../rate-limit/client-ip';
 import { clientCredentials, readParams, type PresentedCredentials } from './request';
 
@@ -113,7 +113,7 @@ export function createOAuthEndpoints({ getDatabase, trustedProxies }: OAuthEndpo
       if (!params.token)
         throw new OAuthError('invalid_request', 'The token parameter is required.');
       await revokeToken({ db, client, token: params.token });
-      return new Response(null, { status: 200, headers: NO_STORE });
+      return new Response(null, { status: 200, headers: { ...apiSecurityHeaders(), ...NO_STORE } });
     });
 
   const introspect = (req: Request) =>
@@ -135,6 +135,7 @@ export function createOAuthEndpoints({ getDatabase, trustedProxies }: OAuthEndpo
       status: 200,
       headers: {
         'Content-Type': 'application/json; charset=utf-8',
+        ...apiSecurityHeaders(),
         // It names the Host asked for: no shared cache may hand it to another.
         'Cache-Control': 'no-cache',
         Vary: 'Host, X-Forwarded-Host, X-Forwarded-Proto',

@@ -4,4 +4,5 @@ export {
   requestOrigin,
   type OAuthEndpointsOptions,
 } from './endpoints';
+export { oauthMounts } from './mounts';
 export { clientCredentials, readParams } from './request';

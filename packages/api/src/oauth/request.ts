@@ -1,5 +1,5 @@
 import { OAuthError, type ClientCredentials } from '@chorus/services';
-import { readCapped } from '../body-limit';
+import { readCapped } from '../server/body-limit';
 import { ForbiddenKeyError, isForbiddenKey, parseJsonSafely, safeRecord } from '@chorus/validators';
 
 /** Token, revocation and introspection requests are small; anything larger is not one. */

@@ -1,9 +1,9 @@
 import { exportPosts } from '@chorus/services';
 import { ZExportPostsQuery, type Post } from '@chorus/validators';
 import { stringify } from 'csv-stringify/sync';
-import { streamed, type Answer } from '../http/node-fetch';
-import { describeError, log } from '../logger';
-import { controlRefusal } from '../refuse-control';
+import { streamed, type Answer } from '../server/node-fetch';
+import { describeError, log } from '../server/logger';
+import { controlRefusal } from '../server/refuse-control';
 import { AppError } from '@chorus/services';
 import { signedIn, type HandlerContext } from '../rest/routes';
 import { safeCell } from './csv';

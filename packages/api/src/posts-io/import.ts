@@ -7,12 +7,12 @@ import {
 } from '@chorus/services';
 import { ZImportQuery } from '@chorus/validators';
 import { parse } from 'csv-parse';
-import { readCapped } from '../body-limit';
-import type { Answer } from '../http/node-fetch';
-import { controlRefusal } from '../refuse-control';
+import { readCapped } from '../server/body-limit';
+import type { Answer } from '../server/node-fetch';
+import { controlRefusal } from '../server/refuse-control';
 import { readJsonBody } from '../rest/body';
 import { withIdempotency } from '../rest/idempotency';
-import { json } from '../rest/respond';
+import { json } from '../server/respond';
 import { signedIn, type HandlerContext } from '../rest/routes';
 import { splitList, unsafeCell } from './csv';
 

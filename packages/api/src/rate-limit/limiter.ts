@@ -1,4 +1,4 @@
-import { log } from '../logger';
+import { log } from '../server/logger';
 import {
   WINDOW_MS,
   withOverride,

@@ -1,6 +1,6 @@
 import { Ratelimit } from '@upstash/ratelimit';
 import { Redis } from '@upstash/redis';
-import { log } from '../logger';
+import { log } from '../server/logger';
 import { WINDOW_MS, type Bucket } from './limits';
 import { redisBridge, tcpRedis, type TcpRedis } from './redis-bridge';
 import type { Decision, WindowStore } from './store';

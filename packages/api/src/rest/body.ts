@@ -1,38 +1,12 @@
 import { AppError } from '@chorus/services';
 import { ForbiddenKeyError, isForbiddenKey, parseJsonSafely, safeRecord } from '@chorus/validators';
 import type { ZodType } from 'zod';
-import { readCapped } from '../body-limit';
-import { refuseDeepJson } from '../json-depth';
-
-export const MAX_JSON_BODY = 1024 * 1024;
-
-type Def = {
-  type: string;
-  innerType?: ZodType;
-  element?: ZodType;
-  shape?: Record<string, ZodType>;
-  in?: ZodType;
-  out?: ZodType;
-};
-const defOf = (schema: ZodType | undefined) => (schema as unknown as { def: Def } | undefined)?.def;
-
-/**
- * Strips optional/default/nullable wrappers, and the pipes `.transform()` makes, to reach the
- * schema that says what a field is on the way in (tags are an array before they are deduped).
- */
-function unwrap(schema: ZodType | undefined): Def | undefined {
-  let def = defOf(schema);
-  for (;;) {
-    if (def?.innerType) def = defOf(def.innerType);
-    // `z.preprocess` pipes a transform into the schema: what comes in is the pipe's output.
-    else if (def?.type === 'pipe')
-      def = defOf(defOf(def.in)?.type === 'transform' ? def.out : def.in);
-    else return def;
-  }
-}
+import { MAX_BODY_BYTES, readCapped } from '../server/body-limit';
+import { refuseDeepJson } from '../server/json-depth';
+import { unwrap, type SchemaDef } from '../trpc/internals';
 
 /** An array of strings, numbers or booleans: what repeated form keys can carry. */
-const isFormArray = (def: Def | undefined) =>
+const isFormArray = (def: SchemaDef | undefined) =>
   def?.type === 'array' && unwrap(def.element)?.shape === undefined;
 
 /**
@@ -51,7 +25,7 @@ export function arrayFields(schema: ZodType | undefined): string[] {
   return fields;
 }
 
-function convertValue(values: string[], def: Def | undefined): unknown {
+function convertValue(values: string[], def: SchemaDef | undefined): unknown {
   const last = values[values.length - 1] ?? '';
   switch (def?.type) {
     case 'array':
@@ -109,7 +83,7 @@ const forbidden = (key: string) =>
 export async function readJsonBody(
   req: Request,
   schema: ZodType | undefined,
-  limit = MAX_JSON_BODY,
+  limit = MAX_BODY_BYTES,
 ): Promise<object> {
   const text = await readCapped(req, limit);
   if (text.trim() === '') return {};

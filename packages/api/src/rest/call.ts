@@ -1,13 +1,13 @@
 import { ZRedirect } from '@chorus/validators';
 import type { AnyRouter } from '@trpc/server';
-import type { Context } from '../context';
-import { createCallerFactory } from '../trpc';
-import { appRouter } from '../root';
+import type { Context } from '../trpc/context';
+import { createCallerFactory } from '../trpc/init';
+import { appRouter } from '../trpc/root';
 import { formToJson } from './body';
 import type { Route } from './routes';
-import type { Answer } from '../http/node-fetch';
+import type { Answer } from '../server/node-fetch';
 import { nextLink } from './link';
-import { json } from './respond';
+import { json } from '../server/respond';
 
 export interface Call {
   route: Route;

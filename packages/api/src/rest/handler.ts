@@ -1,31 +1,32 @@
-import { authenticateBearer, bearerToken, type Principal } from '@chorus/auth';
+import type { Principal } from '@chorus/auth';
 import { isUnavailable, type Database } from '@chorus/db';
 import { AppError } from '@chorus/services';
 import type { StorageDriver } from '@chorus/storage';
-import type { Context } from '../context';
-import { apiError, toApiError } from '../errors';
-import { checkHealth } from '../health';
-import { toResponse, type Answer } from '../http/node-fetch';
-import { describeError, log } from '../logger';
+import type { Context } from '../trpc/context';
+import { apiError, toApiError } from '../server/errors';
+import { checkHealth } from '../server/health';
+import { toResponse, type Answer } from '../server/node-fetch';
+import { describeError, log } from '../server/logger';
 import {
-  anonymousBucket,
-  clientIp,
+  callerBucket,
   defaultRateLimiter,
   enforceRateLimit,
-  principalBucket,
   reportRateLimit,
   type RateLimiter,
 } from '../rate-limit';
+import { requirePrincipal, type SessionLookup } from '../server/principal';
+import { logRequest } from '../server/request-log';
 import { readJsonBody } from './body';
 import { callProcedure } from './call';
-import { accessBreach, requireScopes } from '../access';
-import { controlRefusal } from '../refuse-control';
+import { accessBreach, requireScopes } from '../server/access';
+import { controlRefusal } from '../server/refuse-control';
 import { maxUploadBytesFromEnv } from '../media/config';
-import { defaultStorage } from '../storage';
+import { defaultStorage } from '../server/storage';
 import { withIdempotency } from './idempotency';
-import { openApiDocument } from './openapi';
+import { openApiDocument } from '../openapi/document';
 import { withEtag, withLocation } from './representation';
-import { errorResponse, json, requestIdFor, responseHeaders } from './respond';
+import { errorResponse, json, responseHeaders } from '../server/respond';
+import { requestIdFor } from '../server/request-id';
 import { restRoutes } from './table';
 
 export interface RestHandlerOptions {
@@ -40,7 +41,7 @@ export interface RestHandlerOptions {
    * The dashboard session's principal, for the routes that accept it (media bytes, so that
    * `<img src>` works signed in): null when the request carries no session or is cross-site.
    */
-  sessionPrincipal?: (req: Request) => Promise<Principal | null>;
+  sessionPrincipal?: SessionLookup;
 }
 
 const routes = restRoutes;
@@ -50,23 +51,6 @@ const normalizePath = (pathname: string) => pathname.replace(/\/+$/, '') || '/';
 
 /** Paths that answer without credentials (docs/api.md). */
 const PUBLIC_PATHS = new Set(['/api/health', '/api/openapi.json']);
-
-async function authenticate(
-  req: Request,
-  database: Database,
-  session: (() => Promise<Principal | null>) | undefined,
-): Promise<Principal> {
-  const token = bearerToken(req.headers.get('authorization'));
-  if (!token) {
-    const principal = await session?.();
-    if (principal) return principal;
-    throw new AppError('unauthorized', 'Send credentials as "Authorization: Bearer <token>".');
-  }
-  const principal = await authenticateBearer(database.db, token);
-  if (!principal)
-    throw new AppError('unauthorized', 'The credentials are invalid, expired or revoked.');
-  return principal;
-}
 
 /** The REST door as a fetch-standard handler (tests, fetch runtimes): see createRestDoor. */
 export function createRestHandler(options: RestHandlerOptions) {
@@ -88,7 +72,7 @@ export function createRestDoor({
   sessionPrincipal,
 }: RestHandlerOptions) {
   /** Unauthenticated requests are counted per client address. */
-  const anonymous = (req: Request) => anonymousBucket(clientIp(req), rateLimiter.limits);
+  const anonymous = (req: Request) => callerBucket(req, null, rateLimiter.limits);
 
   return async function handleRest(req: Request): Promise<Answer> {
     const started = performance.now();
@@ -112,13 +96,7 @@ export function createRestDoor({
     if (!response.headers.has('X-RateLimit-Limit')) {
       await reportRateLimit(rateLimiter, anonymous(req), response.headers);
     }
-    log('info', 'request', {
-      requestId,
-      method: req.method,
-      path,
-      status: response.status,
-      ms: Math.round(performance.now() - started),
-    });
+    logRequest(req, path, requestId, response.status, started);
     if (req.method !== 'HEAD') return response;
     return new Response(null, { status: response.status, headers: response.headers });
   };
@@ -168,15 +146,17 @@ export function createRestDoor({
         match && 'route' in match && match.route.handler?.acceptsSession && sessionPrincipal
           ? () => sessionPrincipal(req)
           : undefined;
-      principal = await authenticate(req, database, session).catch(async (error: unknown) => {
-        // Refused credentials are counted per client address, like missing ones; credentials
-        // that could not be checked (no database) were not refused, and spend nothing.
-        if (!isUnavailable(error)) await enforceRateLimit(rateLimiter, anonymous(req), headers);
-        throw error;
-      });
+      principal = await requirePrincipal(req, database.db, session).catch(
+        async (error: unknown) => {
+          // Refused credentials are counted per client address, like missing ones; credentials
+          // that could not be checked (no database) were not refused, and spend nothing.
+          if (!isUnavailable(error)) await enforceRateLimit(rateLimiter, anonymous(req), headers);
+          throw error;
+        },
+      );
       await enforceRateLimit(
         rateLimiter,
-        principalBucket(principal, req.method, rateLimiter.limits),
+        callerBucket(req, principal, rateLimiter.limits),
         headers,
       );
     }

@@ -9,10 +9,10 @@ import {
   releaseIdempotencyKey,
   type StoredResponse,
 } from '@chorus/services';
-import { toApiError } from '../errors';
-import { JsonAnswer, type Answer } from '../http/node-fetch';
-import { describeError, log } from '../logger';
-import { errorEnvelope } from './respond';
+import { toApiError } from '../server/errors';
+import { JsonAnswer, type Answer } from '../server/node-fetch';
+import { describeError, log } from '../server/logger';
+import { errorEnvelope } from '../server/respond';
 
 const MAX_KEY_LENGTH = 255;
 

@@ -1,2 +1,1 @@
 export { createRestDoor, createRestHandler, type RestHandlerOptions } from './handler';
-export { openApiDocument } from './openapi';

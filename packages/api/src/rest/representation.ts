@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { JsonAnswer, type Answer } from '../http/node-fetch';
+import { JsonAnswer, type Answer } from '../server/node-fetch';
 import type { RouteTable } from './routes';
 
 /** RFC 9110 §13.1.2: does If-None-Match name this ETag (or any)? Weak comparison. */

@@ -2,10 +2,11 @@ import type { Principal } from '@chorus/auth';
 import type { Db } from '@chorus/db';
 import { AppError } from '@chorus/services';
 import type { StorageDriver } from '@chorus/storage';
-import type { AnyProcedure, AnyRouter } from '@trpc/server';
+import type { AnyRouter } from '@trpc/server';
 import type { ZodType } from 'zod';
-import type { Answer } from '../http/node-fetch';
-import type { Meta } from '../trpc';
+import type { Answer } from '../server/node-fetch';
+import type { Meta } from '../trpc/init';
+import { proceduresOf } from '../trpc/internals';
 
 export interface Route {
   method: string;
@@ -79,7 +80,6 @@ function paramsOf(route: Route, path: string): Record<string, string> {
  * source for routing and docs).
  */
 export function routeTable(router: AnyRouter, handlers: HandlerRoute[] = []) {
-  const procedures = router._def.procedures as Record<string, AnyProcedure>;
   // Handler routes first: their paths are literal (`/api/content/posts/export`), and a
   // procedure's template (`/api/content/posts/{id}`) would otherwise answer them.
   const routes: Route[] = handlers.map((handler) => ({
@@ -92,8 +92,7 @@ export function routeTable(router: AnyRouter, handlers: HandlerRoute[] = []) {
     input: undefined,
     handler,
   }));
-  for (const [name, procedure] of Object.entries(procedures)) {
-    const meta = procedure._def.meta as Meta | undefined;
+  for (const { name, meta, input } of proceduresOf(router)) {
     if (!meta?.openapi || meta.openapi.enabled === false) continue;
     const { method, path } = meta.openapi;
     // Matching goes in declaration order, as in trpc-to-openapi: a template declared earlier
@@ -108,7 +107,7 @@ export function routeTable(router: AnyRouter, handlers: HandlerRoute[] = []) {
       params: paramNames(meta.openapi.path),
       procedure: name.split('.'),
       meta,
-      input: (procedure._def as unknown as { inputs: ZodType[] }).inputs[0],
+      input,
     });
   }
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { openApiDocument } from '@chorus/api/rest';
+import { openApiDocument } from '@chorus/api/openapi';
 import { renderReference } from '~/server/api-reference/render';
 import type { JsonObject } from '~/server/api-reference/schema';
 import { STYLE } from '~/server/api-reference/style';

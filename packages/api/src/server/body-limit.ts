@@ -1,0 +1,23 @@
+import { AppError } from '@chorus/services';
+
+/** The cap of every JSON or form body, tRPC batches included (docs/api.md: 1 MiB). */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * Reads at most `limit` bytes of a request body as text, refusing larger bodies (declared or
+ * chunked) with 413 `payload_too_large` as soon as they pass the limit, never buffering them.
+ */
+export async function readCapped(req: Request, limit: number): Promise<string> {
+  const tooLarge = () =>
+    new AppError('payload_too_large', `The request body exceeds ${limit} bytes.`, { limit });
+  if (Number(req.headers.get('content-length') ?? 0) > limit) throw tooLarge();
+  if (!req.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of req.body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.byteLength;
+    if (size > limit) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}

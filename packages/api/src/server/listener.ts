@@ -1,0 +1,143 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { apiError } from './errors';
+import { describeError, log } from './logger';
+import { applyCors, corsOriginsFromEnv, corsPath, type CorsOrigins } from './cors';
+import { requestUrl, send, toRequest, type Answer } from './node-fetch';
+import { malformed, refuse, refuseOnSocket } from './refuse';
+
+/** A door under /api/: a fetch Request in, a Response or a JSON answer out. */
+export type FetchHandler = (req: Request) => Promise<Answer>;
+export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => unknown;
+
+export interface ApiListenerOptions {
+  /**
+   * Fetch-style handlers by path prefix, tried in order: under /api/, the tRPC door first and
+   * the REST door (`/api`) last; outside it, the OAuth machine endpoints (`/oauth/token`…).
+   * Any other path outside /api/ goes to `web`.
+   */
+  mounts: [prefix: string, handler: FetchHandler][];
+  /** Prefixes under /api/ that the web app serves itself (next-auth's `/api/auth`). */
+  webPaths: string[];
+  /** Every other path: the web app (Next's request handler). */
+  web: NodeHandler;
+  /** Origins whose pages may call the API (default: CHORUS_CORS_ORIGINS). */
+  corsOrigins?: CorsOrigins;
+}
+
+const under = (path: string, prefix: string) =>
+  path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`);
+
+const decodable = (path: string) => {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Appends the socket's peer to X-Forwarded-For, as a proxy would, before any door or the web
+ * app reads it: `clientIp` takes the last entry as the peer and believes entries to its left
+ * only from proxies named in CHORUS_TRUSTED_PROXIES, so a client cannot name its own address.
+ */
+function stampPeer(req: IncomingMessage) {
+  const peer = req.socket.remoteAddress;
+  if (!peer) return;
+  const raw: string[] = [];
+  const sent: string[] = [];
+  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+    const [name = '', value = ''] = [req.rawHeaders[i], req.rawHeaders[i + 1]];
+    if (name.toLowerCase() === 'x-forwarded-for') sent.push(value);
+    else raw.push(name, value);
+  }
+  const value = [...sent, peer].join(', ');
+  raw.push('X-Forwarded-For', value);
+  req.rawHeaders.splice(0, req.rawHeaders.length, ...raw);
+  req.headers['x-forwarded-for'] = value;
+}
+
+/**
+ * One listener for the whole app: /api/* and the OAuth machine endpoints go to the API's own
+ * handlers in this process, without the web framework's pipeline in between; everything else
+ * goes to the web app. A request
+ * whose URL cannot be read gets the error envelope, never a framework's plain 500. CORS is
+ * decided here, for the doors and the OAuth endpoints alike (see cors.ts).
+ */
+export function createApiListener({
+  mounts,
+  webPaths,
+  web,
+  corsOrigins = corsOriginsFromEnv(),
+}: ApiListenerOptions) {
+  return function listener(req: IncomingMessage, res: ServerResponse) {
+    stampPeer(req);
+    const incomingId = req.headers['x-request-id'];
+    const id = typeof incomingId === 'string' ? incomingId : undefined;
+    const url = requestUrl(req);
+    if (!url) return refuse(res, id, malformed());
+    const path = url.pathname;
+    // Before any door, so that a preflight is answered without credentials, as browsers send it.
+    if (corsPath(path) && applyCors(req, res, corsOrigins, id)) return;
+    const api = under(path, '/api');
+    if (api && !decodable(path)) return refuse(res, id, malformed());
+    if (api && webPaths.some((prefix) => under(path, prefix))) return web(req, res);
+    const handler = mounts.find(([prefix]) => under(path, prefix))?.[1];
+    if (!handler && !api) return web(req, res);
+    if (!handler) return refuse(res, id, apiError('route_not_found', `No route for ${path}.`));
+    let request: Request;
+    try {
+      request = toRequest(req, url);
+    } catch {
+      return refuse(res, id, malformed());
+    }
+    handler(request)
+      .then((response) => send(res, response))
+      .catch((error: unknown) => {
+        // The doors answer their own failures; this is a failure to write the answer.
+        log('error', 'response failed', { path, error: describeError(error) });
+        if (!res.headersSent)
+          refuse(res, id, apiError('internal_error', 'An unexpected error occurred.'));
+        else res.destroy();
+      });
+  };
+}
+
+export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => unknown;
+
+/**
+ * Protocol upgrades (WebSocket) go to the web app when it serves them (the development
+ * server's live reload); the API answers over plain HTTP only, so one under /api/ is refused in
+ * the envelope, and so is every one when there is no `web` (production: Next would hold the
+ * connection open without ever answering).
+ */
+export function refuseUpgrade(web?: UpgradeHandler): UpgradeHandler {
+  return (req, socket, head) => {
+    const path = requestUrl(req)?.pathname;
+    if (!web || path === undefined || under(path, '/api')) {
+      return refuseOnSocket(
+        socket,
+        apiError('validation_error', 'Protocol upgrades are not served here.'),
+      );
+    }
+    return web(req, socket, head);
+  };
+}
+
+/**
+ * The app's HTTP server: parser refusals and CONNECT answered in the envelope (see
+ * refuseOnSocket), and a missing Host refused by the listener in the envelope rather than by
+ * Node with an empty 400.
+ */
+export function createHttpServer(): Server {
+  const server = createServer({ requireHostHeader: false });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (error.code === 'ECONNRESET' || error.code === 'EPIPE') return void socket.destroy();
+    refuseOnSocket(socket);
+  });
+  server.on('connect', (_req, socket) =>
+    refuseOnSocket(socket, apiError('method_not_allowed', 'CONNECT is not allowed here.')),
+  );
+  return server;
+}

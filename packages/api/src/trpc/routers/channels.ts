@@ -1,0 +1,68 @@
+import { getChannelSlots, listChannels, putChannelSlots } from '@chorus/services';
+import {
+  ZChannelIdParam,
+  ZChannelList,
+  ZChannelSlotsResponse,
+  ZListChannelsQuery,
+  ZPutSlots,
+} from '@chorus/validators';
+import { ok, okPage } from '../envelope';
+import { adminScoped, router, scoped } from '../init';
+
+const tags = ['Channels'];
+
+export const channelsRouter = router({
+  list: scoped('content:read')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/api/content/channels',
+        operationId: 'listChannels',
+        tags,
+        summary: 'List the channels posts can go to',
+        description:
+          "The places on connected social networks a post can target: each profile, Page, organisation or account found when the integration was connected, newest first. Connecting again keeps each channel's `id`; disconnecting removes the integration's channels. `limits` are the network's with the channel's own over them (a Mastodon instance's length, an X subscriber's long posts); `connectionStatus` is `needs_reconnect` once the network revoked the grant.",
+      },
+    })
+    .input(ZListChannelsQuery)
+    .output(ZChannelList)
+    .query(async ({ ctx, input }) =>
+      okPage(await listChannels({ db: ctx.db, principal: ctx.principal, query: input })),
+    ),
+
+  slots: scoped('content:read')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/api/content/channels/{id}/slots',
+        operationId: 'getChannelSlots',
+        tags,
+        summary: "A channel's posting slots",
+        description:
+          "The channel's weekly posting times in the account's time zone, and the next of them as instants with whether a post already holds each. A post created or updated with `schedule: \"next_slot\"` takes the earliest free slot shared by all its channels. Another account's channel is 404.",
+      },
+    })
+    .input(ZChannelIdParam)
+    .output(ZChannelSlotsResponse)
+    .query(async ({ ctx, input }) =>
+      ok(await getChannelSlots({ db: ctx.db, principal: ctx.principal, id: input.id })),
+    ),
+
+  putSlots: adminScoped('content:write')
+    .meta({
+      openapi: {
+        method: 'PUT',
+        path: '/api/content/channels/{id}/slots',
+        operationId: 'putChannelSlots',
+        tags,
+        summary: "Replace a channel's posting slots",
+        description:
+          "Admins only (channels are the account's, like its integrations). Each slot is a day of the week and a time (`HH:MM`) in the account's time zone; across a daylight-saving change a slot keeps its local time (a time the change skips comes an hour later; a repeated one is taken once). Posts already scheduled keep their time.",
+      },
+    })
+    .input(ZChannelIdParam.extend(ZPutSlots.shape))
+    .output(ZChannelSlotsResponse)
+    .mutation(async ({ ctx, input: { id, ...input } }) =>
+      ok(await putChannelSlots({ db: ctx.db, principal: ctx.principal, id, input })),
+    ),
+});

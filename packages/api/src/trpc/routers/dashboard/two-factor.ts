@@ -1,0 +1,31 @@
+import {
+  beginTwoFactorEnrollment,
+  confirmTwoFactorEnrollment,
+  disableTwoFactor,
+  twoFactorStatus,
+} from '@chorus/services';
+import { ZTotpCode } from '@chorus/validators';
+import { dashboardProcedure, router } from '../../init';
+
+/** Two-factor enrollment: turned on here only (over REST it can be turned off, not on). */
+export const twoFactorRouter = router({
+  status: dashboardProcedure.query(({ ctx }) =>
+    twoFactorStatus({ db: ctx.db, principal: ctx.principal }),
+  ),
+
+  begin: dashboardProcedure.mutation(({ ctx }) =>
+    beginTwoFactorEnrollment({ db: ctx.db, principal: ctx.principal }),
+  ),
+
+  confirm: dashboardProcedure
+    .input(ZTotpCode)
+    .mutation(({ ctx, input }) =>
+      confirmTwoFactorEnrollment({ db: ctx.db, principal: ctx.principal, code: input.code }),
+    ),
+
+  disable: dashboardProcedure
+    .input(ZTotpCode)
+    .mutation(({ ctx, input }) =>
+      disableTwoFactor({ db: ctx.db, principal: ctx.principal, code: input.code }),
+    ),
+});
