@@ -8,7 +8,6 @@ import {
 import { ZAltText } from '@chorus/validators';
 import { controlRefusal } from '../server/refuse-control';
 import type { Answer } from '../server/node-fetch';
-import { withIdempotency } from '../rest/idempotency';
 import { json } from '../server/respond';
 import { signedIn, type HandlerContext } from '../rest/routes';
 import { readUploadForm } from './multipart';
@@ -46,23 +45,11 @@ export async function handleUpload(req: Request, ctx: HandlerContext): Promise<A
   try {
     const altText = altTextOf(form.fields);
     const { filename, mimeType, size, sha256 } = staged;
-    const url = new URL(req.url);
-    return await withIdempotency(
-      {
-        db,
-        principal,
-        key: req.headers.get('idempotency-key'),
-        method: 'POST',
-        target: `${url.pathname}${url.search}`,
-        body: { filename, mimeType, size, sha256, altText },
-        headers,
-      },
-      async () => {
-        const data = await commitUpload({ db, principal, staged, altText, origin: ctx.origin });
-        committed = true;
-        return json(201, { success: true, data }, headers);
-      },
-    );
+    return await ctx.idempotent({ filename, mimeType, size, sha256, altText }, async () => {
+      const data = await commitUpload({ db, principal, staged, altText, origin: ctx.origin });
+      committed = true;
+      return json(201, { success: true, data }, headers);
+    });
   } finally {
     if (!committed) await discardUpload({ storage, staged });
   }

@@ -11,7 +11,6 @@ import { readCapped } from '../server/body-limit';
 import type { Answer } from '../server/node-fetch';
 import { controlRefusal } from '../server/refuse-control';
 import { readJsonBody } from '../rest/body';
-import { withIdempotency } from '../rest/idempotency';
 import { json } from '../server/respond';
 import { signedIn, type HandlerContext } from '../rest/routes';
 import { splitList, unsafeCell } from './csv';
@@ -161,16 +160,5 @@ export async function handleImport(req: Request, ctx: HandlerContext): Promise<A
     return json(dryRun ? 200 : 201, { success: true, data }, headers);
   };
   if (dryRun) return run();
-  return withIdempotency(
-    {
-      db,
-      principal,
-      key: req.headers.get('idempotency-key'),
-      method: 'POST',
-      target: `${url.pathname}${url.search}`,
-      body: { posts: rows.map((row) => row.fields) },
-      headers,
-    },
-    run,
-  );
+  return ctx.idempotent({ posts: rows.map((row) => row.fields) }, run);
 }

@@ -1,7 +1,7 @@
 import { AppError } from '@chorus/services';
 import { ForbiddenKeyError, isForbiddenKey, parseJsonSafely, safeRecord } from '@chorus/validators';
 import type { ZodType } from 'zod';
-import { MAX_BODY_BYTES, readCapped } from '../server/body-limit';
+import { readCapped } from '../server/body-limit';
 import { refuseDeepJson } from '../server/json-depth';
 import { unwrap, type SchemaDef } from '../trpc/internals';
 
@@ -77,17 +77,28 @@ const forbidden = (key: string) =>
   });
 
 /**
- * The request body as a JSON object (docs/api.md): JSON or form-encoded, at most 1 MiB,
- * an object at the top. Empty bodies are `{}` so optional-only inputs need no body.
+ * The request body as a JSON object (docs/api.md): JSON or form-encoded, at most `limit`
+ * bytes, an object at the top. For routes that read their own body (an import).
  */
 export async function readJsonBody(
   req: Request,
   schema: ZodType | undefined,
-  limit = MAX_BODY_BYTES,
+  limit: number,
 ): Promise<object> {
-  const text = await readCapped(req, limit);
+  return parseJsonBody(await readCapped(req, limit), req.headers.get('content-type'), schema);
+}
+
+/**
+ * A body read by the pipeline (server/pipeline.ts, under its cap) as a JSON object: JSON or
+ * form-encoded, an object at the top. Empty bodies are `{}` so optional-only inputs need no body.
+ */
+export function parseJsonBody(
+  text: string,
+  contentType: string | null,
+  schema: ZodType | undefined,
+): object {
   if (text.trim() === '') return {};
-  const type = (req.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase();
   if (type === 'application/x-www-form-urlencoded')
     return formToJson(new URLSearchParams(text), schema);
   if (type !== 'application/json' && !type?.endsWith('+json')) {

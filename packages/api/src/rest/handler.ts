@@ -1,32 +1,20 @@
-import type { Principal } from '@chorus/auth';
-import { isUnavailable, type Database } from '@chorus/db';
+import type { Database } from '@chorus/db';
 import { AppError } from '@chorus/services';
 import type { StorageDriver } from '@chorus/storage';
-import type { Context } from '../trpc/context';
-import { apiError, toApiError } from '../server/errors';
+import { defaultRateLimiter, type RateLimiter } from '../rate-limit';
 import { checkHealth } from '../server/health';
 import { toResponse, type Answer } from '../server/node-fetch';
-import { describeError, log } from '../server/logger';
-import {
-  callerBucket,
-  defaultRateLimiter,
-  enforceRateLimit,
-  reportRateLimit,
-  type RateLimiter,
-} from '../rate-limit';
-import { requirePrincipal, type SessionLookup } from '../server/principal';
-import { logRequest } from '../server/request-log';
-import { readJsonBody } from './body';
-import { callProcedure } from './call';
-import { accessBreach, requireScopes } from '../server/access';
+import { createPipeline, type Admitted, type PipelineRoute } from '../server/pipeline';
+import type { SessionLookup } from '../server/principal';
 import { controlRefusal } from '../server/refuse-control';
 import { maxUploadBytesFromEnv } from '../media/config';
 import { defaultStorage } from '../server/storage';
-import { withIdempotency } from './idempotency';
 import { openApiDocument } from '../openapi/document';
 import { withEtag, withLocation } from './representation';
-import { errorResponse, json, responseHeaders } from '../server/respond';
-import { requestIdFor } from '../server/request-id';
+import { errorResponse, json } from '../server/respond';
+import { parseJsonBody } from './body';
+import { callProcedure } from './call';
+import type { Route } from './routes';
 import { restRoutes } from './table';
 
 export interface RestHandlerOptions {
@@ -46,171 +34,159 @@ export interface RestHandlerOptions {
 
 const routes = restRoutes;
 
-/** `/api/users/` and `/api/users` are one path. */
-const normalizePath = (pathname: string) => pathname.replace(/\/+$/, '') || '/';
-
-/** Paths that answer without credentials (docs/api.md). */
-const PUBLIC_PATHS = new Set(['/api/health', '/api/openapi.json']);
-
 /** The REST door as a fetch-standard handler (tests, fetch runtimes): see createRestDoor. */
 export function createRestHandler(options: RestHandlerOptions) {
   const door = createRestDoor(options);
   return async (req: Request): Promise<Response> => toResponse(await door(req));
 }
 
+const notAllowed = (method: string, path: string) =>
+  new AppError('method_not_allowed', `${method} is not allowed on ${path}.`);
+
 /**
  * The REST door for everything under /api/, answering JSON as text for the Node listener to
- * write. It owns what trpc-to-openapi does not do for a public API: authentication before
- * routing, rate limits, 404/405, body parsing (JSON and forms, 1 MiB), idempotent POSTs,
- * success statuses and the error envelope.
+ * write: the pipeline (server/pipeline.ts) with REST's protocol — routes from the one table
+ * (rest/table.ts), authentication before 404/405 (no routing answers to strangers), bodies as
+ * JSON or forms, success statuses, ETag and Location, and the spec's error envelope.
  */
-export function createRestDoor({
-  getDatabase,
-  rateLimiter = defaultRateLimiter(),
-  storage,
-  maxUploadBytes,
-  sessionPrincipal,
-}: RestHandlerOptions) {
-  /** Unauthenticated requests are counted per client address. */
-  const anonymous = (req: Request) => callerBucket(req, null, rateLimiter.limits);
+export function createRestDoor(options: RestHandlerOptions) {
+  const { getDatabase, storage, sessionPrincipal } = options;
+  const rateLimiter = options.rateLimiter ?? defaultRateLimiter();
+  let maxUploadBytes = options.maxUploadBytes;
 
-  return async function handleRest(req: Request): Promise<Answer> {
-    const started = performance.now();
-    const requestId = requestIdFor(req);
-    const headers = responseHeaders(requestId);
-    const url = new URL(req.url);
-    const path = normalizePath(url.pathname);
-    let response: Answer;
-    try {
-      response = await dispatch(req, url, path, headers, requestId);
-    } catch (error) {
-      const failure = toApiError(error);
-      if (failure.status >= 500) {
-        log('error', 'request failed', { requestId, path, error: describeError(error) });
-      }
-      if (failure.code === 'service_unavailable') headers.set('Retry-After', '5');
-      response = errorResponse(failure, headers);
-    }
-    response = withEtag(req, withLocation(routes, path, response));
-    // Failures before the request could be counted (e.g. no database) still say the budget.
-    if (!response.headers.has('X-RateLimit-Limit')) {
-      await reportRateLimit(rateLimiter, anonymous(req), response.headers);
-    }
-    logRequest(req, path, requestId, response.status, started);
-    if (req.method !== 'HEAD') return response;
-    return new Response(null, { status: response.status, headers: response.headers });
+  /** Paths that answer without credentials (docs/api.md), GET and HEAD only. */
+  const publicPaths: Record<string, (admitted: Admitted) => Promise<Answer>> = {
+    // Never refused: a refused probe would take a healthy instance out of service. A database
+    // that cannot even be opened is reported down, like one that does not answer.
+    '/api/health': async ({ headers }) => {
+      const report = await checkHealth(
+        () => getDatabase().then((database) => database.ping()),
+        rateLimiter.probe ? { redis: rateLimiter.probe } : {},
+      );
+      return json(report.status === 'down' ? 503 : 200, report, headers);
+    },
+    '/api/openapi.json': async ({ url, headers }) =>
+      json(200, openApiDocument(url.origin), headers),
   };
 
-  async function dispatch(
-    req: Request,
-    url: URL,
-    path: string,
-    headers: Headers,
-    requestId: string,
-  ): Promise<Answer> {
-    if (PUBLIC_PATHS.has(path)) {
-      const read = req.method === 'GET' || req.method === 'HEAD';
-      if (path === '/api/health' && read) {
-        // Never refused: a refused probe would take a healthy instance out of service.
-        await reportRateLimit(rateLimiter, anonymous(req), headers);
-        // A database that cannot even be opened is reported down, like one that does not answer.
-        const report = await checkHealth(
-          () => getDatabase().then((database) => database.ping()),
-          rateLimiter.probe ? { redis: rateLimiter.probe } : {},
-        );
-        return json(report.status === 'down' ? 503 : 200, report, headers);
-      }
-      await enforceRateLimit(rateLimiter, anonymous(req), headers);
-      if (path === '/api/openapi.json' && read) {
-        return json(200, openApiDocument(url.origin), headers);
-      }
-      headers.set('Allow', 'GET, HEAD');
-      return errorResponse(
-        apiError('method_not_allowed', `${req.method} is not allowed here.`),
-        headers,
-      );
-    }
-
-    const database = await getDatabase();
+  function route(req: Request, _url: URL, path: string): PipelineRoute {
+    const publicPath = publicPaths[path];
+    if (publicPath) return publicRoute(req, path, publicPath);
     const match = routes.match(req.method, path);
-    // Authentication comes before routing answers (no 404/405 to strangers), except for routes
-    // declared public (`openapi.protect: false`), which authorise the request themselves.
-    const isPublic =
-      match !== null && 'route' in match && match.route.meta.openapi?.protect === false;
-    let principal: Principal | null = null;
-    if (isPublic) {
-      await enforceRateLimit(rateLimiter, anonymous(req), headers);
-    } else {
-      // Only a route that says so accepts the dashboard session; a bearer token always wins.
-      const session =
-        match && 'route' in match && match.route.handler?.acceptsSession && sessionPrincipal
-          ? () => sessionPrincipal(req)
-          : undefined;
-      principal = await requirePrincipal(req, database.db, session).catch(
-        async (error: unknown) => {
-          // Refused credentials are counted per client address, like missing ones; credentials
-          // that could not be checked (no database) were not refused, and spend nothing.
-          if (!isUnavailable(error)) await enforceRateLimit(rateLimiter, anonymous(req), headers);
-          throw error;
-        },
-      );
-      await enforceRateLimit(
-        rateLimiter,
-        callerBucket(req, principal, rateLimiter.limits),
-        headers,
-      );
-    }
-    if (!match) throw new AppError('route_not_found', `No route for ${path}.`);
+    // Unknown paths and methods are answered once the caller is known (401 comes first).
+    if (!match) return refusing(new AppError('route_not_found', `No route for ${path}.`));
     if ('allow' in match) {
-      headers.set('Allow', match.allow.join(', '));
-      if (req.method === 'OPTIONS') return new Response(null, { status: 204, headers });
-      throw new AppError('method_not_allowed', `${req.method} is not allowed on ${path}.`);
-    }
-
-    const { route } = match;
-    if (route.handler) {
-      if (principal) requireScopes(principal, route.meta.access?.scopes ?? []);
-      return route.handler.handle(req, new Map(Object.entries(match.params)), {
-        db: database.db,
-        principal,
-        requestId,
-        origin: url.origin,
-        storage: storage ?? defaultStorage(),
-        maxUploadBytes: (maxUploadBytes ??= maxUploadBytesFromEnv()),
-        headers,
+      return refusing(notAllowed(req.method, path), ({ headers }) => {
+        headers.set('Allow', match.allow.join(', '));
+        if (req.method === 'OPTIONS') return new Response(null, { status: 204, headers });
       });
     }
-    const hasBody = route.method !== 'GET' && route.method !== 'DELETE';
-    const input = hasBody ? await readJsonBody(req, route.input) : undefined;
-    const context: Context = {
-      db: database.db,
-      principal,
-      requestId,
+    const isPublic = match.route.meta.openapi?.protect === false;
+    const access = {
+      caller: isPublic ? ('none' as const) : ('required' as const),
+      // Declared public (`openapi.protect: false`): the route authorises the request itself.
+      access: isPublic ? [] : [match.route.meta.access ?? {}],
+      acceptsSession: match.route.handler?.acceptsSession,
+    };
+    const { handler } = match.route;
+    if (handler) {
+      return {
+        ...access,
+        body: 'own',
+        serve: async (admitted) =>
+          handler.handle(admitted.req, new Map(Object.entries(match.params)), {
+            ...admitted,
+            db: (await getDatabase()).db,
+            origin: admitted.url.origin,
+            storage: storage ?? defaultStorage(),
+            maxUploadBytes: (maxUploadBytes ??= maxUploadBytesFromEnv()),
+          }),
+      };
+    }
+    const takesBody = match.route.method !== 'GET' && match.route.method !== 'DELETE';
+    return {
+      ...access,
+      body: takesBody ? undefined : 'none',
+      serve: (admitted) => procedure(match.route, match.params, admitted),
+    };
+  }
+
+  function publicRoute(
+    req: Request,
+    path: string,
+    serve: (admitted: Admitted) => Promise<Answer>,
+  ): PipelineRoute {
+    const read = req.method === 'GET' || req.method === 'HEAD';
+    if (!read) {
+      return {
+        caller: 'none',
+        access: [],
+        body: 'none',
+        serve: async ({ headers }) => {
+          headers.set('Allow', 'GET, HEAD');
+          throw new AppError('method_not_allowed', `${req.method} is not allowed here.`);
+        },
+      };
+    }
+    return {
+      caller: 'none',
+      access: [],
+      body: 'none',
+      ...(path === '/api/health' && { uncounted: true as const }),
+      serve,
+    };
+  }
+
+  /** A route that only refuses, once the caller is known: `answer` may answer instead (OPTIONS). */
+  function refusing(
+    error: AppError,
+    answer?: (admitted: Admitted) => Answer | undefined,
+  ): PipelineRoute {
+    return {
+      caller: 'required',
+      access: [],
+      body: 'none',
+      serve: async (admitted) => {
+        const answered = answer?.(admitted);
+        if (answered) return answered;
+        throw error;
+      },
+    };
+  }
+
+  /** A procedure's route: its input from the body, query and path, run once per Idempotency-Key. */
+  async function procedure(route: Route, params: Record<string, string>, admitted: Admitted) {
+    const { req, url, path, body, headers } = admitted;
+    const input =
+      body === undefined ? undefined : parseJsonBody(body, req.headers.get('content-type'), route.input);
+    const context = {
+      db: (await getDatabase()).db,
+      principal: admitted.principal,
+      requestId: admitted.requestId,
       origin: url.origin,
       response: {},
       storage,
     };
-    const { params } = match;
     const query = url.searchParams;
     const run = () => callProcedure({ route, path, params, query, input, context, headers });
-    if (route.method !== 'POST' || !principal) return run();
-    // Before a key is claimed or replayed, in the procedure’s own order (control characters, then access): a
-    // stored answer goes only to a caller allowed to make the request.
-    const refused =
-      controlRefusal({ ...input, ...match.params }) ??
-      accessBreach(principal, route.meta.access ?? {});
+    if (route.method !== 'POST' || !input) return run();
+    // Before a key is claimed or replayed: a stored answer never goes to a request the
+    // procedure would refuse.
+    const refused = controlRefusal({ ...input, ...params });
     if (refused) throw refused;
-    return withIdempotency(
-      {
-        db: database.db,
-        principal,
-        key: req.headers.get('idempotency-key'),
-        method: route.method,
-        target: `${path}${url.search}`,
-        body: input,
-        headers,
-      },
-      run,
-    );
+    return admitted.idempotent(input, run);
   }
+
+  return createPipeline(
+    {
+      route,
+      refusal: (failure, headers) => errorResponse(failure, headers),
+      finish(req, path, answer) {
+        const response = withEtag(req, withLocation(routes, path, answer));
+        if (req.method !== 'HEAD') return response;
+        return new Response(null, { status: response.status, headers: response.headers });
+      },
+    },
+    { getDatabase, rateLimiter, sessionPrincipal },
+  );
 }

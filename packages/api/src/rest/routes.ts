@@ -5,6 +5,7 @@ import type { StorageDriver } from '@chorus/storage';
 import type { AnyRouter } from '@trpc/server';
 import type { ZodType } from 'zod';
 import type { Answer } from '../server/node-fetch';
+import type { Admitted } from '../server/pipeline';
 import type { Meta } from '../trpc/init';
 import { proceduresOf } from '../trpc/internals';
 
@@ -24,11 +25,10 @@ export interface Route {
 }
 
 /**
- * A REST route that no procedure can serve (trpc-to-openapi speaks JSON only): the door
- * authenticates, rate-limits and checks `meta.access` scopes, then hands it the request.
- * It reads its own body and handles `Idempotency-Key` itself.
+ * What a handler route receives beside the request: a REST route that no procedure can serve
+ * (trpc-to-openapi speaks JSON only). The pipeline has authenticated, rate-limited and checked
+ * `meta.access` before it runs; it reads its own body, under its own cap.
  */
-/** What a handler route receives beside the request. */
 export interface HandlerContext {
   db: Db;
   /** The caller; null only on a route declared public (`openapi.protect: false`). */
@@ -37,8 +37,10 @@ export interface HandlerContext {
   origin: string;
   storage: StorageDriver;
   maxUploadBytes: number;
-  /** The response headers the door has prepared (request id, rate limits). */
+  /** The response headers the pipeline has prepared (request id, rate limits). */
   headers: Headers;
+  /** The pipeline's idempotency stage, given what identifies the request (server/pipeline.ts). */
+  idempotent: Admitted['idempotent'];
 }
 
 /** The caller of a protected route (the door authenticated them before the handler ran). */

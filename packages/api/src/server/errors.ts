@@ -81,10 +81,14 @@ const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
   503: 'SERVICE_UNAVAILABLE',
 };
 
+/** The tRPC code of an HTTP status. */
+export const trpcCodeFor = (status: number): TRPC_ERROR_CODE_KEY =>
+  TRPC_CODE_BY_STATUS[status] ?? 'INTERNAL_SERVER_ERROR';
+
 /** Gives a domain error its tRPC code, so the tRPC door answers with the right HTTP status. */
 export const toTrpcError = (e: AppError) =>
   new TRPCError({
-    code: TRPC_CODE_BY_STATUS[e.status] ?? 'INTERNAL_SERVER_ERROR',
+    code: trpcCodeFor(e.status),
     message: e.message,
     cause: e,
   });

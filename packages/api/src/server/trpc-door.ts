@@ -1,20 +1,15 @@
 import type { Database } from '@chorus/db';
 import { AppError } from '@chorus/services';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
-import { MAX_BODY_BYTES, readCapped } from './body-limit';
-import { toApiError, toTrpcError } from './errors';
-import { refuseDeepJson } from './json-depth';
-import {
-  callerBucket,
-  defaultRateLimiter,
-  enforceRateLimit,
-  type RateLimiter,
-} from '../rate-limit';
-import { principalFor, type SessionLookup } from './principal';
-import { logRequest } from './request-log';
-import { responseHeaders } from './respond';
-import { requestIdFor } from './request-id';
+import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
+import type { RateLimiter } from '../rate-limit';
+import { accessRuleOf } from '../trpc/access-rules';
 import { appRouter } from '../trpc/root';
+import { trpcCodeFor, type ApiError } from './errors';
+import { refuseDeepJson } from './json-depth';
+import { toResponse } from './node-fetch';
+import { createPipeline, type Admitted, type PipelineRoute } from './pipeline';
+import type { SessionLookup } from './principal';
 
 export interface TrpcHandlerOptions {
   getDatabase: () => Promise<Database>;
@@ -42,89 +37,94 @@ export function maxBatchFromEnv(env: Record<string, string | undefined> = proces
   return size;
 }
 
+/** A tRPC request as the pipeline's route: the procedures it calls, one per call of a batch. */
+interface TrpcRoute extends PipelineRoute {
+  calls: string[];
+  batch: boolean;
+}
+
 /**
- * How many calls the request holds: `/api/trpc/a,b,c?batch=1` is three, each counted against
+ * The procedures the request calls: `/api/trpc/a,b,c?batch=1` is three, each counted against
  * the budget as a request of its own; more than `max` is refused before any runs (400).
  */
-function callsIn(url: URL, max: number): number {
-  if (url.searchParams.get('batch') !== '1') return 1;
-  const paths = url.pathname.replace(/^\/api\/trpc\/?/, '').split(',');
-  if (paths.length <= max) return paths.length;
-  const message = `A batch may hold at most ${max} calls; this one holds ${paths.length}.`;
+function callsIn(url: URL, max: number): string[] {
+  const paths = url.pathname.replace(/^\/api\/trpc\/?/, '');
+  if (url.searchParams.get('batch') !== '1') return [paths];
+  const calls = paths.split(',');
+  if (calls.length <= max) return calls;
+  const message = `A batch may hold at most ${max} calls; this one holds ${calls.length}.`;
   throw new AppError('validation_error', message, {
     issues: [{ path: 'batch', message }],
     maxBatchSize: max,
   });
 }
 
+/** One call's error as tRPC's error formatter shapes it (trpc/init.ts), for refusals made before tRPC runs. */
+const callError = (failure: ApiError, path: string | undefined, code: number) => ({
+  error: {
+    message: failure.message,
+    code,
+    data: { httpStatus: failure.status, ...(path !== undefined && { path }), error: failure },
+  },
+});
+
 /**
- * The request with its body read under the cap (the fetch adapter would read it whole), and
- * its JSON (body, or `input` of a query) refused when too deep for the readers that recurse.
+ * A refusal in tRPC's shape: one error per call once the calls are known (a batch answers a
+ * list), else one for the request (JSON-RPC's invalid request).
  */
-async function capped(req: Request, url: URL): Promise<Request> {
-  if (req.method === 'GET' || req.method === 'HEAD') {
-    refuseDeepJson(url.searchParams.get('input') ?? '');
-    return req;
-  }
-  const body = await readCapped(req, MAX_BODY_BYTES);
-  refuseDeepJson(body);
-  return new Request(req.url, { method: req.method, headers: req.headers, body });
+function trpcRefusal(failure: ApiError, headers: Headers, route: TrpcRoute | undefined) {
+  const code = TRPC_ERROR_CODES_BY_KEY[trpcCodeFor(failure.status)];
+  const body = !route
+    ? callError(failure, undefined, TRPC_ERROR_CODES_BY_KEY.BAD_REQUEST)
+    : route.batch
+      ? route.calls.map((path) => callError(failure, path, code))
+      : callError(failure, route.calls[0], code);
+  return Response.json(body, { status: failure.status, headers });
 }
 
 /**
- * The typed door for the dashboard and internal apps (`@chorus/client`): the same procedures
- * as REST, with the same request ids and the same rate limits per credential, so no door
- * bypasses the budget. Every call counts, a batch of N as N requests (GET reads, POST
- * writes), and a batch holds at most `maxBatchSize` calls.
+ * The typed door for the dashboard and internal apps (`@chorus/client`): the pipeline
+ * (server/pipeline.ts) with tRPC's protocol. The same procedures as REST, with the same request
+ * ids, rate limits per credential and access rules, so no door bypasses them: a batch of N
+ * costs N requests (GET reads, POST writes), holds at most `maxBatchSize` calls, and runs only
+ * if the caller may make every one of them.
  */
 export function createTrpcHandler({
   getDatabase,
   sessionPrincipal = async () => null,
-  rateLimiter = defaultRateLimiter(),
+  rateLimiter,
   maxBatchSize = maxBatchFromEnv(),
 }: TrpcHandlerOptions) {
-  return async function handleTrpc(incoming: Request): Promise<Response> {
-    const started = performance.now();
-    const requestId = requestIdFor(incoming);
-    const response = await answer(incoming, requestId);
-    logRequest(incoming, new URL(incoming.url).pathname, requestId, response.status, started);
-    return response;
-  };
+  function route(_req: Request, url: URL): TrpcRoute {
+    const calls = callsIn(url, maxBatchSize);
+    return {
+      calls,
+      batch: url.searchParams.get('batch') === '1',
+      // Public procedures (and unknown paths, which tRPC answers 404) need no caller.
+      caller: 'optional',
+      acceptsSession: true,
+      access: calls.flatMap((path) => accessRuleOf(path) ?? []),
+      cost: calls.length,
+      serve,
+    };
+  }
 
-  async function answer(incoming: Request, requestId: string): Promise<Response> {
-    const headers = responseHeaders(requestId);
-    let req: Request;
-    let calls: number;
-    try {
-      const url = new URL(incoming.url);
-      calls = callsIn(url, maxBatchSize);
-      req = await capped(incoming, url);
-    } catch (error) {
-      const failure = toApiError(error);
-      return Response.json(
-        { error: { message: failure.message, code: -32600, data: { error: failure } } },
-        { status: failure.status, headers },
-      );
-    }
+  const pipeline = createPipeline<TrpcRoute>(
+    { route, refusal: trpcRefusal },
+    { getDatabase, rateLimiter, sessionPrincipal },
+  );
+  return async (req: Request): Promise<Response> => toResponse(await pipeline(req));
+
+  async function serve({ req, url, body, principal, requestId, headers, getDatabase: open }: Admitted) {
+    // JSON too deep for the readers that recurse: the body, or a query's `input`.
+    refuseDeepJson(body ?? url.searchParams.get('input') ?? '');
+    const { db } = await open();
     return fetchRequestHandler({
       endpoint: '/api/trpc',
-      req,
+      // The body as the pipeline read it, under its cap (the adapter would read it whole).
+      req: body === undefined ? req : new Request(req.url, { method: req.method, headers: req.headers, body }),
       router: appRouter,
-      createContext: async () => {
-        const database = await getDatabase();
-        const principal = await principalFor(req, database.db, () => sessionPrincipal(req));
-        const bucket = callerBucket(req, principal, rateLimiter.limits);
-        await enforceRateLimit(rateLimiter, bucket, headers, calls).catch((error: unknown) => {
-          throw error instanceof AppError ? toTrpcError(error) : error;
-        });
-        return {
-          db: database.db,
-          principal,
-          requestId,
-          origin: new URL(req.url).origin,
-          response: {},
-        };
-      },
+      createContext: async () => ({ db, principal, requestId, origin: url.origin, response: {} }),
       responseMeta: () => ({ headers }),
     });
   }

@@ -11,7 +11,8 @@ import { controlRefusal } from '../server/refuse-control';
 
 /** Who may call a procedure: set by the tiers below, read by the OpenAPI document. */
 export type AccessMeta = {
-  access?: { scopes: Scope[]; role?: Role };
+  /** `dashboard`: signed in to the dashboard (a session), not a bearer token. */
+  access?: { scopes: Scope[]; role?: Role; dashboard?: true };
   /** The REST status of success when it is not 200. */
   successStatus?: 201 | 204;
   /**
@@ -129,6 +130,10 @@ export const adminScoped = (...scopes: Scope[]) =>
  * signed-in user only. A bearer token must not mint keys or register clients, which would
  * turn a narrow credential into a wide one.
  */
-export const dashboardProcedure = tier({ dashboard: true });
+export const dashboardProcedure = tier({ dashboard: true }).meta({
+  access: { scopes: [], dashboard: true },
+});
 
-export const dashboardAdminProcedure = tier({ dashboard: true, role: 'admin' });
+export const dashboardAdminProcedure = tier({ dashboard: true, role: 'admin' }).meta({
+  access: { scopes: [], dashboard: true, role: 'admin' },
+});

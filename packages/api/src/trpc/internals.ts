@@ -9,12 +9,16 @@ import type { Meta } from './init';
  * A library upgrade that moves them breaks here, and only here.
  */
 
-/** Every procedure of a router, by dotted name, with its meta and first input schema. */
+/** Every procedure of a router, by dotted name, with its kind, meta and first input schema. */
 export function proceduresOf(router: AnyRouter) {
   const procedures = router._def.procedures as Record<string, AnyProcedure>;
   return Object.entries(procedures).map(([name, procedure]) => {
-    const def = procedure._def as unknown as { meta?: Meta; inputs: ZodType[] };
-    return { name, meta: def.meta, input: def.inputs[0] };
+    const def = procedure._def as unknown as {
+      type: 'query' | 'mutation' | 'subscription';
+      meta?: Meta;
+      inputs: ZodType[];
+    };
+    return { name, type: def.type, meta: def.meta, input: def.inputs[0] };
   });
 }
 

@@ -1,12 +1,6 @@
 import type { Principal } from '@chorus/auth';
-import { accessBreach, type AccessRule } from '../server/access';
-import { proceduresOf } from './internals';
-import { appRouter } from './root';
-
-/** Each procedure's access rule (`meta.access`), by dotted path. */
-const rules = new Map<string, AccessRule | undefined>(
-  proceduresOf(appRouter).map(({ name, meta }) => [name, meta?.access]),
-);
+import { accessBreach } from '../server/access';
+import { accessRuleOf } from './access-rules';
 
 /**
  * Whether the procedure's own access rule (its scopes, and its role tier when it has one)
@@ -14,7 +8,7 @@ const rules = new Map<string, AccessRule | undefined>(
  * API would refuse by reading the rule where the API declares it, rather than restating it.
  */
 export function mayCall(principal: Principal, path: `${string}.${string}`): boolean {
-  const rule = rules.get(path);
+  const rule = accessRuleOf(path);
   if (!rule) throw new Error(`${path} declares no access rule`);
   return accessBreach(principal, rule) === null;
 }
