@@ -1,6 +1,5 @@
 import type { Database } from '@chorus/db';
 import {
-  AppError,
   appOrigin,
   authenticateClient,
   authorizationServerMetadata,
@@ -9,8 +8,11 @@ import {
   OAuthError,
   revokeToken,
 } from '@chorus/services';
-import { describeError, log } from '../server/logger';
-import { apiSecurityHeaders } from '../server/security-headers';
+import { log } from '../server/logger';
+import type { Answer } from '../server/node-fetch';
+import type { Admitted } from '../server/pipeline';
+import { requestIdFor } from '../server/request-id';
+import { json, responseHeaders } from '../server/respond';
 import { clientIp, type TrustedProxies } from '../rate-limit/client-ip';
 import { clientCredentials, readParams, type PresentedCredentials } from './request';
 
@@ -20,19 +22,15 @@ export interface OAuthEndpointsOptions {
   trustedProxies?: TrustedProxies;
 }
 
-/** Token answers must not be cached anywhere (RFC 6749 §5.1). */
-const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
+/** What an endpoint is handed by the pipeline (server/pipeline.ts). */
+export type OAuthCall = Pick<Admitted, 'req' | 'body' | 'headers'>;
 
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-  new Response(JSON.stringify(body), {
-    status,
-    headers: {
-      'Content-Type': 'application/json; charset=utf-8',
-      ...apiSecurityHeaders(),
-      ...NO_STORE,
-      ...headers,
-    },
-  });
+/** Token answers must not be cached anywhere (RFC 6749 §5.1). */
+export function noStore(headers: Headers): Headers {
+  headers.set('Cache-Control', 'no-store');
+  headers.set('Pragma', 'no-cache');
+  return headers;
+}
 
 /**
  * The origin the client reached, from the Host the request was sent to (Next hands route
@@ -53,94 +51,102 @@ export function requestOrigin(req: Request): string {
 /** The issuer: CHORUS_PUBLIC_URL's origin, else the origin the request came in on. */
 export const issuerFor = (req: Request) => appOrigin(requestOrigin(req));
 
-/** RFC 6749 §5.2 errors; an unexpected failure is `server_error`, logged without secrets. */
-function failure(error: unknown, credentials: PresentedCredentials | undefined, endpoint: string) {
-  if (error instanceof OAuthError) {
-    const challenge: Record<string, string> =
-      error.error === 'invalid_client' && credentials?.basic
-        ? { 'WWW-Authenticate': 'Basic realm="chorus", error="invalid_client"' }
-        : {};
-    if (error.retryAt) {
-      const seconds = Math.max(1, Math.ceil((error.retryAt.getTime() - Date.now()) / 1000));
-      challenge['Retry-After'] = String(seconds);
-    }
-    log('info', 'oauth request refused', { endpoint, error: error.error });
-    return json(error.status, error.toJSON(), challenge);
+/**
+ * RFC 6749 §5.2 errors. Anything else goes on to the pipeline's error stage, which answers it
+ * in the same shape (oauth/door.ts) and logs it without secrets.
+ */
+function failure(
+  error: unknown,
+  credentials: PresentedCredentials | undefined,
+  endpoint: string,
+  headers: Headers,
+) {
+  if (!(error instanceof OAuthError)) throw error;
+  if (error.error === 'invalid_client' && credentials?.basic) {
+    headers.set('WWW-Authenticate', 'Basic realm="chorus", error="invalid_client"');
   }
-  if (error instanceof AppError && error.code === 'payload_too_large') {
-    return json(413, { error: 'invalid_request', error_description: error.message });
+  if (error.retryAt) {
+    const seconds = Math.max(1, Math.ceil((error.retryAt.getTime() - Date.now()) / 1000));
+    headers.set('Retry-After', String(seconds));
   }
-  log('error', 'oauth request failed', { endpoint, error: describeError(error) });
-  return json(500, { error: 'server_error', error_description: 'An unexpected error occurred.' });
+  log('info', 'oauth request refused', { endpoint, error: error.error });
+  return json(error.status, error.toJSON(), noStore(headers));
 }
 
 /**
- * The authorization server's machine endpoints, as fetch handlers: token (RFC 6749 §3.2),
- * revocation (RFC 7009), introspection (RFC 7662) and metadata (RFC 8414). The domain rules
- * are in @chorus/services; this is their HTTP shape.
+ * The authorization server's discovery document (RFC 8414). Synchronous and without a body to
+ * read, so also callable on its own; through the pipeline it answers on the pipeline's headers.
  */
-export function createOAuthEndpoints({ getDatabase, trustedProxies }: OAuthEndpointsOptions) {
-  /** Reads the request, authenticates the client, then runs `then`. */
+export function metadataAnswer(
+  req: Request,
+  headers = responseHeaders(requestIdFor(req)),
+): Response {
+  // It names the Host asked for: no shared cache may hand it to another.
+  headers.set('Cache-Control', 'no-cache');
+  headers.set('Vary', 'Host, X-Forwarded-Host, X-Forwarded-Proto');
+  headers.set('Content-Type', 'application/json; charset=utf-8');
+  return new Response(JSON.stringify(authorizationServerMetadata(issuerFor(req))), {
+    status: 200,
+    headers,
+  });
+}
+
+/**
+ * The authorization server's machine endpoints, as the pipeline's route handlers: token
+ * (RFC 6749 §3.2), revocation (RFC 7009), introspection (RFC 7662) and metadata (RFC 8414).
+ * The domain rules are in @chorus/services; this is their HTTP shape.
+ */
+export function oauthEndpoints({ getDatabase, trustedProxies }: OAuthEndpointsOptions) {
+  /** Reads the parameters, authenticates the client, then runs `then`. */
   async function withClient(
     endpoint: string,
-    req: Request,
+    { req, body, headers }: OAuthCall,
     then: (
       db: Database['db'],
       client: Awaited<ReturnType<typeof authenticateClient>>,
       params: Record<string, string | undefined>,
-    ) => Promise<Response>,
-  ): Promise<Response> {
+    ) => Promise<Answer>,
+  ): Promise<Answer> {
     let credentials: PresentedCredentials | undefined;
     try {
-      const params = await readParams(req);
+      const params = readParams(body ?? '', req.headers.get('content-type'));
       credentials = clientCredentials(req, params);
       const { db } = await getDatabase();
       const ip = clientIp(req, { trusted: trustedProxies });
       const client = await authenticateClient(db, credentials, ip);
       return await then(db, client, params);
     } catch (error) {
-      return failure(error, credentials, endpoint);
+      return failure(error, credentials, endpoint, headers);
     }
   }
 
-  const token = (req: Request) =>
-    withClient('token', req, async (db, client, params) =>
-      json(200, await grantTokens({ db, client, params })),
+  const token = (call: OAuthCall) =>
+    withClient('token', call, async (db, client, params) =>
+      json(200, await grantTokens({ db, client, params }), noStore(call.headers)),
     );
 
-  const revoke = (req: Request) =>
-    withClient('revoke', req, async (db, client, params) => {
+  const revoke = (call: OAuthCall) =>
+    withClient('revoke', call, async (db, client, params) => {
       if (!params.token)
         throw new OAuthError('invalid_request', 'The token parameter is required.');
       await revokeToken({ db, client, token: params.token });
-      return new Response(null, { status: 200, headers: { ...apiSecurityHeaders(), ...NO_STORE } });
+      return new Response(null, { status: 200, headers: noStore(call.headers) });
     });
 
-  const introspect = (req: Request) =>
-    withClient('introspect', req, async (db, client, params) => {
+  const introspect = (call: OAuthCall) =>
+    withClient('introspect', call, async (db, client, params) => {
       // Public clients cannot authenticate, so they cannot introspect (RFC 7662 §2.1).
       if (!client.confidential) {
         throw new OAuthError('invalid_client', 'Introspection needs a confidential client.');
       }
       if (!params.token)
         throw new OAuthError('invalid_request', 'The token parameter is required.');
-      return json(
-        200,
-        await introspectToken({ db, client, token: params.token, issuer: issuerFor(req) }),
-      );
+      const issuer = issuerFor(call.req);
+      const answer = await introspectToken({ db, client, token: params.token, issuer });
+      return json(200, answer, noStore(call.headers));
     });
 
-  const metadata = (req: Request) =>
-    new Response(JSON.stringify(authorizationServerMetadata(issuerFor(req))), {
-      status: 200,
-      headers: {
-        'Content-Type': 'application/json; charset=utf-8',
-        ...apiSecurityHeaders(),
-        // It names the Host asked for: no shared cache may hand it to another.
-        'Cache-Control': 'no-cache',
-        Vary: 'Host, X-Forwarded-Host, X-Forwarded-Proto',
-      },
-    });
+  const metadata = async ({ req, headers }: OAuthCall) => metadataAnswer(req, headers);
 
   return { token, revoke, introspect, metadata };
 }

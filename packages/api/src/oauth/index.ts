@@ -1,8 +1,4 @@
-export {
-  createOAuthEndpoints,
-  issuerFor,
-  requestOrigin,
-  type OAuthEndpointsOptions,
-} from './endpoints';
+export { issuerFor, requestOrigin, type OAuthEndpointsOptions } from './endpoints';
+export { createOAuthEndpoints, type OAuthDoorOptions } from './door';
 export { oauthMounts } from './mounts';
 export { clientCredentials, readParams } from './request';

@@ -1,48 +1,33 @@
-import { apiError } from '../server/errors';
+import { AppError } from '@chorus/services';
 import type { FetchHandler } from '../server/listener';
-import { requestIdFor } from '../server/request-id';
-import { logRequest } from '../server/request-log';
-import { errorResponse, responseHeaders } from '../server/respond';
-import { createOAuthEndpoints, type OAuthEndpointsOptions } from './endpoints';
-
-type Endpoint = (req: Request) => Promise<Response> | Response;
-
-/** Any other method is 405 naming the allowed ones, a path below the endpoint's 404. */
-function refusal(req: Request, path: string, methods: string[]) {
-  const headers = responseHeaders(requestIdFor(req));
-  if (new URL(req.url).pathname !== path) {
-    return errorResponse(apiError('route_not_found', 'No route for this path.'), headers);
-  }
-  headers.set('Allow', methods.join(', '));
-  return errorResponse(
-    apiError('method_not_allowed', `${req.method} is not allowed here.`),
-    headers,
-  );
-}
-
-/** An endpoint at exactly `path`, answering `methods` only, its requests logged. */
-const at = (path: string, methods: string[], endpoint: Endpoint): [string, FetchHandler] => [
-  path,
-  async (req) => {
-    const started = performance.now();
-    const served = new URL(req.url).pathname === path && methods.includes(req.method);
-    const response = served ? await endpoint(req) : refusal(req, path, methods);
-    logRequest(req, path, requestIdFor(req), response.status, started);
-    return response;
-  },
-];
+import { refusingRoute } from '../server/pipeline';
+import { createOAuthDoor, oauthRoute, type OAuthDoorOptions } from './door';
+import { oauthEndpoints } from './endpoints';
 
 /**
  * The authorization server's machine endpoints as the listener's mounts, served by the process
- * that owns the port like the API's doors (docs/oauth.md). `/oauth/authorize` is a page, with
- * sign-in and consent: it stays in the web app.
+ * that owns the port like the API's doors (docs/oauth.md), through the same pipeline.
+ * `/oauth/authorize` is a page, with sign-in and consent: it stays in the web app.
  */
-export function oauthMounts(options: OAuthEndpointsOptions): [string, FetchHandler][] {
-  const endpoints = createOAuthEndpoints(options);
-  return [
-    at('/oauth/token', ['POST'], endpoints.token),
-    at('/oauth/revoke', ['POST'], endpoints.revoke),
-    at('/oauth/introspect', ['POST'], endpoints.introspect),
-    at('/.well-known/oauth-authorization-server', ['GET', 'HEAD'], endpoints.metadata),
-  ];
+export function oauthMounts(options: OAuthDoorOptions): [string, FetchHandler][] {
+  const endpoints = oauthEndpoints(options);
+  /** The OAuth routes: each endpoint at exactly its path, answering its methods only. */
+  const table = new Map([
+    ['/oauth/token', { methods: ['POST'], route: oauthRoute(endpoints.token) }],
+    ['/oauth/revoke', { methods: ['POST'], route: oauthRoute(endpoints.revoke) }],
+    ['/oauth/introspect', { methods: ['POST'], route: oauthRoute(endpoints.introspect) }],
+    [
+      '/.well-known/oauth-authorization-server',
+      { methods: ['GET', 'HEAD'], route: oauthRoute(endpoints.metadata, 'none') },
+    ],
+  ]);
+  const door = createOAuthDoor((req, path) => {
+    const entry = table.get(path);
+    if (!entry)
+      return refusingRoute('none', new AppError('route_not_found', 'No route for this path.'));
+    if (entry.methods.includes(req.method)) return entry.route;
+    const refused = new AppError('method_not_allowed', `${req.method} is not allowed here.`);
+    return refusingRoute('none', refused, entry.methods);
+  }, options);
+  return [...table.keys()].map((path) => [path, door]);
 }

@@ -1,18 +1,19 @@
 import { OAuthError, type ClientCredentials } from '@chorus/services';
-import { readCapped } from '../server/body-limit';
 import { ForbiddenKeyError, isForbiddenKey, parseJsonSafely, safeRecord } from '@chorus/validators';
 
 /** Token, revocation and introspection requests are small; anything larger is not one. */
 export const MAX_BODY = 64 * 1024;
 
 /**
- * The parameters of a POST to an OAuth endpoint: `application/x-www-form-urlencoded` as RFC
- * 6749 says, or JSON as the API spec says. A repeated parameter is refused (RFC 6749 §3.2).
+ * The parameters of a POST to an OAuth endpoint, from its body as the pipeline read it (at most
+ * MAX_BODY): `application/x-www-form-urlencoded` as RFC 6749 says, or JSON as the API spec
+ * says. A repeated parameter is refused (RFC 6749 §3.2).
  */
-export async function readParams(req: Request): Promise<Record<string, string | undefined>> {
-  const type = (req.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
-  // Over the cap: AppError payload_too_large, answered 413 in RFC 6749's shape.
-  const text = await readCapped(req, MAX_BODY);
+export function readParams(
+  text: string,
+  contentType: string | null,
+): Record<string, string | undefined> {
+  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase();
   if (type === 'application/x-www-form-urlencoded') {
     const form = new URLSearchParams(text);
     const out = safeRecord<string>();

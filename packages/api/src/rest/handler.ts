@@ -4,7 +4,12 @@ import type { StorageDriver } from '@chorus/storage';
 import { defaultRateLimiter, type RateLimiter } from '../rate-limit';
 import { checkHealth } from '../server/health';
 import { toResponse, type Answer } from '../server/node-fetch';
-import { createPipeline, type Admitted, type PipelineRoute } from '../server/pipeline';
+import {
+  createPipeline,
+  refusingRoute,
+  type Admitted,
+  type PipelineRoute,
+} from '../server/pipeline';
 import type { SessionLookup } from '../server/principal';
 import { controlRefusal } from '../server/refuse-control';
 import { maxUploadBytesFromEnv } from '../media/config';
@@ -40,9 +45,6 @@ export function createRestHandler(options: RestHandlerOptions) {
   return async (req: Request): Promise<Response> => toResponse(await door(req));
 }
 
-const notAllowed = (method: string, path: string) =>
-  new AppError('method_not_allowed', `${method} is not allowed on ${path}.`);
-
 /**
  * The REST door for everything under /api/, answering JSON as text for the Node listener to
  * write: the pipeline (server/pipeline.ts) with REST's protocol — routes from the one table
@@ -74,12 +76,22 @@ export function createRestDoor(options: RestHandlerOptions) {
     if (publicPath) return publicRoute(req, path, publicPath);
     const match = routes.match(req.method, path);
     // Unknown paths and methods are answered once the caller is known (401 comes first).
-    if (!match) return refusing(new AppError('route_not_found', `No route for ${path}.`));
+    if (!match)
+      return refusingRoute('required', new AppError('route_not_found', `No route for ${path}.`));
     if ('allow' in match) {
-      return refusing(notAllowed(req.method, path), ({ headers }) => {
-        headers.set('Allow', match.allow.join(', '));
-        if (req.method === 'OPTIONS') return new Response(null, { status: 204, headers });
-      });
+      const refused = new AppError(
+        'method_not_allowed',
+        `${req.method} is not allowed on ${path}.`,
+      );
+      const route = refusingRoute('required', refused, match.allow);
+      if (req.method !== 'OPTIONS') return route;
+      return {
+        ...route,
+        serve: async ({ headers }) => {
+          headers.set('Allow', match.allow.join(', '));
+          return new Response(null, { status: 204, headers });
+        },
+      };
     }
     const isPublic = match.route.meta.openapi?.protect === false;
     const access = {
@@ -117,48 +129,19 @@ export function createRestDoor(options: RestHandlerOptions) {
     serve: (admitted: Admitted) => Promise<Answer>,
   ): PipelineRoute {
     const read = req.method === 'GET' || req.method === 'HEAD';
-    if (!read) {
-      return {
-        caller: 'none',
-        access: [],
-        body: 'none',
-        serve: async ({ headers }) => {
-          headers.set('Allow', 'GET, HEAD');
-          throw new AppError('method_not_allowed', `${req.method} is not allowed here.`);
-        },
-      };
-    }
-    return {
-      caller: 'none',
-      access: [],
-      body: 'none',
-      ...(path === '/api/health' && { uncounted: true as const }),
-      serve,
-    };
-  }
-
-  /** A route that only refuses, once the caller is known: `answer` may answer instead (OPTIONS). */
-  function refusing(
-    error: AppError,
-    answer?: (admitted: Admitted) => Answer | undefined,
-  ): PipelineRoute {
-    return {
-      caller: 'required',
-      access: [],
-      body: 'none',
-      serve: async (admitted) => {
-        const answered = answer?.(admitted);
-        if (answered) return answered;
-        throw error;
-      },
-    };
+    const refused = new AppError('method_not_allowed', `${req.method} is not allowed here.`);
+    if (!read) return refusingRoute('none', refused, ['GET', 'HEAD']);
+    const uncounted = path === '/api/health' ? { uncounted: true as const } : {};
+    return { caller: 'none', access: [], body: 'none', ...uncounted, serve };
   }
 
   /** A procedure's route: its input from the body, query and path, run once per Idempotency-Key. */
   async function procedure(route: Route, params: Record<string, string>, admitted: Admitted) {
     const { req, url, path, body, headers } = admitted;
     const input =
-      body === undefined ? undefined : parseJsonBody(body, req.headers.get('content-type'), route.input);
+      body === undefined
+        ? undefined
+        : parseJsonBody(body, req.headers.get('content-type'), route.input);
     const context = {
       db: (await getDatabase()).db,
       principal: admitted.principal,

@@ -1,5 +1,6 @@
 import type { Principal } from '@chorus/auth';
 import { isUnavailable, type Database } from '@chorus/db';
+import type { AppError } from '@chorus/services';
 import {
   callerBucket,
   defaultRateLimiter,
@@ -87,6 +88,24 @@ export interface PipelineOptions {
   /** The dashboard session of a same-origin request, for the routes that accept it. */
   sessionPrincipal?: SessionLookup;
 }
+
+/**
+ * A route that only refuses (an unknown path: 404; another method: 405 with `Allow`), once the
+ * stages before it have run: where a caller is required, strangers get 401, not a map of routes.
+ */
+export const refusingRoute = (
+  caller: PipelineRoute['caller'],
+  error: AppError,
+  allow?: string[],
+): PipelineRoute => ({
+  caller,
+  access: [],
+  body: 'none',
+  serve: async ({ headers }) => {
+    if (allow) headers.set('Allow', allow.join(', '));
+    throw error;
+  },
+});
 
 /** `/api/users/` and `/api/users` are one path. */
 const normalizePath = (pathname: string) => pathname.replace(/\/+$/, '') || '/';

@@ -115,14 +115,25 @@ export function createTrpcHandler({
   );
   return async (req: Request): Promise<Response> => toResponse(await pipeline(req));
 
-  async function serve({ req, url, body, principal, requestId, headers, getDatabase: open }: Admitted) {
+  async function serve({
+    req,
+    url,
+    body,
+    principal,
+    requestId,
+    headers,
+    getDatabase: open,
+  }: Admitted) {
     // JSON too deep for the readers that recurse: the body, or a query's `input`.
     refuseDeepJson(body ?? url.searchParams.get('input') ?? '');
     const { db } = await open();
     return fetchRequestHandler({
       endpoint: '/api/trpc',
       // The body as the pipeline read it, under its cap (the adapter would read it whole).
-      req: body === undefined ? req : new Request(req.url, { method: req.method, headers: req.headers, body }),
+      req:
+        body === undefined
+          ? req
+          : new Request(req.url, { method: req.method, headers: req.headers, body }),
       router: appRouter,
       createContext: async () => ({ db, principal, requestId, origin: url.origin, response: {} }),
       responseMeta: () => ({ headers }),
