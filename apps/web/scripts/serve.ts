@@ -7,16 +7,13 @@
  * memory (pages, caches, a second copy of React) nor its patches of Node's globals, and a
  * request to the API pays for none of them.
  *
- * To serve another non-tRPC handler under /api/ (a multipart upload, say), write it as a
- * fetch-style `(Request) => Promise<Response>` and add it to `mounts` before the REST door.
+ * To serve another non-tRPC handler under /api/ (a multipart upload, say), add it to the REST
+ * table as a handler route (packages/api/src/rest/table.ts): the pipeline serves it.
  */
 import { defaultRateLimiter } from '@chorus/api';
-import { createApiListener, createHttpServer, refuseUpgrade } from '@chorus/api/server';
-import { oauthMounts } from '@chorus/api/oauth';
-import { createRestDoor } from '@chorus/api/rest';
+import { apiMounts, createApiListener, createHttpServer, refuseUpgrade } from '@chorus/api/server';
 import { getDatabase } from '../src/server/database';
 import { requestSessionPrincipal } from '../src/server/session';
-import { handleTrpc } from '../src/server/trpc-door';
 import { portProblem } from './port';
 import { startWeb, webProxy, webUpgrade } from './web-proxy';
 
@@ -31,13 +28,9 @@ const server = createHttpServer();
 server.on(
   'request',
   createApiListener({
-    mounts: [
-      ['/api/trpc', handleTrpc],
-      // The authorization server's machine endpoints; /oauth/authorize is a page, in Next.
-      ...oauthMounts({ getDatabase }),
-      // The session counts only on the routes that accept it (media bytes and upload).
-      ['/api', createRestDoor({ getDatabase, sessionPrincipal: requestSessionPrincipal })],
-    ],
+    // tRPC, the OAuth machine endpoints (/oauth/authorize is a page, in Next) and REST, each
+    // through the one pipeline; the session counts only on the routes that accept it.
+    mounts: apiMounts({ getDatabase, sessionPrincipal: requestSessionPrincipal }),
     webPaths: ['/api/auth'],
     // Sign-in attempts and server actions count in the doors' limiter: one budget each.
     web: webProxy(web.socket, {

@@ -19,4 +19,5 @@ export {
   type RateLimiter,
 } from './rate-limit';
 export { createTrpcHandler, maxBatchFromEnv, type TrpcHandlerOptions } from './server/trpc-door';
+export { createServerCaller, type ServerCallerOptions } from './server/server-caller';
 export { assertMediaConfig, maxUploadBytesFromEnv } from './media/config';

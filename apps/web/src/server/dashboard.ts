@@ -1,13 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { appRouter, createCallerFactory } from '@chorus/api';
+import { createServerCaller } from '@chorus/api';
 import type { Principal } from '@chorus/auth';
 import { cookies, headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { getDatabase } from './database';
 import { signInPath } from './return-path';
 import { sessionPrincipal } from './session';
-
-const createCaller = createCallerFactory(appRouter);
 
 /** The signed-in user of the page being rendered, or null. */
 export async function currentPrincipal(): Promise<Principal | null> {
@@ -24,18 +22,18 @@ export async function requirePrincipal(returnTo: string): Promise<Principal> {
 
 /**
  * The tRPC procedures as the signed-in user: pages and server actions call the same
- * procedures (and so the same rules) as the tRPC and REST doors.
+ * procedures, under the same access and rate-limit rules (each call spends the user's session
+ * budget), as the tRPC and REST doors.
  */
 export async function dashboardCaller(returnTo: string) {
   const principal = await requirePrincipal(returnTo);
   const { db } = await getDatabase();
   const host = (await headers()).get('host') ?? 'localhost';
-  return createCaller({
+  return createServerCaller({
     db,
     principal,
     requestId: `req_${randomUUID().replaceAll('-', '')}`,
     origin: `http://${host}`,
-    response: {},
   });
 }
 

@@ -8,3 +8,4 @@ export {
 export { corsOriginsFromEnv, type CorsOrigins } from './cors';
 export { refuse } from './refuse';
 export { apiError, type ApiError } from './errors';
+export { apiMounts, type ApiRoutesOptions } from './api-routes';

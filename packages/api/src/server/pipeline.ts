@@ -6,6 +6,7 @@ import {
   defaultRateLimiter,
   enforceRateLimit,
   reportRateLimit,
+  type Bucket,
   type RateLimiter,
 } from '../rate-limit';
 import { withIdempotency } from '../rest/idempotency';
@@ -107,6 +108,28 @@ export const refusingRoute = (
   },
 });
 
+/**
+ * The rate-limit stage: counts the request (`cost` requests: a tRPC batch) against its bucket,
+ * setting the rate-limit headers; over the budget, 429. Health probes only report it.
+ */
+export async function spendBudget(
+  rateLimiter: RateLimiter,
+  bucket: Bucket,
+  route: Pick<PipelineRoute, 'cost' | 'uncounted'>,
+  headers: Headers,
+) {
+  if (route.uncounted) await reportRateLimit(rateLimiter, bucket, headers);
+  else await enforceRateLimit(rateLimiter, bucket, headers, route.cost);
+}
+
+/** The access stage: the first rule the caller breaks, thrown (401, 403 insufficient_scope…). */
+export function checkAccess(principal: Principal | null, rules: readonly AccessRule[]) {
+  for (const rule of rules) {
+    const breach = accessBreach(principal, rule);
+    if (breach) throw breach;
+  }
+}
+
 /** `/api/users/` and `/api/users` are one path. */
 const normalizePath = (pathname: string) => pathname.replace(/\/+$/, '') || '/';
 
@@ -150,13 +173,13 @@ export function createPipeline<R extends PipelineRoute = PipelineRoute>(
     const { req, headers } = start;
     const body = await bodyOf(req, route);
     const principal = await callerOf(req, route, headers);
-    const bucket = callerBucket(req, principal, rateLimiter.limits);
-    if (route.uncounted) await reportRateLimit(rateLimiter, bucket, headers);
-    else await enforceRateLimit(rateLimiter, bucket, headers, route.cost);
-    for (const rule of route.access) {
-      const breach = accessBreach(principal, rule);
-      if (breach) throw breach;
-    }
+    await spendBudget(
+      rateLimiter,
+      callerBucket(req, principal, rateLimiter.limits),
+      route,
+      headers,
+    );
+    checkAccess(principal, route.access);
     const idempotent = async (fingerprint: object, run: () => Promise<Answer>) => {
       if (req.method !== 'POST' || !principal) return run();
       const { db } = await getDatabase();

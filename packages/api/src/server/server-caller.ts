@@ -1,0 +1,57 @@
+import type { Principal } from '@chorus/auth';
+import type { Db } from '@chorus/db';
+import { defaultRateLimiter, principalBucket, type RateLimiter } from '../rate-limit';
+import { accessRuleOf, isReadProcedure } from '../trpc/access-rules';
+import { createCallerFactory } from '../trpc/init';
+import { appRouter } from '../trpc/root';
+import { checkAccess, spendBudget } from './pipeline';
+
+const createCaller = createCallerFactory(appRouter);
+
+export interface ServerCallerOptions {
+  db: Db;
+  /** The signed-in user: server calls are never anonymous. */
+  principal: Principal;
+  requestId: string;
+  origin: string;
+  /** Counts calls; by default the process's, shared with the doors. */
+  rateLimiter?: RateLimiter;
+}
+
+/** Runs `admit` with a call's dotted path before each call the caller makes, however deep. */
+function admitting<T>(target: T, path: string[], admit: (path: string) => Promise<void>): T {
+  return new Proxy(target as object, {
+    get(object, key, receiver) {
+      const value: unknown = Reflect.get(object, key, receiver);
+      // tRPC's caller is a tree of callable proxies; anything else (`then`) is passed through.
+      return typeof key === 'string' && typeof value === 'function'
+        ? admitting(value, [...path, key], admit)
+        : value;
+    },
+    async apply(fn, self, args: unknown[]) {
+      await admit(path.join('.'));
+      return Reflect.apply(fn as (...a: unknown[]) => unknown, self, args) as unknown;
+    },
+  }) as T;
+}
+
+/**
+ * The procedures as called by the web app's own server (the dashboard's pages and server
+ * actions), through the same rate-limit and access stages as every door's request
+ * (server/pipeline.ts): each call spends the caller's budget — a query the read budget, a
+ * mutation the write budget, as the tRPC door counts a session's GET and POST — and is checked
+ * against the procedure's `meta.access` before it runs.
+ */
+export function createServerCaller({
+  rateLimiter = defaultRateLimiter(),
+  ...context
+}: ServerCallerOptions): ReturnType<typeof createCaller> {
+  const caller = createCaller({ ...context, response: {} });
+  const headers = new Headers();
+  return admitting(caller, [], async (path) => {
+    const method = isReadProcedure(path) ? 'GET' : 'POST';
+    const bucket = principalBucket(context.principal, method, rateLimiter.limits);
+    await spendBudget(rateLimiter, bucket, {}, headers);
+    checkAccess(context.principal, [accessRuleOf(path) ?? {}]);
+  });
+}
