@@ -1,18 +1,10 @@
-import type { Database } from '@chorus/db';
 import { oauthMounts } from '../oauth/mounts';
-import type { RateLimiter } from '../rate-limit';
-import { createRestDoor } from '../rest/handler';
+import { createRestDoor, type RestHandlerOptions } from '../rest/handler';
 import type { FetchHandler } from './listener';
-import type { SessionLookup } from './principal';
 import { createTrpcHandler } from './trpc-door';
 
-export interface ApiRoutesOptions {
-  getDatabase: () => Promise<Database>;
-  /** The dashboard session of a same-origin request, for the routes that accept it. */
-  sessionPrincipal?: SessionLookup;
-  /** By default the process's limiter: one budget per caller whatever the door. */
-  rateLimiter?: RateLimiter;
-}
+/** The database, the session lookup, and the process's limiter unless one is given: one budget per caller whatever the door. */
+export type ApiRoutesOptions = RestHandlerOptions;
 
 /**
  * Every route the API serves, by kind, as the listener's mounts (tried in order): each door is

@@ -1,0 +1,227 @@
+/**
+ * Issue 25 item 1: one pipeline for every route kind. Each kind — a REST procedure, a REST
+ * handler route, a tRPC call, the OAuth machine endpoints — is served through the app's
+ * listener as `apiMounts` mounts it, and must get every stage: a request id, the security
+ * headers, the budget, one log line, the body cap and the access check, each answered in its
+ * door's error shape. A stage skipped for one kind fails here.
+ */
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createServerCaller, toApiError } from '../src';
+import { apiMounts, createApiListener, createHttpServer } from '../src/server';
+import { createTrpcHandler } from '../src/server/trpc-door';
+import { startHarness, type Harness } from './harness';
+import { fixture } from './media-fixtures';
+import { awayFromWindowEdge, testRateLimiter } from './rate-limiter';
+
+const UPLOAD_CAP = 1024;
+let h: Harness;
+let base: string;
+const server = createHttpServer();
+
+beforeAll(async () => {
+  h = await startHarness();
+  server.on(
+    'request',
+    createApiListener({
+      mounts: apiMounts({
+        getDatabase: async () => h.database,
+        rateLimiter: testRateLimiter(),
+        storage: h.storage,
+        maxUploadBytes: UPLOAD_CAP,
+      }),
+      webPaths: [],
+      web: (_req, res) => res.end('web'),
+      corsOrigins: new Set(),
+    }),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  await h?.close();
+});
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+const form = { 'content-type': 'application/x-www-form-urlencoded' };
+const OAUTH_POSTS = ['/oauth/token', '/oauth/revoke', '/oauth/introspect'];
+
+/** One request of each route kind, as a client sends it. */
+const kinds = (token: string): [string, string, RequestInit][] => [
+  ['REST procedure', '/api/users', { headers: bearer(token) }],
+  ['REST handler route', '/api/content/posts/export?format=json', { headers: bearer(token) }],
+  ['tRPC call', '/api/trpc/users.list?input=%7B%7D', { headers: bearer(token) }],
+  ...OAUTH_POSTS.map((path): [string, string, RequestInit] => [
+    path,
+    path,
+    { method: 'POST', headers: form, body: 'client_id=cli_unknown&token=x' },
+  ]),
+  ['OAuth metadata', '/.well-known/oauth-authorization-server', {}],
+];
+
+/** The log lines written while `work` runs, parsed. */
+async function logged(work: () => Promise<void>) {
+  const lines: Record<string, unknown>[] = [];
+  const level = process.env.LOG_LEVEL;
+  process.env.LOG_LEVEL = 'info';
+  const spy = vi.spyOn(process.stdout, 'write').mockImplementation((chunk) => {
+    for (const line of String(chunk).split('\n').filter(Boolean)) {
+      lines.push(JSON.parse(line) as Record<string, unknown>);
+    }
+    return true;
+  });
+  try {
+    await work();
+  } finally {
+    spy.mockRestore();
+    process.env.LOG_LEVEL = level;
+  }
+  return lines;
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('every route kind, through the one pipeline', () => {
+  it('answers with the request id, the security headers and the budget, and is logged once', async () => {
+    const answers: { kind: string; id: string; status: number }[] = [];
+    const lines = await logged(async () => {
+      for (const [i, [kind, path, init]] of kinds(h.main.token).entries()) {
+        const id = `pipeline-kind-${i}`;
+        const res = await fetch(`${base}${path}`, {
+          ...init,
+          headers: { ...(init.headers as Record<string, string>), 'x-request-id': id },
+        });
+        await res.arrayBuffer();
+        expect(res.status, kind).toBeLessThan(500);
+        expect(res.headers.get('x-request-id'), kind).toBe(id);
+        expect(res.headers.get('x-content-type-options'), kind).toBe('nosniff');
+        expect(res.headers.get('referrer-policy'), kind).toBe('no-referrer');
+        expect(res.headers.get('x-ratelimit-limit'), kind).toMatch(/^\d+$/);
+        expect(res.headers.get('x-ratelimit-remaining'), kind).toMatch(/^\d+$/);
+        answers.push({ kind, id, status: res.status });
+      }
+    });
+    for (const { kind, id, status } of answers) {
+      const mine = lines.filter((line) => line.msg === 'request' && line.requestId === id);
+      expect(mine, kind).toHaveLength(1);
+      expect(mine[0]?.status, kind).toBe(status);
+    }
+  });
+
+  it('refuses a body over its cap (413) before the caller is looked at, in the door’s shape', async () => {
+    const big = JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) });
+    const json = { 'content-type': 'application/json' };
+    // No credentials: the body stage comes before the principal.
+    const rest = await fetch(`${base}/api/users`, { method: 'POST', headers: json, body: big });
+    expect(rest.status).toBe(413);
+    expect(((await rest.json()) as { error: { code: string } }).error.code).toBe(
+      'payload_too_large',
+    );
+    const trpc = await fetch(`${base}/api/trpc/users.create`, {
+      method: 'POST',
+      headers: json,
+      body: big,
+    });
+    expect(trpc.status).toBe(413);
+    const trpcBody = (await trpc.json()) as { error: { data: { error: { code: string } } } };
+    expect(trpcBody.error.data.error.code).toBe('payload_too_large');
+    for (const path of OAUTH_POSTS) {
+      const res = await fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: form,
+        body: `token=${'a'.repeat(100 * 1024)}`,
+      });
+      expect(res.status, path).toBe(413);
+      expect(((await res.json()) as { error: string }).error, path).toBe('invalid_request');
+      expect(res.headers.get('x-ratelimit-limit'), path).toMatch(/^\d+$/);
+    }
+    // An upload has its own cap, past the 1 MiB of JSON bodies: enforced as it streams.
+    const upload = new FormData();
+    const png = Buffer.concat([fixture('pixel.png'), Buffer.alloc(UPLOAD_CAP)]);
+    upload.append('file', new Blob([png], { type: 'image/png' }), 'big.png');
+    const media = await fetch(`${base}/api/content/media`, {
+      method: 'POST',
+      headers: bearer(h.main.token),
+      body: upload,
+    });
+    expect(media.status).toBe(413);
+    expect(((await media.json()) as { error: { code: string } }).error.code).toBe(
+      'payload_too_large',
+    );
+  });
+
+  it('checks meta.access for each kind before the route runs, in the door’s shape', async () => {
+    const { secret } = await h.keyFor(h.main.adminId, ['analytics:read']);
+    const refusedRest = [
+      ['GET', '/api/users'],
+      ['GET', '/api/content/posts/export?format=json'],
+      ['POST', '/api/content/media'],
+      ['POST', '/api/content/posts/import'],
+    ];
+    for (const [method, path] of refusedRest) {
+      const res = await fetch(`${base}${path}`, { method, headers: bearer(secret) });
+      expect(res.status, path).toBe(403);
+      expect(((await res.json()) as { error: { code: string } }).error.code, path).toBe(
+        'insufficient_scope',
+      );
+    }
+    const trpc = await fetch(`${base}/api/trpc/users.list?input=%7B%7D`, {
+      headers: bearer(secret),
+    });
+    expect(trpc.status).toBe(403);
+    const body = (await trpc.json()) as { error: { data: { error: { code: string } } } };
+    expect(body.error.data.error.code).toBe('insufficient_scope');
+    // The pipeline checks every call of a batch before any runs: the allowed one does not run
+    // either (the procedures' own check alone would answer it, in a 207).
+    const input = encodeURIComponent(JSON.stringify({ 0: {}, 1: {} }));
+    const batch = await fetch(`${base}/api/trpc/analytics.list,users.list?batch=1&input=${input}`, {
+      headers: bearer(secret),
+    });
+    expect(batch.status).toBe(403);
+    const results = (await batch.json()) as { error: { data: { error: { code: string } } } }[];
+    expect(results.map((result) => result.error.data.error.code)).toEqual([
+      'insufficient_scope',
+      'insufficient_scope',
+    ]);
+  });
+});
+
+describe('the dashboard’s server calls', () => {
+  it('spend the signed-in user’s session budget, the one the tRPC door’s session calls spend', async () => {
+    const rateLimiter = testRateLimiter({ free: { read: 2, write: 1 } });
+    const principal = h.session();
+    const caller = createServerCaller({
+      db: h.db,
+      principal,
+      requestId: 'req_dashboard',
+      origin: 'http://localhost',
+      rateLimiter,
+    });
+    const trpc = createTrpcHandler({
+      getDatabase: async () => h.database,
+      rateLimiter,
+      sessionPrincipal: async () => principal,
+    });
+    await awayFromWindowEdge();
+    await caller.users.list({});
+    const viaDoor = await trpc(new Request('http://localhost/api/trpc/users.list?input=%7B%7D'));
+    expect(viaDoor.headers.get('x-ratelimit-remaining')).toBe('0');
+    const refused = await caller.users.list({}).catch((error: unknown) => toApiError(error));
+    expect(refused).toMatchObject({ status: 429, code: 'rate_limit_exceeded' });
+    await rateLimiter.close();
+  });
+
+  it('are checked against the procedure’s access rule', async () => {
+    const caller = createServerCaller({
+      db: h.db,
+      principal: h.session({ scopes: ['analytics:read'] }),
+      requestId: 'req_dashboard',
+      origin: 'http://localhost',
+      rateLimiter: testRateLimiter(),
+    });
+    const refused = await caller.users.list({}).catch((error: unknown) => toApiError(error));
+    expect(refused).toMatchObject({ status: 403, code: 'insufficient_scope' });
+  });
+});
