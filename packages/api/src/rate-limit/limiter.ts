@@ -48,7 +48,7 @@ async function within<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 /**
- * The rate limiter of the REST door (docs/rate-limits-and-idempotency.md). When the store (Redis) is unreachable or
+ * The rate limiter of the pipeline (docs/rate-limits-and-idempotency.md). When the store (Redis) is unreachable or
  * slow, requests are served uncounted (fail open) and the failure is logged; the headers then
  * show the full budget, since nothing was counted.
  */

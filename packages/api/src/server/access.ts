@@ -26,8 +26,9 @@ export interface AccessRule {
 
 /**
  * The first rule the caller breaks, in the order of docs/security.md: who, how, scopes, role. The
- * one check of every procedure's tier, and of the REST door before an Idempotency-Key is
- * claimed or replayed (a stored answer goes only to a caller who may make the request).
+ * pipeline's access stage (server/pipeline.ts, before an Idempotency-Key is claimed or replayed:
+ * a stored answer goes only to a caller who may make the request), and each procedure tier's
+ * second look.
  */
 export function accessBreach(principal: Principal | null, rule: AccessRule): AppError | null {
   if (!principal) return new AppError('unauthorized', 'Authentication required.');

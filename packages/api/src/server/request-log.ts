@@ -1,8 +1,9 @@
 import { log } from './logger';
 
 /**
- * One line per request, whichever door answered it (REST, tRPC): the request id the answer
- * carries, so a caller's report can be found in the logs (docs/api.md).
+ * One line per request, written by the pipeline (server/pipeline.ts) whichever door answered
+ * it: the request id the answer carries, so a caller's report can be found in the logs
+ * (docs/api.md).
  */
 export function logRequest(
   req: Request,

@@ -110,7 +110,9 @@ export const publicProcedure = procedure.use(async ({ getRawInput, next }) => {
 
 /**
  * A tier of callers in one middleware (each middleware tRPC runs costs a few copies of the
- * call's options, on every call).
+ * call's options, on every call). The pipeline has checked the same rule, read from the meta
+ * the tiers below declare, before any door's call gets here: this is the second look, for a
+ * caller made without the pipeline (tests, scripts).
  */
 const tier = (rule: AccessRule) =>
   procedure.use(async ({ ctx, getRawInput, next }) => {
