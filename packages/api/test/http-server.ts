@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createHttpServer, type NodeHandler as NodeListener } from '../src/server/listener';
 import { requestUrl, toRequest } from '../src/server/node-fetch';
 
 export type FetchHandler = (req: Request) => Promise<Response>;
@@ -31,5 +32,20 @@ export async function serveOnLoopback(handle: FetchHandler) {
   return {
     base: `http://127.0.0.1:${port}`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** The app's own HTTP server (`createHttpServer`) with a listener, on a loopback port. */
+export async function listenOnLoopback(listener: NodeListener) {
+  const server = createHttpServer();
+  server.on('request', listener);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    base: `http://127.0.0.1:${port}`,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
   };
 }

@@ -5,42 +5,36 @@
  * headers, the budget, one log line, the body cap and the access check, each answered in its
  * door's error shape. A stage skipped for one kind fails here.
  */
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createServerCaller, toApiError } from '../src';
-import { apiMounts, createApiListener, createHttpServer } from '../src/server';
+import { apiMounts, createApiListener } from '../src/server';
 import { createTrpcHandler } from '../src/server/trpc-door';
 import { startHarness, type Harness } from './harness';
+import { listenOnLoopback } from './http-server';
 import { fixture } from './media-fixtures';
 import { awayFromWindowEdge, testRateLimiter } from './rate-limiter';
 
 const UPLOAD_CAP = 1024;
 let h: Harness;
+let served: Awaited<ReturnType<typeof listenOnLoopback>>;
 let base: string;
-const server = createHttpServer();
 
 beforeAll(async () => {
   h = await startHarness();
-  server.on(
-    'request',
-    createApiListener({
-      mounts: apiMounts({
-        getDatabase: async () => h.database,
-        rateLimiter: testRateLimiter(),
-        storage: h.storage,
-        maxUploadBytes: UPLOAD_CAP,
-      }),
-      webPaths: [],
-      web: (_req, res) => res.end('web'),
-      corsOrigins: new Set(),
-    }),
+  const mounts = apiMounts({
+    getDatabase: async () => h.database,
+    rateLimiter: testRateLimiter(),
+    storage: h.storage,
+    maxUploadBytes: UPLOAD_CAP,
+  });
+  const web = (_req: unknown, res: { end(text: string): void }) => res.end('web');
+  served = await listenOnLoopback(
+    createApiListener({ mounts, webPaths: [], web, corsOrigins: new Set() }),
   );
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  base = served.base;
 });
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
+  await served?.close();
   await h?.close();
 });
 
