@@ -112,14 +112,15 @@ export const refusingRoute = (
  * The rate-limit stage: counts the request (`cost` requests: a tRPC batch) against its bucket,
  * setting the rate-limit headers; over the budget, 429. Health probes only report it.
  */
-export async function spendBudget(
+export function spendBudget(
   rateLimiter: RateLimiter,
   bucket: Bucket,
   route: Pick<PipelineRoute, 'cost' | 'uncounted'>,
   headers: Headers,
-) {
-  if (route.uncounted) await reportRateLimit(rateLimiter, bucket, headers);
-  else await enforceRateLimit(rateLimiter, bucket, headers, route.cost);
+): Promise<void> {
+  return route.uncounted
+    ? reportRateLimit(rateLimiter, bucket, headers)
+    : enforceRateLimit(rateLimiter, bucket, headers, route.cost);
 }
 
 /** The access stage: the first rule the caller breaks, thrown (401, 403 insufficient_scope…). */
@@ -171,7 +172,9 @@ export function createPipeline<R extends PipelineRoute = PipelineRoute>(
 
   async function admit(route: PipelineRoute, start: Start): Promise<Answer> {
     const { req, headers } = start;
-    const body = await bodyOf(req, route);
+    // Most requests (every GET) have no body: no promise to wait for.
+    const cap = bodyCap(req, route);
+    const body = cap === undefined ? undefined : await readCapped(req, cap);
     const principal = await callerOf(req, route, headers);
     await spendBudget(
       rateLimiter,
@@ -193,11 +196,10 @@ export function createPipeline<R extends PipelineRoute = PipelineRoute>(
     return route.serve({ ...start, body, principal, getDatabase, idempotent });
   }
 
-  /** The body stage: read under the route's cap (413 past it), never buffered beyond. */
-  async function bodyOf(req: Request, route: PipelineRoute): Promise<string | undefined> {
+  /** The body stage's cap for the route: undefined when the pipeline reads no body. */
+  function bodyCap(req: Request, route: PipelineRoute): number | undefined {
     const cap = route.body ?? MAX_BODY_BYTES;
-    if (cap === 'none' || cap === 'own' || takesNoBody(req.method)) return undefined;
-    return readCapped(req, cap);
+    return cap === 'none' || cap === 'own' || takesNoBody(req.method) ? undefined : cap;
   }
 
   /** The principal stage: a bearer token, else the session where the route accepts it. */
