@@ -1,0 +1,30 @@
+import { flag, oneOf, text, url, whole } from './kinds';
+
+/**
+ * The HTTP server's settings (docs/configuration.md). `text()` entries are parsed further by
+ * the package that uses them, whose parser the start-up check calls (apps/server).
+ */
+export const serverSettings = {
+  PORT: whole({
+    min: 0,
+    max: 65_535,
+    fallback: 3000,
+    message: 'PORT must be a port number (0 to 65535).',
+  }),
+  CHORUS_PUBLIC_URL: url('CHORUS_PUBLIC_URL', ['http', 'https'], 'https://chorus.example.com'),
+  NEXTAUTH_URL: url('NEXTAUTH_URL', ['http', 'https'], 'https://chorus.example.com'),
+  /** @chorus/api's trustedProxiesFromEnv. */
+  CHORUS_TRUSTED_PROXIES: text(),
+  /** @chorus/api's corsOriginsFromEnv. */
+  CHORUS_CORS_ORIGINS: text(),
+  LOG_LEVEL: oneOf('LOG_LEVEL', ['debug', 'info', 'warn', 'error', 'silent'], 'info'),
+  CHORUS_WORKER: flag('CHORUS_WORKER', true),
+  CHORUS_TRPC_MAX_BATCH: whole({
+    min: 1,
+    max: 1000,
+    fallback: 20,
+    message: 'CHORUS_TRPC_MAX_BATCH must be a whole number from 1 to 1000.',
+  }),
+  /** @chorus/services' grantLifetimeMs (days, fractions allowed). */
+  CHORUS_OAUTH_GRANT_LIFETIME_DAYS: text(),
+};
