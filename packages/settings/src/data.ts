@@ -1,4 +1,5 @@
-import { text, textOr, url, whole } from './kinds';
+import { z } from 'zod';
+import { blank, text, textOr, url, whole } from './kinds';
 
 /** Where the data lives, its secrets and the first admin (docs/configuration.md). */
 export const dataSettings = {
@@ -10,8 +11,11 @@ export const dataSettings = {
   /** next-auth's other name for NEXTAUTH_SECRET. */
   AUTH_SECRET: text(),
   ADMIN_EMAIL: textOr('admin@example.com'),
-  /** At least 8 characters, checked where the admin is created (apps/server's first-admin). */
-  ADMIN_PASSWORD: text(),
+  /** Taken as written (spaces are part of a password). */
+  ADMIN_PASSWORD: z.preprocess(
+    blank,
+    z.string().min(8, 'ADMIN_PASSWORD must be at least 8 characters.').optional(),
+  ),
   CHORUS_MEDIA_MAX_BYTES: whole({
     min: 1,
     max: Number.MAX_SAFE_INTEGER,

@@ -4,7 +4,8 @@ import { z } from 'zod';
  * The kinds of value a setting holds, each read from the raw environment string. Blank counts
  * as unset everywhere: `.env.example` lines left empty (`NAME=`) must not break start-up.
  */
-const blank = (raw: unknown) => (typeof raw === 'string' && raw.trim() === '' ? undefined : raw);
+export const blank = (raw: unknown) =>
+  typeof raw === 'string' && raw.trim() === '' ? undefined : raw;
 
 /** Free text; unset is `undefined`. */
 export const text = () =>
