@@ -1,7 +1,8 @@
 /**
- * The settings `npm start` parsed (@chorus/settings), checked further: the rules that join
- * two settings, and the structured ones by the parsers of the packages that own them. A configuration that cannot
- * work stops start-up here, naming the setting, not at a request.
+ * The settings `npm start` parsed (@chorus/settings), checked further: the rule that joins two
+ * of them, and each structured group (rate limits, proxies, CORS origins, the media store,
+ * integrations, the webhook retry schedule) by the parser of the package that owns it. A
+ * configuration that cannot work stops start-up here, naming the setting, not at a request.
  */
 import {
   assertIntegrationConfig,
@@ -10,13 +11,7 @@ import {
   trustedProxiesFromEnv,
 } from '@chorus/api';
 import { corsOriginsFromEnv } from '@chorus/api/server';
-import {
-  analyticsSyncCron,
-  publishingTiming,
-  schedulerTiming,
-  webhookSweepTiming,
-} from '@chorus/jobs';
-import { grantLifetimeMs, publishingSettings, webhookSettings } from '@chorus/services';
+import { webhookSettings } from '@chorus/services';
 import type { Settings } from '@chorus/settings';
 
 type Env = NodeJS.ProcessEnv;
@@ -34,14 +29,8 @@ export function checkSettings(env: Env, settings: Settings) {
     rateLimitConfigFromEnv,
     trustedProxiesFromEnv,
     corsOriginsFromEnv,
-    grantLifetimeMs,
     assertMediaConfig,
     webhookSettings,
-    publishingSettings,
-    schedulerTiming,
-    publishingTiming,
-    webhookSweepTiming,
-    analyticsSyncCron,
   ])
     check(env);
 }

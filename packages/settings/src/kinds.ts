@@ -73,3 +73,20 @@ export const url = (name: string, schemes: readonly string[], example: string) =
       )
       .optional(),
   );
+
+/** A whole number from `min` to `max`, with a default, in the words every such setting uses. */
+export const wholeIn = (name: string, min: number, max: number, fallback: number) =>
+  whole({ min, max, fallback, message: `${name} must be an integer from ${min} to ${max}.` });
+
+/** A number of days above 0 (fractions allowed), at most `max`, with a default. */
+export const days = (message: string, max: number, fallback: number) =>
+  z.preprocess(
+    blank,
+    z
+      .string()
+      .trim()
+      .regex(/^\d+(\.\d+)?$/, message)
+      .transform(Number)
+      .pipe(z.number().gt(0, message).max(max, message))
+      .default(fallback),
+  );

@@ -1,8 +1,8 @@
-import { flag, oneOf, text, url, whole } from './kinds';
+import { days, flag, oneOf, text, url, whole } from './kinds';
 
 /**
- * The HTTP server's settings (docs/configuration.md). `text()` entries are parsed further by
- * the package that uses them, whose parser the start-up check calls (apps/server).
+ * The HTTP server's settings (docs/configuration.md). A `text()` entry is parsed further by
+ * the package that owns it, with the others of its group (the parser named beside it).
  */
 export const serverSettings = {
   PORT: whole({
@@ -25,6 +25,9 @@ export const serverSettings = {
     fallback: 20,
     message: 'CHORUS_TRPC_MAX_BATCH must be a whole number from 1 to 1000.',
   }),
-  /** @chorus/services' grantLifetimeMs (days, fractions allowed). */
-  CHORUS_OAUTH_GRANT_LIFETIME_DAYS: text(),
+  CHORUS_OAUTH_GRANT_LIFETIME_DAYS: days(
+    'CHORUS_OAUTH_GRANT_LIFETIME_DAYS must be a number of days above 0 (e.g. 90).',
+    3650,
+    90,
+  ),
 };
