@@ -3,7 +3,10 @@ import { blank, text, textOr, url, whole } from './kinds';
 
 /** Where the data lives, its secrets and the first admin (docs/configuration.md). */
 export const dataSettings = {
-  DATABASE_URL: url('DATABASE_URL', ['postgres', 'postgresql'], 'postgres://host:5432/chorus'),
+  DATABASE_URL: url(
+    ['postgres', 'postgresql'],
+    'DATABASE_URL must be a postgres:// URL (e.g. postgres://user@host:5432/chorus).',
+  ),
   CHORUS_DATA_DIR: text(),
   /** @chorus/services' readEncryptionKey (32 bytes, base64 or hex). */
   CHORUS_ENCRYPTION_KEY: text(),

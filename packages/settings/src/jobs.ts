@@ -1,14 +1,19 @@
-import { flag, text, textOr, wholeIn } from './kinds';
+import { flag, text, textOr, whole, wholeIn } from './kinds';
 
 /** Rate limits, the background jobs, publishing and webhooks (docs/configuration.md). */
 export const jobSettings = {
-  // Read together, Redis or Upstash and the figures, by @chorus/api's rateLimitConfigFromEnv.
+  // Redis or Upstash, and the figures: read together by @chorus/api's rateLimitConfigFromEnv.
   REDIS_URL: text(),
   UPSTASH_REDIS_REST_URL: text(),
   UPSTASH_REDIS_REST_TOKEN: text(),
   RATE_LIMITS: text(),
-  RATE_LIMIT_TIMEOUT_MS: text(),
-  RATE_LIMIT_PREFIX: text(),
+  RATE_LIMIT_TIMEOUT_MS: whole({
+    min: 1,
+    max: Number.MAX_SAFE_INTEGER,
+    fallback: 200,
+    message: 'RATE_LIMIT_TIMEOUT_MS must be a positive integer (milliseconds).',
+  }),
+  RATE_LIMIT_PREFIX: textOr('chorus:ratelimit'),
   CHORUS_SCHEDULER_INTERVAL_MS: wholeIn('CHORUS_SCHEDULER_INTERVAL_MS', 100, 60_000, 500),
   CHORUS_PUBLISHING_CONCURRENCY: wholeIn('CHORUS_PUBLISHING_CONCURRENCY', 1, 256, 32),
   CHORUS_PUBLISHING_SWEEP_INTERVAL_MS: wholeIn(

@@ -61,7 +61,7 @@ export const whole = (opts: { min: number; max: number; fallback: number; messag
   );
 
 /** A URL with one of `schemes`; unset is `undefined`. */
-export const url = (name: string, schemes: readonly string[], example: string) =>
+export const url = (schemes: readonly string[], message: string) =>
   z.preprocess(
     blank,
     z
@@ -69,7 +69,7 @@ export const url = (name: string, schemes: readonly string[], example: string) =
       .trim()
       .refine(
         (raw) => URL.canParse(raw) && schemes.includes(new URL(raw).protocol.slice(0, -1)),
-        `${name} must be a ${schemes.join(' or ')} URL (e.g. ${example}).`,
+        message,
       )
       .optional(),
   );

@@ -11,8 +11,8 @@ export const serverSettings = {
     fallback: 3000,
     message: 'PORT must be a port number (0 to 65535).',
   }),
-  CHORUS_PUBLIC_URL: url('CHORUS_PUBLIC_URL', ['http', 'https'], 'https://chorus.example.com'),
-  NEXTAUTH_URL: url('NEXTAUTH_URL', ['http', 'https'], 'https://chorus.example.com'),
+  CHORUS_PUBLIC_URL: url(['http', 'https'], 'CHORUS_PUBLIC_URL must be an absolute http(s) URL.'),
+  NEXTAUTH_URL: url(['http', 'https'], 'NEXTAUTH_URL must be an absolute http(s) URL.'),
   /** @chorus/api's trustedProxiesFromEnv. */
   CHORUS_TRUSTED_PROXIES: text(),
   /** @chorus/api's corsOriginsFromEnv. */
