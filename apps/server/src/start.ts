@@ -1,9 +1,9 @@
 /**
- * `npm start`: builds what is not built, opens the database (the embedded PGlite served on
- * loopback unless DATABASE_URL is set), applies migrations, creates the first admin on a
- * first start, then runs the app's server (src/serve.ts: the API's doors and Next, in
- * production mode) on PORT, and the background jobs in this process. With --dev (`npm run dev`): the same without the build, and Next
- * in development mode.
+ * `npm start`: parses the settings, builds what is not built, opens the database (the embedded
+ * PGlite served on loopback unless DATABASE_URL is set), applies migrations, creates the first
+ * admin on a first start, then runs the app's server (src/serve.ts: the API's doors and Next,
+ * in production mode) on PORT, and the background jobs in this process. With --dev
+ * (`npm run dev`): the same without the build, and Next in development mode.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -108,13 +108,14 @@ async function main() {
   const dev = process.argv.includes('--dev');
   const nodeEnv = dev ? 'development' : 'production';
   const { dataDir } = databaseOptionsFromEnv();
-  const settings = await completeSettings(parseSettings(process.env), dataDir, dev);
+  const parsed = parseSettings(process.env);
+  await assertPortFree(String(parsed.PORT));
+  const settings = await completeSettings(parsed, dataDir, dev);
   // The worker runs in this process and reads what was completed from its environment.
   for (const name of ['CHORUS_ENCRYPTION_KEY', 'NEXTAUTH_SECRET', 'CHORUS_STORAGE_DIR'] as const)
     if (settings[name] !== undefined) process.env[name] = settings[name];
   // `next start` runs in production mode: check the configuration as it will be read there.
   checkSettings({ ...process.env, NODE_ENV: nodeEnv }, settings);
-  await assertPortFree(String(settings.PORT));
   if (!dev) build();
   let embedded: EmbeddedServer | undefined;
   if (!settings.DATABASE_URL) {
@@ -146,7 +147,8 @@ async function main() {
     ['--import', 'tsx', 'src/serve.ts', ...(dev ? ['--dev'] : [])],
     {
       cwd: appDir,
-      // The channel hands Next's environment over, and tells when it listens: only then is it announced.
+      // The channel hands Next's environment over, and tells when the server listens: only
+      // then is it announced.
       stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
       env: apiEnv(given),
     },
