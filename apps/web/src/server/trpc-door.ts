@@ -3,7 +3,7 @@ import { getDatabase } from './database';
 import { requestSessionPrincipal } from './session';
 
 /**
- * The tRPC door (mounted at /api/trpc by apps/server/src/serve.ts): bearer tokens, or the dashboard
+ * The tRPC door (mounted at /api/trpc by scripts/serve.ts): bearer tokens, or the dashboard
  * session from the dashboard's own origin.
  */
 export const handleTrpc = createTrpcHandler({
