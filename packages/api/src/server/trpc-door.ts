@@ -1,5 +1,6 @@
 import type { Database } from '@chorus/db';
 import { AppError } from '@chorus/services';
+import { readSetting } from '@chorus/settings';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { MAX_BODY_BYTES, readCapped } from './body-limit';
 import { toApiError, toTrpcError } from './errors';
@@ -29,18 +30,9 @@ export interface TrpcHandlerOptions {
   maxBatchSize?: number;
 }
 
-export const DEFAULT_MAX_BATCH = 20;
-
 /** CHORUS_TRPC_MAX_BATCH: the most calls a tRPC batch may hold (default 20). */
-export function maxBatchFromEnv(env: Record<string, string | undefined> = process.env): number {
-  const raw = env.CHORUS_TRPC_MAX_BATCH?.trim();
-  if (!raw) return DEFAULT_MAX_BATCH;
-  const size = Number(raw);
-  if (!Number.isSafeInteger(size) || size < 1 || size > 1000) {
-    throw new Error('CHORUS_TRPC_MAX_BATCH must be a whole number from 1 to 1000.');
-  }
-  return size;
-}
+export const maxBatchFromEnv = (env: Record<string, string | undefined> = process.env): number =>
+  readSetting('CHORUS_TRPC_MAX_BATCH', env);
 
 /**
  * How many calls the request holds: `/api/trpc/a,b,c?batch=1` is three, each counted against
