@@ -3,4 +3,13 @@ export { alias, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 export * from './schema';
 export { openDatabase, type Database, type DatabaseOptions, type Db } from './client';
 export { brokenCheck, isUnavailable, isUniqueViolation } from './errors';
-export { driverRows, isoFromUtc, preparedPerDb, utcText } from './prepared';
+export { preparedPerDb } from './prepared';
+export {
+  field,
+  rowDecoder,
+  rowStatement,
+  type Field,
+  type Fields,
+  type RowOf,
+  type RowStatement,
+} from './rows';
