@@ -3,7 +3,7 @@ export { alias, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 export * from './schema';
 export { openDatabase, type Database, type DatabaseOptions, type Db } from './client';
 export { brokenCheck, isUnavailable, isUniqueViolation } from './errors';
-export { preparedPerDb } from './prepared';
+export { preparedPerDb, preparedPerShape } from './prepared';
 export {
   field,
   rowDecoder,
@@ -11,5 +11,6 @@ export {
   type Field,
   type Fields,
   type RowOf,
+  type RowReader,
   type RowStatement,
 } from './rows';

@@ -13,7 +13,8 @@ import { preparedPerDb } from './prepared';
 
 /** One column of a row statement: what it selects, and how the driver's value becomes the row's. */
 export interface Field<T> {
-  readonly select: SQL;
+  /** Built with the database when it reads other tables through it (a subquery). */
+  readonly select: SQL | ((db: RowReader) => SQL);
   readonly decode: (value: unknown) => T;
 }
 
@@ -80,8 +81,11 @@ export const field = {
   /**
    * An expression whose value the driver gives as `T` (`sql<number>\`count(*)::int\``, an
    * `array(select …)` of text): the expression's SQL type must say so, with a cast if need be.
+   * A function builds it with the database, for a subquery built by drizzle. In a query of one
+   * table drizzle writes the select list's columns unqualified: a subquery of another table
+   * names the outer table's columns in full (`${table}.${sql.identifier('id')}`).
    */
-  sql<T>(expression: SQL<T>): Field<T> {
+  sql<T>(expression: SQL<T> | ((db: RowReader) => SQL<T>)): Field<T> {
     return { select: expression, decode: asIs };
   },
 };
@@ -89,8 +93,11 @@ export const field = {
 /** The select list of `fields`, each column under its key, for `db.select(…)`. */
 export type Selection<F extends Fields> = { [K in keyof F]: SQL.Aliased };
 
-function selection<F extends Fields>(fields: F): Selection<F> {
-  const entries = Object.entries(fields).map(([key, f]) => [key, f.select.as(key)]);
+function selection<F extends Fields>(db: RowReader, fields: F): Selection<F> {
+  const entries = Object.entries(fields).map(([key, { select }]) => [
+    key,
+    (typeof select === 'function' ? select(db) : select).as(key),
+  ]);
   return Object.fromEntries(entries) as Selection<F>;
 }
 
@@ -106,6 +113,9 @@ export function rowDecoder<F extends Fields>(fields: F): (rows: unknown[][]) => 
     });
 }
 
+/** What reads through a row statement: the database or a transaction. */
+export type RowReader = Pick<Db, '_' | 'select'>;
+
 /** A prepared statement's rows, decoded; `values` fill its placeholders (`sql.placeholder`). */
 export interface RowStatement<R> {
   execute(values?: Record<string, unknown>): Promise<R[]>;
@@ -119,11 +129,11 @@ export interface RowStatement<R> {
 export function rowStatement<F extends Fields>(opts: {
   name: string;
   fields: F;
-  query: (db: Db, select: Selection<F>) => { toSQL(): Query };
-}): (db: Db) => RowStatement<RowOf<F>> {
+  query: (db: RowReader, select: Selection<F>) => { toSQL(): Query };
+}): (db: RowReader) => RowStatement<RowOf<F>> {
   const decode = rowDecoder(opts.fields);
-  return preparedPerDb((db) => {
-    const query = opts.query(db, selection(opts.fields)).toSQL();
+  return preparedPerDb((db: RowReader) => {
+    const query = opts.query(db, selection(db, opts.fields)).toSQL();
     // No fields and a result mapper: both drivers hand the rows over as arrays, unmapped.
     return db._.session.prepareQuery<{ execute: RowOf<F>[]; all: unknown; values: unknown }>(
       query,
