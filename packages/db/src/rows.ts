@@ -62,7 +62,9 @@ export const field = {
   /** A column of a type the driver gives as it is (see AS_IS), null where the column allows. */
   column<C extends PgColumn>(column: C): Field<ValueOf<C, C['_']['data']>> {
     if (!AS_IS.has(column.columnType)) {
-      throw new Error(`${column.name} (${column.columnType}) is not read as it is: use its own field.`);
+      throw new Error(
+        `${column.name} (${column.columnType}) is not read as it is: use its own field.`,
+      );
     }
     return { select: sql`${column}`, decode: asIs };
   },

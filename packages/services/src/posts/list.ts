@@ -166,7 +166,9 @@ const pageStatement = preparedPerShape(
       fields: {
         ...postFields,
         mediaIds: field.sql(
-          sql<string[]>`array(select ${postMedia.mediaId} from ${postMedia} where ${postMedia.postId} = ${pagePostId} order by ${postMedia.position})`,
+          sql<
+            string[]
+          >`array(select ${postMedia.mediaId} from ${postMedia} where ${postMedia.postId} = ${pagePostId} order by ${postMedia.position})`,
         ),
         hasTargets: field.sql(
           sql<boolean>`exists (select 1 from ${postTargets} where ${postTargets.postId} = ${pagePostId})`,
@@ -222,7 +224,9 @@ export async function listPosts(opts: {
   // the statement of a shape is built and prepared once.
   const values: Record<string, unknown> = {};
   const bind: Bind = (name, value) => {
-    values[name] = value;
+    // Drizzle passes a placeholder's value to the driver as it is, not through the column's
+    // encoder: a time goes as the ISO text a timestamptz reads.
+    values[name] = value instanceof Date ? value.toISOString() : value;
     return sql.placeholder(name);
   };
   const where = filterCondition(accountId, filters, bind);

@@ -38,7 +38,12 @@ export const usersRouter = router({
     .output(ZUserList)
     .query(async ({ ctx, input: { page, limit, ...filters } }) =>
       usersPage(
-        await listUsers({ db: ctx.db, principal: ctx.principal, page: { page, limit }, ...filters }),
+        await listUsers({
+          db: ctx.db,
+          principal: ctx.principal,
+          page: { page, limit },
+          ...filters,
+        }),
         filters.startingAfter !== undefined,
       ),
     ),
