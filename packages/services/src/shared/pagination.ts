@@ -76,7 +76,7 @@ export function afterCursor(order: ListOrder, cursor: string | SQLWrapper): SQL 
  * A cursor that is not an item of the list (unknown, deleted, or another account's: the same
  * answer) is a parameter that fails validation: the list exists, the position asked does not.
  */
-export const unknownCursor = () =>
+const unknownCursor = () =>
   new AppError('validation_error', 'startingAfter is not an item of this list.', {
     issues: [{ path: 'startingAfter', message: 'No item of this list has this id.' }],
   });
