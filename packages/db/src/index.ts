@@ -4,13 +4,4 @@ export * from './schema';
 export { openDatabase, type Database, type DatabaseOptions, type Db } from './client';
 export { brokenCheck, isUnavailable, isUniqueViolation } from './errors';
 export { preparedPerDb, preparedPerShape } from './prepared';
-export {
-  field,
-  rowDecoder,
-  rowStatement,
-  type Field,
-  type Fields,
-  type RowOf,
-  type RowReader,
-  type RowStatement,
-} from './rows';
+export { field, rowStatement, type RowOf, type RowReader, type RowStatement } from './rows';

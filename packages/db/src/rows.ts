@@ -52,7 +52,7 @@ const asIs = <T>(value: unknown) => value as T;
  * truncated): cutting text costs far less than a `Date` parsed and printed, or `to_char` in
  * PostgreSQL.
  */
-export function isoFromUtc(text: string): string {
+function isoFromUtc(text: string): string {
   return `${text.slice(0, 10)}T${text.slice(11, 19)}.${text.slice(20, 23).padEnd(3, '0')}Z`;
 }
 
@@ -104,7 +104,7 @@ function selection<F extends Fields>(db: RowReader, fields: F): Selection<F> {
 }
 
 /** Decodes rows given as arrays of values, in the order of `fields`' keys (the select list's). */
-export function rowDecoder<F extends Fields>(fields: F): (rows: unknown[][]) => RowOf<F>[] {
+function rowDecoder<F extends Fields>(fields: F): (rows: unknown[][]) => RowOf<F>[] {
   const keys = Object.keys(fields);
   const decoders = Object.values(fields).map((f) => f.decode);
   return (rows) =>
