@@ -7,6 +7,7 @@ const config: NextConfig = {
     '@chorus/auth',
     '@chorus/db',
     '@chorus/services',
+    '@chorus/settings',
     '@chorus/storage',
     '@chorus/validators',
   ],

@@ -35,9 +35,11 @@ const USERS = Number(process.env.BENCH_USERS ?? 1000);
 const POSTS = Number(process.env.BENCH_POSTS ?? 10_000);
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 0);
 /** The script of Chorus's processes under `npm start`, whose memory the table shows. */
-const API_SERVER = 'scripts/serve.ts';
+const API_SERVER = 'src/serve.ts';
 const WEB_SERVER = 'scripts/serve-web.ts';
 const appDir = fileURLToPath(new URL('..', import.meta.url));
+/** `npm start`'s workspace (apps/server), where its scripts run. */
+const serverDir = fileURLToPath(new URL('../../server', import.meta.url));
 const say = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
 interface Scenario {
@@ -137,10 +139,10 @@ async function main() {
   const servers: ChildProcess[] = [];
   try {
     const product = runScript(
-      'scripts/start.ts',
+      'src/start.ts',
       // With DATABASE_URL, a deployment: its public origin is required.
       { ...env, PORT: String(productPort), CHORUS_PUBLIC_URL: `http://127.0.0.1:${productPort}` },
-      appDir,
+      serverDir,
     );
     servers.push(product);
     const baseline = runScript(

@@ -84,7 +84,7 @@ const commandLine = (pid: number): string => {
 
 /**
  * The process in the tree under `pid` whose command line names `script` (for `npm start`:
- * scripts/serve.ts, the API's server, or scripts/serve-web.ts, Next), or `pid` itself.
+ * apps/server's src/serve.ts, the API's server, or apps/web's scripts/serve-web.ts, Next), or `pid` itself.
  */
 export function processIn(pid: number, script?: string): number {
   if (!script) return pid;

@@ -26,7 +26,8 @@ const SIZES = [
   Number(process.env.BENCH_LARGE_USERS ?? 1_000_000),
 ] as const;
 const LISTS = (process.env.BENCH_LISTS ?? 'users,posts,media,deliveries').split(',');
-const appDir = fileURLToPath(new URL('..', import.meta.url));
+/** `npm start`'s workspace (apps/server), where its scripts run. */
+const serverDir = fileURLToPath(new URL('../../server', import.meta.url));
 const say = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 
 interface Account {
@@ -156,7 +157,7 @@ async function main() {
   let server: ChildProcess | undefined;
   try {
     server = runScript(
-      'scripts/start.ts',
+      'src/start.ts',
       {
         DATABASE_URL: database.url,
         REDIS_URL,
@@ -170,7 +171,7 @@ async function main() {
         RATE_LIMIT_PREFIX: `bench:${process.pid}`,
         CHORUS_WORKER: 'false',
       },
-      appDir,
+      serverDir,
     );
     await waitFor(`${base}/api/health`, 600_000, server);
 

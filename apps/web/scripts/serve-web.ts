@@ -1,5 +1,5 @@
 /**
- * Next alone (the dashboard, sign-in, /docs, next-auth's /api/auth), behind scripts/serve.ts,
+ * Next alone (the dashboard, sign-in, /docs, next-auth's /api/auth), behind apps/server/src/serve.ts,
  * which starts it and forwards every non-API path here. Apart from the API's process, so that
  * Next's memory and its patches of Node's globals stay out of the API's way.
  *
@@ -7,6 +7,9 @@
  * app's server stamps the client's address into X-Forwarded-For (the sign-in throttle's key),
  * and on a port any local process could reach Next directly with an address of its choosing.
  * Tells its parent the socket's path once it listens.
+ *
+ * It stays in the web app because it imports `next` and serves this directory; apps/server
+ * starts it by its package name (`@chorus/web/serve-web`), with the environment it is given.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';

@@ -10,6 +10,7 @@ import {
   readEmbeddedServer,
 } from '@chorus/db/node';
 import { runWorker } from '@chorus/jobs';
+import { parseSettings } from '@chorus/settings';
 
 /** DATABASE_URL, or the embedded database that a running `npm start` serves on loopback. */
 async function databaseUrl(): Promise<string> {
@@ -27,6 +28,8 @@ async function databaseUrl(): Promise<string> {
 
 async function main() {
   loadEnvFile();
+  // A bad setting stops the worker here, naming it, as it stops `npm start`.
+  parseSettings(process.env);
   const worker = await runWorker({
     databaseUrl: await databaseUrl(),
     onError: (error) => log('error', 'job queue error', { error: error.message }),

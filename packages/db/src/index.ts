@@ -3,4 +3,5 @@ export { alias, type PgColumn, type PgTable } from 'drizzle-orm/pg-core';
 export * from './schema';
 export { openDatabase, type Database, type DatabaseOptions, type Db } from './client';
 export { brokenCheck, isUnavailable, isUniqueViolation } from './errors';
-export { driverRows, isoFromUtc, preparedPerDb, utcText } from './prepared';
+export { preparedPerDb, preparedPerShape } from './prepared';
+export { field, rowStatement, type RowOf, type RowReader, type RowStatement } from './rows';

@@ -1,7 +1,8 @@
 /**
  * `npm run bench:publishing`: the publishing engine under load (docs/publishing.md,
  * "Benchmark"). For each size (TARGETS, default "1000,10000"), targets due over one minute
- * across the Mastodon and X stand-ins and Bluesky's reference PDS (pds-server.ts), sent by WORKERS (2) real workers in a process of their
+ * across the Mastodon and X stand-ins and Bluesky's reference PDS (networks-server.ts, a process
+ * of their own at NETWORK_NICE), sent by WORKERS (2) real workers in a process of their
  * own (publishing-workers.ts); reports the lag from
  * `scheduledAt` to the stand-in's receipt (p50, p99), the engine's throughput against the
  * networks' own capacity measured in the same run (the providers called directly, with the
@@ -14,7 +15,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
-import { setPriority } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { eq, inArray, postTargets, posts, sql, type Db } from '@chorus/db';
 import { createTestServerDatabase } from '@chorus/db/testing';
@@ -26,8 +26,7 @@ import {
   type Provider,
   type ProviderCredentials,
 } from '@chorus/services';
-import { startMastodonStandIn, startXStandIn } from '@chorus/stand-ins';
-import type { BlueskyAccount } from '@chorus/stand-ins/bluesky-pds';
+import type { NetworksReady, Receipt } from './networks-server';
 import { publishingTiming } from '../src';
 import { seedChannel } from '../test/publishing-fixtures';
 
@@ -41,17 +40,26 @@ const IDLE_S = Number(process.env.IDLE_S ?? process.env.WINDOW_S ?? 60);
  * deployment can run `nice npm run worker` so the API is served first.
  */
 const WORKER_NICE = Number(process.env.WORKER_NICE ?? 0);
+/** The networks' priority (default 19, the lowest): see networksServer. */
+const NETWORK_NICE = Number(process.env.NETWORK_NICE ?? 19);
 /** Channels per network: the stand-ins count their rate limits per account. */
 const CHANNELS = 20;
 
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
 
-/** Runs one of this folder's scripts in a Node process of its own. */
-const script = (file: string, env: Record<string, string>) =>
-  spawn(process.execPath, ['--import', 'tsx', `${benchDir}${file}`], {
+/**
+ * Runs one of this folder's scripts in a Node process of its own, under `nice` when `niceness`
+ * is above 0 (every thread of the process, which `os.setPriority` on its pid is not: Linux
+ * sets a thread's priority, and that pid names only the main thread).
+ */
+const script = (file: string, env: Record<string, string>, niceness = 0) => {
+  const node = [process.execPath, '--import', 'tsx', `${benchDir}${file}`];
+  const [command = '', ...args] = niceness > 0 ? ['nice', '-n', String(niceness), ...node] : node;
+  return spawn(command, args, {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+};
 
 /** The REST door alone on a free loopback port; answers its base URL once it listens. */
 async function apiServer(databaseUrl: string) {
@@ -88,20 +96,25 @@ async function probe(base: string, token: string, seconds: number): Promise<Prob
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 
-/** The reference PDS in a process of its own (pds-server.ts), behind a proxy that records receipts. */
-async function pdsServer() {
-  const child = script('pds-server.ts', { ACCOUNTS: String(CHANNELS + 1) });
+/**
+ * The networks (networks-server.ts: the Mastodon and X stand-ins and the reference PDS) in a
+ * process of their own, at NETWORK_NICE: they stand for machines elsewhere, so they should
+ * take only the CPU that Chorus leaves over, not Chorus's.
+ */
+async function networksServer() {
+  const child = script('networks-server.ts', { ACCOUNTS: String(CHANNELS + 1) }, NETWORK_NICE);
   const lines = createInterface({ input: child.stdout ?? process.stdin });
   const closed = once(lines, 'close').then(() => {
-    throw new Error('the PDS did not start');
+    throw new Error('the networks did not start');
   });
   const [line] = (await Promise.race([once(lines, 'line'), closed])) as [string];
-  const { url, accounts } = JSON.parse(line) as { url: string; accounts: BlueskyAccount[] };
+  const ready = JSON.parse(line) as NetworksReady;
+  // The engine finds X where the stand-in is (the workers' process inherits this).
+  process.env.CHORUS_INTEGRATION_X_API_URL = ready.x.url;
   return {
-    url,
-    accounts,
-    received: async () =>
-      (await (await fetch(`${url}/receipts`)).json()) as { text: string; at: number }[],
+    ...ready,
+    receipts: async () =>
+      (await (await fetch(`${ready.bluesky.url}/receipts`)).json()) as Receipt[],
     close: async () => {
       child.kill('SIGTERM');
       await once(child, 'exit');
@@ -109,18 +122,7 @@ async function pdsServer() {
   };
 }
 
-async function standIns() {
-  const unlimited = { rateLimit: { limit: 10_000_000, windowMs: 60_000 } };
-  const [mastodon, x, bluesky] = await Promise.all([
-    startMastodonStandIn(unlimited),
-    startXStandIn(unlimited),
-    pdsServer(),
-  ]);
-  process.env.CHORUS_INTEGRATION_X_API_URL = x.url;
-  return { mastodon, x, bluesky };
-}
-
-type Networks = Awaited<ReturnType<typeof standIns>>;
+type Networks = Awaited<ReturnType<typeof networksServer>>;
 
 /** A channel's network, where the engine finds it, and its credentials. */
 interface BenchChannel {
@@ -132,10 +134,10 @@ interface BenchChannel {
 
 /** Channel `i` of each network: a new account on the stand-ins, the PDS's account `i`. */
 async function benchChannels(networks: Networks, i: number): Promise<BenchChannel[]> {
-  const m = networks.mastodon.addAccount({ username: `m${i}` });
-  const u = networks.x.addUser({ username: `x${i}` });
+  const m = networks.mastodon.accounts[i];
+  const u = networks.x.users[i];
   const account = networks.bluesky.accounts[i];
-  if (!account) throw new Error(`the PDS has no account ${i}`);
+  if (!m || !u || !account) throw new Error(`the networks have no account ${i}`);
   const [found] = await (PROVIDERS.bluesky as Provider).discoverChannels(
     { accessToken: account.appPassword, extra: { handle: account.handle } },
     { apiUrl: networks.bluesky.url },
@@ -242,7 +244,7 @@ function channelPicker(channels: Record<BenchChannel['network'], string[]>, blue
 async function run(size: number) {
   const database = await createTestServerDatabase();
   const { db } = database;
-  const networks = await standIns();
+  const networks = await networksServer();
   const { accountId, adminId } = await createAccount(db, {
     name: 'Bench',
     admin: { name: 'Bench', email: 'bench@bench.test', password: 'correct horse battery' },
@@ -315,25 +317,17 @@ async function run(size: number) {
 
   // The busy probe first: a process started after the workers' would share their priority.
   const busy = probe(api.base, secret, (start + WINDOW_MS - Date.now()) / 1000);
-  const workers = script('publishing-workers.ts', {
-    DATABASE_URL: database.url,
-    WORKERS: String(WORKERS),
-  });
-  if (WORKER_NICE > 0 && workers.pid) setPriority(workers.pid, WORKER_NICE);
+  const workers = script(
+    'publishing-workers.ts',
+    { DATABASE_URL: database.url, WORKERS: String(WORKERS) },
+    WORKER_NICE,
+  );
   await once(workers.stdout ?? workers, 'data');
   console.log(
     `${size} targets due over ${WINDOW_MS / 1000} s (${(blueskyShare * 100).toFixed(0)}% on Bluesky), ${WORKERS} workers in a process of their own${WORKER_NICE > 0 ? ` (nice ${WORKER_NICE})` : ''}…`,
   );
   const receipts = async () =>
-    [
-      ...networks.mastodon
-        .published()
-        .map((s) => ({ network: 'mastodon', text: s.text, at: s.createdAt.getTime() })),
-      ...networks.x
-        .published()
-        .map((t) => ({ network: 'x', text: t.text, at: t.createdAt.getTime() })),
-      ...(await networks.bluesky.received()).map((r) => ({ network: 'bluesky', ...r })),
-    ].filter((r) => r.text.startsWith('Bench '));
+    (await networks.receipts()).filter((r) => r.text.startsWith('Bench '));
   for (;;) {
     const got = await receipts();
     if (got.length >= size) break;
@@ -382,9 +376,7 @@ async function run(size: number) {
   await once(workers, 'exit');
   api.child.kill('SIGTERM');
   await once(api.child, 'exit');
-  await networks.mastodon.close();
-  await networks.x.close();
-  await networks.bluesky.close();
+  await networks.close();
   await database.close();
 }
 

@@ -11,9 +11,10 @@ import {
 
 /**
  * Every kind of background work the worker runs. Each area adds its definitions here (one
- * file per job, beside this one).
+ * file per job, beside this one). Made when a worker starts, not at import: they read their
+ * timings from the settings, and a bad one must stop the start with its message.
  */
-export const JOB_DEFINITIONS: JobDefinition[] = [
+export const jobDefinitions = (): JobDefinition[] => [
   publishDuePostsJob(),
   ...publishTargetJobs(),
   dispatchPublishingJob(),

@@ -1,4 +1,5 @@
 import { deliverDueWebhooks, webhookSettings } from '@chorus/services';
+import { readSetting } from '@chorus/settings';
 import type PgBoss from 'pg-boss';
 import { defineJob } from './definition';
 
@@ -14,15 +15,10 @@ export interface WebhookSweepTiming {
 
 /** From `CHORUS_WEBHOOK_SWEEP_INTERVAL_MS` (default 200) and `CHORUS_WEBHOOK_LANES` (4). */
 export function webhookSweepTiming(env = process.env): WebhookSweepTiming {
-  const intervalMs = Number(env.CHORUS_WEBHOOK_SWEEP_INTERVAL_MS ?? 200);
-  if (!Number.isInteger(intervalMs) || intervalMs < 50 || intervalMs > 60_000) {
-    throw new Error('CHORUS_WEBHOOK_SWEEP_INTERVAL_MS must be an integer from 50 to 60000.');
-  }
-  const lanes = Number(env.CHORUS_WEBHOOK_LANES ?? 4);
-  if (!Number.isInteger(lanes) || lanes < 1 || lanes > 64) {
-    throw new Error('CHORUS_WEBHOOK_LANES must be an integer from 1 to 64.');
-  }
-  return { intervalMs, lanes };
+  return {
+    intervalMs: readSetting('CHORUS_WEBHOOK_SWEEP_INTERVAL_MS', env),
+    lanes: readSetting('CHORUS_WEBHOOK_LANES', env),
+  };
 }
 
 const laneKey = (lane: number) => `lane-${lane}`;

@@ -1,5 +1,5 @@
 export * from './definition';
-export { JOB_DEFINITIONS } from './definitions';
+export { jobDefinitions } from './definitions';
 export * from './worker';
 export { runWorker } from './run';
 export * from './publish-due-posts';

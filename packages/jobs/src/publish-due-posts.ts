@@ -1,4 +1,5 @@
 import { publishDuePosts } from '@chorus/services';
+import { readSetting } from '@chorus/settings';
 import { defineJob } from './definition';
 import { queueTargets } from './publish-targets';
 
@@ -13,11 +14,10 @@ export interface SchedulerTiming {
 
 /** From `CHORUS_SCHEDULER_INTERVAL_MS` (default 500 ms: the lag budget is a few seconds). */
 export function schedulerTiming(env = process.env): SchedulerTiming {
-  const intervalMs = Number(env.CHORUS_SCHEDULER_INTERVAL_MS ?? 500);
-  if (!Number.isInteger(intervalMs) || intervalMs < 100 || intervalMs > 60_000) {
-    throw new Error('CHORUS_SCHEDULER_INTERVAL_MS must be an integer from 100 to 60000.');
-  }
-  return { intervalMs, pollingIntervalSeconds: 0.5 };
+  return {
+    intervalMs: readSetting('CHORUS_SCHEDULER_INTERVAL_MS', env),
+    pollingIntervalSeconds: 0.5,
+  };
 }
 
 /**

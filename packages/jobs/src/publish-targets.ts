@@ -6,6 +6,7 @@ import {
   recoverAbandoned,
   targetNetworks,
 } from '@chorus/services';
+import { readSetting } from '@chorus/settings';
 import { NETWORKS, type Network } from '@chorus/validators';
 import { defineJob, type JobContext, type JobDefinition } from './definition';
 
@@ -30,15 +31,10 @@ export interface PublishingTiming {
 
 /** From `CHORUS_PUBLISHING_SWEEP_INTERVAL_MS` (default 1000) and `_CONCURRENCY` (default 32). */
 export function publishingTiming(env = process.env): PublishingTiming {
-  const sweepIntervalMs = Number(env.CHORUS_PUBLISHING_SWEEP_INTERVAL_MS ?? 1000);
-  if (!Number.isInteger(sweepIntervalMs) || sweepIntervalMs < 100 || sweepIntervalMs > 60_000) {
-    throw new Error('CHORUS_PUBLISHING_SWEEP_INTERVAL_MS must be an integer from 100 to 60000.');
-  }
-  const concurrency = Number(env.CHORUS_PUBLISHING_CONCURRENCY ?? 32);
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 256) {
-    throw new Error('CHORUS_PUBLISHING_CONCURRENCY must be an integer from 1 to 256.');
-  }
-  return { sweepIntervalMs, concurrency };
+  return {
+    sweepIntervalMs: readSetting('CHORUS_PUBLISHING_SWEEP_INTERVAL_MS', env),
+    concurrency: readSetting('CHORUS_PUBLISHING_CONCURRENCY', env),
+  };
 }
 
 /** Fetch loops per worker and network: each takes a batch and waits for all of it before the next. */

@@ -1,6 +1,7 @@
 import { openDatabase } from '@chorus/db';
 import { databaseOptionsFromEnv } from '@chorus/db/node';
 import { appOrigin, sharedMediaUrl } from '@chorus/services';
+import { readSetting } from '@chorus/settings';
 import { storageFromEnv } from '@chorus/storage';
 import { startWorker } from './worker';
 
@@ -8,7 +9,7 @@ import { startWorker } from './worker';
  * Where networks that fetch media by URL (Instagram, Threads) reach our signed links:
  * CHORUS_PUBLIC_URL, else the port `npm start` serves on (reachable by local stand-ins only).
  */
-const publicOrigin = () => appOrigin(`http://localhost:${process.env.PORT ?? 3000}`);
+const publicOrigin = () => appOrigin(`http://localhost:${readSetting('PORT', process.env)}`);
 
 /**
  * A worker with its own database pool, as a process runs it (`npm start` in-process, or

@@ -1,4 +1,5 @@
 import { connectionsToSync, syncConnectionAnalytics, syncPublishedFigures } from '@chorus/services';
+import { readSetting } from '@chorus/settings';
 import { defineJob } from './definition';
 
 export const SYNC_ANALYTICS = 'analytics.sync';
@@ -6,13 +7,8 @@ export const SYNC_CONNECTION_ANALYTICS = 'analytics.sync-connection';
 export const SYNC_PUBLISHED_ANALYTICS = 'analytics.sync-published';
 
 /** From `CHORUS_ANALYTICS_SYNC_CRON` (default hourly, on the hour; 5 fields, UTC). */
-export function analyticsSyncCron(env = process.env): string {
-  const cron = env.CHORUS_ANALYTICS_SYNC_CRON?.trim() || '0 * * * *';
-  if (cron.split(/\s+/).length !== 5) {
-    throw new Error('CHORUS_ANALYTICS_SYNC_CRON must be a cron expression of 5 fields.');
-  }
-  return cron;
-}
+export const analyticsSyncCron = (env = process.env): string =>
+  readSetting('CHORUS_ANALYTICS_SYNC_CRON', env);
 
 interface ConnectionRef {
   accountId: string;

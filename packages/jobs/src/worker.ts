@@ -2,7 +2,7 @@ import type { Db } from '@chorus/db';
 import type { MediaSource } from '@chorus/services';
 import PgBoss from 'pg-boss';
 import type { JobDefinition } from './definition';
-import { JOB_DEFINITIONS } from './definitions';
+import { jobDefinitions } from './definitions';
 
 export interface WorkerOptions {
   /** The PostgreSQL server pg-boss keeps its queues on (the embedded server's URL included). */
@@ -58,7 +58,7 @@ export async function startWorker({
   databaseUrl,
   db,
   media = {},
-  definitions = JOB_DEFINITIONS,
+  definitions = jobDefinitions(),
   onError = () => {},
 }: WorkerOptions): Promise<Worker> {
   const boss = createQueueClient(databaseUrl);

@@ -6,6 +6,7 @@ import {
   createUser,
   deleteUser,
   listUsers,
+  pageCount,
   updateUser,
   userTotal,
   type PageRequest,
@@ -124,7 +125,7 @@ describe('user counts', () => {
     }
     const page: PageRequest = { page: 1, limit: 2 };
     const totalOf = async (filters: { role?: 'admin' | 'user'; q?: string }) =>
-      (await listUsers({ db, principal, page, ...filters })).pagination.total;
+      (await listUsers({ db, principal, page, ...filters })).total;
     expect(await totalOf({})).toBe(4);
     expect(await totalOf({ role: 'user' })).toBe(3);
     expect(await totalOf({ role: 'admin' })).toBe(1);
@@ -132,13 +133,18 @@ describe('user counts', () => {
     expect(await totalOf({ q: 'x', role: 'admin' })).toBe(0);
     // The page's rows carry the total; a page with no rows still has it.
     const past = await listUsers({ db, principal, page: { page: 9, limit: 2 }, role: 'user' });
-    expect(past.data).toEqual([]);
-    expect(past.pagination).toEqual({ total: 3, page: 9, limit: 2, pages: 2 });
+    expect(past.items).toEqual([]);
+    expect({ ...past, pages: pageCount(past.total, past.limit) }).toMatchObject({
+      total: 3,
+      page: 9,
+      limit: 2,
+      pages: 2,
+    });
     const first = await listUsers({ db, principal, page });
-    const lastId = first.data.at(-1)?.id ?? '';
+    const lastId = first.items.at(-1)?.id ?? '';
     const after = await listUsers({ db, principal, page, startingAfter: lastId });
-    expect(after.pagination.total).toBe(4);
-    expect(after.data.every((user) => !('total' in user))).toBe(true);
+    expect(after.total).toBe(4);
+    expect(after.items.every((user) => !('total' in user))).toBe(true);
     expect(await userTotal({ db, accountId })).toBe(4);
     const other = await newAccount('totals-other');
     expect(await userTotal({ db, accountId: other.accountId })).toBe(1);

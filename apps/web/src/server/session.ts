@@ -1,5 +1,7 @@
 import { authenticateSession, type Principal } from '@chorus/auth';
 import { decode, type JWT } from 'next-auth/jwt';
+// The session's claims (sid, gen) are declared with the next-auth options; types only.
+import type {} from './auth';
 import { authSecret } from './auth-secret';
 import { getDatabase } from './database';
 

@@ -1,19 +1,14 @@
+import { readSetting } from '@chorus/settings';
 import { storageFromEnv } from '@chorus/storage';
 
 type Env = NodeJS.ProcessEnv;
 
-export const DEFAULT_MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
+/** The default, as the settings declare it (25 MiB). */
+export const DEFAULT_MAX_UPLOAD_BYTES = readSetting('CHORUS_MEDIA_MAX_BYTES', {});
 
 /** CHORUS_MEDIA_MAX_BYTES: the largest file an upload may carry (docs/media.md: 25 MiB). */
-export function maxUploadBytesFromEnv(env: Env = process.env): number {
-  const raw = env.CHORUS_MEDIA_MAX_BYTES?.trim();
-  if (!raw) return DEFAULT_MAX_UPLOAD_BYTES;
-  const bytes = Number(raw);
-  if (!Number.isSafeInteger(bytes) || bytes < 1) {
-    throw new Error('CHORUS_MEDIA_MAX_BYTES must be a positive whole number of bytes.');
-  }
-  return bytes;
-}
+export const maxUploadBytesFromEnv = (env: Env = process.env): number =>
+  readSetting('CHORUS_MEDIA_MAX_BYTES', env);
 
 /** Checks the media settings at start-up, so a bad one stops the process, naming it. */
 export function assertMediaConfig(env: Env = process.env) {

@@ -1,6 +1,6 @@
+import { readSetting } from '@chorus/settings';
 import { z } from 'zod';
 import type { RateLimitsOverride } from './limits';
-import { DEFAULT_TIMEOUT_MS } from './limiter';
 import type { RedisTarget } from './redis-store';
 
 type Env = Record<string, string | undefined>;
@@ -66,15 +66,10 @@ function parseRedis(env: Env): RedisTarget | null {
  * message naming the variable. Upstash's REST API wins when both it and REDIS_URL are set.
  */
 export function rateLimitConfigFromEnv(env: Env = process.env): RateLimitConfig {
-  const timeout = env.RATE_LIMIT_TIMEOUT_MS?.trim();
-  const timeoutMs = timeout ? Number(timeout) : DEFAULT_TIMEOUT_MS;
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0) {
-    fail('RATE_LIMIT_TIMEOUT_MS', 'must be a positive integer (milliseconds).');
-  }
   return {
     redis: parseRedis(env),
     limits: parseLimits(env.RATE_LIMITS?.trim()),
-    timeoutMs,
-    prefix: env.RATE_LIMIT_PREFIX?.trim() || 'chorus:ratelimit',
+    timeoutMs: readSetting('RATE_LIMIT_TIMEOUT_MS', env),
+    prefix: readSetting('RATE_LIMIT_PREFIX', env),
   };
 }

@@ -1,3 +1,4 @@
+import { readSetting } from '@chorus/settings';
 import { log } from '../server/logger';
 import {
   WINDOW_MS,
@@ -29,7 +30,8 @@ export interface RateLimiterOptions {
   timeoutMs?: number;
 }
 
-export const DEFAULT_TIMEOUT_MS = 200;
+/** RATE_LIMIT_TIMEOUT_MS's default, as the settings declare it. */
+export const DEFAULT_TIMEOUT_MS = readSetting('RATE_LIMIT_TIMEOUT_MS', {});
 
 /** While the store keeps failing, one log line per this period, not one per request. */
 const LOG_EVERY_MS = 60_000;

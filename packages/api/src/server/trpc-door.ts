@@ -1,5 +1,6 @@
 import type { Database } from '@chorus/db';
 import { AppError } from '@chorus/services';
+import { readSetting } from '@chorus/settings';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import type { RateLimiter } from '../rate-limit';
@@ -24,18 +25,9 @@ export interface TrpcHandlerOptions {
   maxBatchSize?: number;
 }
 
-export const DEFAULT_MAX_BATCH = 20;
-
 /** CHORUS_TRPC_MAX_BATCH: the most calls a tRPC batch may hold (default 20). */
-export function maxBatchFromEnv(env: Record<string, string | undefined> = process.env): number {
-  const raw = env.CHORUS_TRPC_MAX_BATCH?.trim();
-  if (!raw) return DEFAULT_MAX_BATCH;
-  const size = Number(raw);
-  if (!Number.isSafeInteger(size) || size < 1 || size > 1000) {
-    throw new Error('CHORUS_TRPC_MAX_BATCH must be a whole number from 1 to 1000.');
-  }
-  return size;
-}
+export const maxBatchFromEnv = (env: Record<string, string | undefined> = process.env): number =>
+  readSetting('CHORUS_TRPC_MAX_BATCH', env);
 
 /** A tRPC request as the pipeline's route: the procedures it calls, one per call of a batch. */
 interface TrpcRoute extends PipelineRoute {

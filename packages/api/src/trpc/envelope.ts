@@ -18,3 +18,18 @@ export const okPage = <T>(page: Page<T>) => ({
     },
   },
 });
+
+/**
+ * A page of the users list in its own shape (docs/api.md, table A): `pagination` by page
+ * number, and `meta.pagination.nextCursor` when the page was asked by cursor.
+ */
+export const usersPage = <T>(page: Page<T>, byCursor: boolean) => ({
+  data: page.items,
+  pagination: {
+    total: page.total,
+    page: page.page,
+    limit: page.limit,
+    pages: pageCount(page.total, page.limit),
+  },
+  ...(byCursor && { meta: { pagination: { nextCursor: page.nextCursor } } }),
+});

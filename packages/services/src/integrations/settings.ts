@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readSetting } from '@chorus/settings';
 import { AppError } from '../shared/errors';
 import { CATALOGUE, type CatalogueEntry, type OAuthEntry } from './catalogue';
 
@@ -176,14 +177,12 @@ export function integrationConfigReport(env: Env = process.env) {
   } catch (error) {
     errors.push((error as Error).message);
   }
-  const publicUrl = read(env, 'CHORUS_PUBLIC_URL');
-  if (publicUrl && !isHttpUrl(publicUrl)) {
-    errors.push('CHORUS_PUBLIC_URL must be an absolute http(s) URL.');
-  }
-  try {
-    redirectOrigins(env);
-  } catch (error) {
-    errors.push((error as Error).message);
+  for (const check of [() => readSetting('CHORUS_PUBLIC_URL', env), () => redirectOrigins(env)]) {
+    try {
+      check();
+    } catch (error) {
+      errors.push((error as Error).message);
+    }
   }
   for (const entry of CATALOGUE) {
     for (const name of urlProblems(entry, env)) {

@@ -1,3 +1,5 @@
+import { readSetting } from '@chorus/settings';
+
 /** Authorization codes live 10 minutes (docs/security.md; RFC 6749 §4.1.2 advises at most 10). */
 export const CODE_TTL_MS = 10 * 60_000;
 /** Access tokens live one hour (docs/security.md: `expires_in: 3600`). */
@@ -13,12 +15,5 @@ export const REFRESH_TOKEN_TTL_MS = 30 * 24 * 3600_000;
  * consents again (RFC 9700 §4.14.2 lets a server bound refresh-token lifetime):
  * CHORUS_OAUTH_GRANT_LIFETIME_DAYS, 90 by default. A bad value throws, naming the setting.
  */
-export function grantLifetimeMs(env: Record<string, string | undefined> = process.env): number {
-  const raw = env.CHORUS_OAUTH_GRANT_LIFETIME_DAYS?.trim();
-  if (!raw) return 90 * 24 * 3600_000;
-  const days = Number(raw);
-  if (!/^\d+(\.\d+)?$/.test(raw) || !(days > 0) || days > 3650) {
-    throw new Error('CHORUS_OAUTH_GRANT_LIFETIME_DAYS must be a number of days above 0 (e.g. 90).');
-  }
-  return days * 24 * 3600_000;
-}
+export const grantLifetimeMs = (env: Record<string, string | undefined> = process.env): number =>
+  readSetting('CHORUS_OAUTH_GRANT_LIFETIME_DAYS', env) * 24 * 3600_000;

@@ -1,7 +1,7 @@
 import type { Principal } from '@chorus/auth';
 import { and, desc, eq, lt, or, posts, type Db } from '@chorus/db';
 import type { Post } from '@chorus/validators';
-import { postFilters, type PostFilters } from '../posts/list';
+import { postFilters, type PostFilters } from '../posts/filters';
 import { toPosts, type PostRow } from '../posts/records';
 
 /** Posts read per query: bounds the memory an export holds at once. */

@@ -1,148 +1,180 @@
 import type { Principal } from '@chorus/auth';
 import {
   and,
-  arrayContains,
-  count,
   eq,
-  gte,
-  isNotNull,
-  isNull,
-  lte,
-  or,
+  field,
   postCounts,
+  postMedia,
   postTargets,
   posts,
   postTagCounts,
+  preparedPerShape,
+  rowStatement,
   sql,
-  sum,
   type Db,
   type SQL,
+  type SQLWrapper,
 } from '@chorus/db';
-import type { ListPostsQuery } from '@chorus/validators';
-import { AppError } from '../shared/errors';
-import { readTablePage, type ListOrder } from '../shared/pagination';
-import { toPosts } from './records';
-
-/** `q` is plain text: LIKE's wildcards and its escape character match themselves. */
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-/** Each range of the query, inclusive at both ends, and the column it bounds. */
-const RANGES = [
-  { from: 'from', to: 'to', column: posts.createdAt },
-  { from: 'scheduledFrom', to: 'scheduledTo', column: posts.scheduledAt },
-  { from: 'publishedFrom', to: 'publishedTo', column: posts.publishedAt },
-] as const;
-type BoundName = (typeof RANGES)[number]['from' | 'to'];
+import type { ListPostsQuery, Post } from '@chorus/validators';
+import {
+  afterCursor,
+  cursorIn,
+  orderBy,
+  pageFrom,
+  pageSpan,
+  type ListOrder,
+  type Page,
+} from '../shared/pagination';
+import { postFields } from './fields';
+import { filterCondition, type Bind, type PostFilters } from './filters';
+import { postsFrom, targetsOf } from './records';
 
 /**
- * The conditions of the ranges given. A bound compares with the column, so a post whose
- * column is null never matches it. A start after its end is refused, named, not answered empty.
+ * The list's total, as a subquery. Filtered by status and tag alone (or not at all), it is
+ * read from the counts the database keeps per status and tag
+ * (docs/posts-and-scheduler.md#the-lists-total): one to seven rows, however many posts. Any
+ * other filter is counted, over the posts it selects, as the count needs them all.
  */
-function rangeConditions(query: PostFilters) {
-  const at = (name: BoundName) => (query[name] ? new Date(query[name]) : undefined);
-  const conditions = [];
-  const reversed = [];
-  for (const range of RANGES) {
-    const from = at(range.from);
-    const to = at(range.to);
-    if (from && to && from > to) reversed.push(range);
-    if (from) conditions.push(gte(range.column, from));
-    if (to) conditions.push(lte(range.column, to));
-  }
-  if (reversed.length > 0) {
-    const names = reversed.map((r) => `\`${r.from}\` is after \`${r.to}\``).join('; ');
-    throw new AppError('validation_error', `${names}.`, {
-      issues: reversed.map((r) => ({
-        path: r.from,
-        message: `${r.from} must not be after ${r.to}.`,
-      })),
-    });
-  }
-  return conditions;
-}
-
-/** The list's filters: what the list and the export (docs/settings-and-import-export.md) both select by. */
-export type PostFilters = Omit<ListPostsQuery, 'page' | 'limit' | 'sort' | 'startingAfter'>;
-
-/** The condition of the account's posts that match the filters (the one place for them). */
-export function postFilters(principal: Principal, query: PostFilters) {
-  const ranges = rangeConditions(query);
-  const pattern = query.q === undefined ? undefined : likePattern(query.q);
-  return and(
-    eq(posts.accountId, principal.accountId),
-    query.status ? eq(posts.status, query.status) : undefined,
-    query.tag ? arrayContains(posts.tags, [query.tag]) : undefined,
-    query.recurring === undefined
-      ? undefined
-      : (query.recurring ? isNotNull : isNull)(posts.recurrence),
-    // The post is the account's already: another account's channel id matches nothing.
-    query.channelId
-      ? sql`exists (select 1 from ${postTargets} where ${postTargets.postId} = ${posts.id} and ${postTargets.channelId} = ${query.channelId})`
-      : undefined,
-    pattern
-      ? or(
-          sql`${posts.title} ilike ${pattern} escape '\\'`,
-          sql`${posts.content} ilike ${pattern} escape '\\'`,
-        )
-      : undefined,
-    ...ranges,
-  );
-}
-
-/**
- * The list's total. Filtered by status and tag alone (or not at all), it is read from the
- * counts the database keeps per status and tag (docs/posts-and-scheduler.md#the-lists-total):
- * one to seven rows, however many posts. Any other filter is counted, over the posts it
- * selects, as the count needs them all.
- */
-async function postTotal(
-  db: Db,
-  principal: Principal,
+function totalOf(
+  accountId: string,
   filters: PostFilters,
   where: SQL | undefined,
-) {
+  bind: Bind,
+): SQL<number> {
   const { status, tag, ...others } = filters;
-  const counted = Object.values(others).every((value) => value === undefined);
-  if (!counted) {
-    return (await db.select({ total: count() }).from(posts).where(where))[0]?.total ?? 0;
-  }
+  const counted = Object.values(others).some((value) => value !== undefined);
+  // The posts table inside the subquery shadows the page's: `where` names its rows.
+  if (counted) return sql<number>`(select count(*)::int from ${posts} where ${where})`;
   const kept = tag === undefined ? postCounts : postTagCounts;
-  const [row] = await db
-    .select({ total: sum(kept.count).mapWith(Number) })
-    .from(kept)
-    .where(
-      and(
-        eq(kept.accountId, principal.accountId),
-        status === undefined ? undefined : eq(kept.status, status),
-        tag === undefined ? undefined : eq(postTagCounts.tag, tag),
-      ),
-    );
-  return row?.total ?? 0;
+  const condition = and(
+    eq(kept.accountId, bind('accountId', accountId)),
+    status === undefined ? undefined : eq(kept.status, bind('status', status)),
+    tag === undefined ? undefined : eq(postTagCounts.tag, bind('tag', tag)),
+  );
+  return sql<number>`(select coalesce(sum(${kept.count}), 0)::int from ${kept} where ${condition})`;
+}
+
+/** What one prepared statement of the list serves: the filters given, the order, the paging. */
+interface Shape {
+  name: string;
+  where: SQL | undefined;
+  total: SQL<number>;
+  order: ListOrder;
+  cursor: boolean;
+}
+
+/**
+ * The page's post id, qualified: drizzle writes the columns of a one-table query's select list
+ * unqualified, which in a subquery of another table would name that table's `id`.
+ */
+const pagePostId = sql`${posts}.${sql.identifier('id')}`;
+
+/**
+ * The page and, beside each post, its media ids, whether it has targets, and the list's
+ * total: one round trip for what took four. A post's targets are read after, for the posts
+ * that have any.
+ */
+const pageStatement = preparedPerShape(
+  (shape: Shape) => shape.name,
+  (shape, name) =>
+    rowStatement({
+      name,
+      fields: {
+        ...postFields,
+        mediaIds: field.sql(
+          sql<
+            string[]
+          >`array(select ${postMedia.mediaId} from ${postMedia} where ${postMedia.postId} = ${pagePostId} order by ${postMedia.position})`,
+        ),
+        hasTargets: field.sql(
+          sql<boolean>`exists (select 1 from ${postTargets} where ${postTargets.postId} = ${pagePostId})`,
+        ),
+        total: field.sql(shape.total),
+      },
+      query: (db, select) =>
+        db
+          .select(select)
+          .from(posts)
+          .where(
+            and(
+              shape.where,
+              shape.cursor ? afterCursor(shape.order, sql.placeholder('cursor')) : undefined,
+            ),
+          )
+          .orderBy(...orderBy(shape.order))
+          .limit(sql.placeholder('limit'))
+          .offset(sql.placeholder('offset')),
+    }),
+);
+
+/** The total alone, for a page with no row to carry it. */
+const totalStatement = preparedPerShape(
+  (shape: Shape) => shape.name,
+  (shape, name) =>
+    rowStatement({
+      name: `${name}_total`,
+      fields: { total: field.sql(shape.total) },
+      query: (db, select) => db.select(select).from(sql`(select 1) as one`),
+    }),
+);
+
+/** The list's order: newest first, or by `scheduledAt` (posts without one last). */
+function orderOf(sort: ListPostsQuery['sort'], accountId: string | SQLWrapper): ListOrder {
+  const scope = eq(posts.accountId, accountId);
+  return sort === 'scheduledAt'
+    ? { table: posts, id: posts.id, by: posts.scheduledAt, direction: 'asc', nullable: true, scope }
+    : { table: posts, id: posts.id, by: posts.createdAt, direction: 'desc', scope };
 }
 
 /** The account's posts, newest first or by `scheduledAt`, filtered as the posts list rules say. */
-export async function listPosts(opts: { db: Db; principal: Principal; query: ListPostsQuery }) {
+export async function listPosts(opts: {
+  db: Db;
+  principal: Principal;
+  query: ListPostsQuery;
+}): Promise<Page<Post>> {
   const { db, principal, query } = opts;
   const { page, limit, startingAfter, sort, ...filters } = query;
-  const where = postFilters(principal, filters);
-  const scope = eq(posts.accountId, principal.accountId);
-  const order: ListOrder & { table: typeof posts } =
-    sort === 'scheduledAt'
-      ? {
-          table: posts,
-          id: posts.id,
-          by: posts.scheduledAt,
-          direction: 'asc',
-          nullable: true,
-          scope,
-        }
-      : { table: posts, id: posts.id, by: posts.createdAt, direction: 'desc', scope };
-  return readTablePage({
-    db,
-    request: { page, limit, startingAfter },
-    order,
-    where,
-    total: () => postTotal(db, principal, filters, where),
-    items: (rows) => toPosts(db, rows),
+  const request = { page, limit, startingAfter };
+  const accountId = principal.accountId;
+  // The conditions are built on each call, for the values they bind and the shape they have;
+  // the statement of a shape is built and prepared once.
+  const values: Record<string, unknown> = {};
+  const bind: Bind = (name, value) => {
+    // Drizzle passes a placeholder's value to the driver as it is, not through the column's
+    // encoder: a time goes as the ISO text a timestamptz reads.
+    values[name] = value instanceof Date ? value.toISOString() : value;
+    return sql.placeholder(name);
+  };
+  const where = filterCondition(accountId, filters, bind);
+  const total = totalOf(accountId, filters, where, bind);
+  const cursor = startingAfter !== undefined;
+  const name = [
+    'posts_page',
+    sort,
+    cursor ? 'after' : 'offset',
+    ...Object.keys(values),
+    filters.recurring === undefined ? '' : `recurring_${filters.recurring}`,
+  ].join('_');
+  const order = orderOf(sort, sql.placeholder('accountId'));
+  const shape = { name, where, total, order, cursor };
+  const rows = await pageStatement(db, shape).execute({
+    ...values,
+    ...pageSpan(request),
+    cursor: startingAfter,
+  });
+  return pageFrom({
+    request,
+    rows,
+    idOf: (row) => row.id,
+    cursorKnown: cursorIn(db, orderOf(sort, accountId)),
+    total: async ([first]) =>
+      first?.total ?? (await totalStatement(db, shape).execute(values))[0]?.total ?? 0,
+    items: async (shown) => {
+      const targets = await targetsOf(
+        db,
+        shown.filter((row) => row.hasTargets).map((row) => row.id),
+      );
+      return postsFrom(db, shown, (row) => row.mediaIds, targets);
+    },
   });
 }

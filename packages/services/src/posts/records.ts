@@ -1,14 +1,27 @@
 import type { Principal } from '@chorus/auth';
-import { and, asc, eq, inArray, postMedia, posts, postTargets, type Db } from '@chorus/db';
+import {
+  and,
+  asc,
+  eq,
+  inArray,
+  postMedia,
+  posts,
+  postTargets,
+  rowStatement,
+  sql,
+  type Db,
+  type RowReader,
+} from '@chorus/db';
 import type { Post, Target } from '@chorus/validators';
 import { notFound } from '../shared/errors';
+import { fieldsOf, targetFields, type PostFields, type TargetFields } from './fields';
 import { seriesOf, timeZonesOf } from './recurrence';
 
 export type PostRow = typeof posts.$inferSelect;
 export type TargetRow = typeof postTargets.$inferSelect;
 
-/** A target as the API returns it (docs/publishing.md); `progress` and the backoff stay inside. */
-export const toTarget = (row: TargetRow): Target => ({
+/** A target as the API returns it (docs/publishing.md). */
+export const toTarget = (row: TargetFields): Target => ({
   id: row.id,
   channelId: row.channelId,
   content: row.content,
@@ -18,19 +31,19 @@ export const toTarget = (row: TargetRow): Target => ({
   status: row.status,
   externalId: row.externalId,
   url: row.url,
-  publishedAt: row.publishedAt?.toISOString() ?? null,
+  publishedAt: row.publishedAt,
   attempts: row.attempts,
   error: row.error,
 });
-/** A transaction or the database: whatever reads with `select`. */
-export type Reader = Pick<Db, 'select'>;
+/** A transaction or the database: whatever reads with `select` (and row statements). */
+export type Reader = RowReader;
 
 /** A post as the API returns it (docs/posts-and-scheduler.md and docs/publishing.md), with its media ids and targets in order. */
 export const toPost = (
-  row: PostRow,
+  row: PostFields,
   mediaIds: string[],
   targets: Target[] = [],
-  nextOccurrences: Date[] = [],
+  nextOccurrences: string[] = [],
 ): Post => ({
   id: row.id,
   title: row.title,
@@ -38,23 +51,19 @@ export const toPost = (
   status: row.status,
   tags: row.tags,
   mediaIds,
-  scheduledAt: row.scheduledAt?.toISOString() ?? null,
-  publishedAt: row.publishedAt?.toISOString() ?? null,
+  scheduledAt: row.scheduledAt,
+  publishedAt: row.publishedAt,
   authorId: row.authorId,
   targets,
   rejection:
     row.rejectionComment !== null && row.rejectedAt
-      ? {
-          comment: row.rejectionComment,
-          rejectedBy: row.rejectedBy,
-          rejectedAt: row.rejectedAt.toISOString(),
-        }
+      ? { comment: row.rejectionComment, rejectedBy: row.rejectedBy, rejectedAt: row.rejectedAt }
       : null,
   recurrence: row.recurrence,
   recurrenceOf: row.recurrenceOf,
-  nextOccurrences: nextOccurrences.map((at) => at.toISOString()),
-  createdAt: row.createdAt.toISOString(),
-  updatedAt: row.updatedAt.toISOString(),
+  nextOccurrences,
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
 });
 
 /** The media ids of each post, in position order, in one query. */
@@ -70,16 +79,24 @@ export async function mediaIdsOf(db: Reader, postIds: string[]) {
   return byPost;
 }
 
+const targetsStatement = rowStatement({
+  name: 'post_targets_of',
+  fields: targetFields,
+  query: (db, select) =>
+    db
+      .select(select)
+      .from(postTargets)
+      .where(sql`${postTargets.postId} = any(${sql.placeholder('postIds')}::text[])`)
+      .orderBy(asc(postTargets.postId), asc(postTargets.position)),
+});
+
 /** The targets of each post, in position order, in one query. */
 export async function targetsOf(db: Reader, postIds: string[]) {
-  const byPost = new Map<string, TargetRow[]>(postIds.map((id) => [id, []]));
+  const byPost = new Map<string, Target[]>(postIds.map((id) => [id, []]));
   if (postIds.length === 0) return byPost;
-  const rows = await db
-    .select()
-    .from(postTargets)
-    .where(inArray(postTargets.postId, postIds))
-    .orderBy(asc(postTargets.postId), asc(postTargets.position));
-  for (const row of rows) byPost.get(row.postId)?.push(row);
+  for (const row of await targetsStatement(db).execute({ postIds })) {
+    byPost.get(row.postId)?.push(toTarget(row));
+  }
   return byPost;
 }
 
@@ -87,36 +104,49 @@ export async function targetsOf(db: Reader, postIds: string[]) {
 const NEXT_OCCURRENCES = 5;
 
 /** The next occurrences of each active series among `rows`, in its account's time zone. */
-async function occurrencesOf(db: Reader, rows: PostRow[]) {
+async function occurrencesOf(db: Reader, rows: PostFields[]) {
   const series = rows.filter((row) => row.nextOccurrenceAt && row.recurrence && row.scheduledAt);
+  if (series.length === 0) return new Map<string, string[]>();
   const zones = await timeZonesOf(
     db,
     series.map((row) => row.accountId),
   );
-  const byPost = new Map<string, Date[]>();
+  const byPost = new Map<string, string[]>();
   for (const row of series) {
     const zone = zones.get(row.accountId) ?? 'UTC';
-    const rule = seriesOf(row.recurrence ?? '', row.scheduledAt ?? row.createdAt, zone);
-    byPost.set(row.id, rule.upcoming(row.nextOccurrenceAt ?? row.createdAt, NEXT_OCCURRENCES));
+    const rule = seriesOf(row.recurrence ?? '', new Date(row.scheduledAt ?? row.createdAt), zone);
+    const from = new Date(row.nextOccurrenceAt ?? row.createdAt);
+    byPost.set(
+      row.id,
+      rule.upcoming(from, NEXT_OCCURRENCES).map((at) => at.toISOString()),
+    );
   }
   return byPost;
 }
 
-/** Rows to API posts, with their media, targets and a series' next occurrences. */
+/**
+ * Posts from their columns, their media ids and targets (`targets` reads those of the posts
+ * that have any), with a series' next occurrences.
+ */
+export async function postsFrom<R extends PostFields>(
+  db: Reader,
+  rows: R[],
+  mediaIds: (row: R) => string[],
+  targets: Map<string, Target[]>,
+) {
+  const occurrences = await occurrencesOf(db, rows);
+  return rows.map((row) =>
+    toPost(row, mediaIds(row), targets.get(row.id) ?? [], occurrences.get(row.id)),
+  );
+}
+
+/** Rows drizzle read to API posts, with their media, targets and a series' next occurrences. */
 export async function toPosts(db: Reader, rows: PostRow[]) {
   const ids = rows.map((row) => row.id);
   // One after the other: inside a transaction both would queue on its one connection anyway.
   const media = await mediaIdsOf(db, ids);
   const targets = await targetsOf(db, ids);
-  const occurrences = await occurrencesOf(db, rows);
-  return rows.map((row) =>
-    toPost(
-      row,
-      media.get(row.id) ?? [],
-      (targets.get(row.id) ?? []).map(toTarget),
-      occurrences.get(row.id),
-    ),
-  );
+  return postsFrom(db, rows.map(fieldsOf), (row) => media.get(row.id) ?? [], targets);
 }
 
 export async function toOnePost(db: Reader, row: PostRow) {

@@ -9,6 +9,7 @@ import {
   type PgColumn,
   type PgTable,
   type SQL,
+  type SQLWrapper,
 } from '@chorus/db';
 import { AppError } from './errors';
 
@@ -56,7 +57,7 @@ export interface PageWindow {
  * table in a subquery shadows the outer one, so its columns here name the cursor's row. An id
  * outside the list's scope finds no row, and a comparison with nothing matches nothing.
  */
-function afterCursor(order: ListOrder, cursor: string): SQL {
+export function afterCursor(order: ListOrder, cursor: string | SQLWrapper): SQL {
   const { table, id, by, direction, scope } = order;
   const cursorRow = and(eq(id, cursor), scope);
   const place = sql`(select ${by}, ${id} from ${table} where ${cursorRow})`;
@@ -89,16 +90,69 @@ export function assertOnePosition(request: PageRequest) {
   }
 }
 
-export function pageWindow(request: PageRequest, order: ListOrder): PageWindow {
+/**
+ * The rows a page reads: one more than asked (whether it comes says whether a next page
+ * exists), from its page number's offset, or from the start after a cursor.
+ */
+export function pageSpan(request: PageRequest) {
   assertOnePosition(request);
+  const byCursor = request.startingAfter !== undefined;
+  return { limit: request.limit + 1, offset: byCursor ? 0 : (request.page - 1) * request.limit };
+}
+
+/** The list's order by its column, then by id in the same direction. */
+export function orderBy(order: ListOrder): SQL[] {
   const sort = order.direction === 'desc' ? desc : asc;
+  return [sort(order.by), sort(order.id)];
+}
+
+export function pageWindow(request: PageRequest, order: ListOrder): PageWindow {
   const cursor = request.startingAfter;
   return {
+    ...pageSpan(request),
     after: cursor === undefined ? undefined : afterCursor(order, cursor),
-    orderBy: [sort(order.by), sort(order.id)],
-    // One more than asked: whether it comes says whether a next page exists.
-    limit: request.limit + 1,
-    offset: cursor === undefined ? (request.page - 1) * request.limit : 0,
+    orderBy: orderBy(order),
+  };
+}
+
+/** Whether `cursor` names an item of the list (its id, in its scope). */
+export const cursorIn = (db: Db, order: ListOrder) => async (cursor: string) => {
+  const [known] = await db
+    .select({ id: order.id })
+    .from(order.table)
+    .where(and(eq(order.id, cursor), order.scope))
+    .limit(1);
+  return known !== undefined;
+};
+
+/**
+ * A page from the rows `pageSpan` read, with the list's total and the next cursor. No row after
+ * a cursor asks `cursorKnown` whether the cursor is an item of the list at all.
+ */
+export async function pageFrom<R, T>(opts: {
+  request: PageRequest;
+  rows: R[];
+  idOf: (row: R) => string;
+  cursorKnown: (cursor: string) => Promise<boolean>;
+  /** The error for a cursor that is not (the list's own wording); `unknownCursor` by default. */
+  unknown?: () => AppError;
+  /** Given the rows shown, which may carry it. */
+  total: (shown: R[]) => number | Promise<number>;
+  items: (rows: R[]) => T[] | Promise<T[]>;
+}): Promise<Page<T>> {
+  const { request, rows } = opts;
+  const cursor = request.startingAfter;
+  if (cursor !== undefined && rows.length === 0 && !(await opts.cursorKnown(cursor))) {
+    throw (opts.unknown ?? unknownCursor)();
+  }
+  const shown = rows.slice(0, request.limit);
+  const last = shown.at(-1);
+  return {
+    items: await opts.items(shown),
+    total: await opts.total(shown),
+    page: request.page,
+    limit: request.limit,
+    nextCursor: rows.length > request.limit && last !== undefined ? opts.idOf(last) : null,
   };
 }
 
@@ -117,24 +171,14 @@ export async function readPage<R, T>(opts: {
   items: (rows: R[]) => T[] | Promise<T[]>;
 }): Promise<Page<T>> {
   const { db, request, order } = opts;
-  const rows = await opts.rows(pageWindow(request, order));
-  if (request.startingAfter !== undefined && rows.length === 0) {
-    const [known] = await db
-      .select({ id: order.id })
-      .from(order.table)
-      .where(and(eq(order.id, request.startingAfter), order.scope))
-      .limit(1);
-    if (!known) throw unknownCursor();
-  }
-  const shown = rows.slice(0, request.limit);
-  const last = shown.at(-1);
-  return {
-    items: await opts.items(shown),
-    total: await opts.total(),
-    page: request.page,
-    limit: request.limit,
-    nextCursor: rows.length > request.limit && last !== undefined ? opts.idOf(last) : null,
-  };
+  return pageFrom({
+    request,
+    rows: await opts.rows(pageWindow(request, order)),
+    idOf: opts.idOf,
+    cursorKnown: cursorIn(db, order),
+    total: opts.total,
+    items: opts.items,
+  });
 }
 
 export const pageCount = (total: number, limit: number) => Math.ceil(total / limit);

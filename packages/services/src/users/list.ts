@@ -4,20 +4,23 @@ import {
   and,
   count,
   desc,
-  driverRows,
   eq,
+  field,
   ilike,
-  isoFromUtc,
   or,
   preparedPerDb,
+  preparedPerShape,
+  rowStatement,
   sql,
   users,
-  utcText,
   type Db,
+  type RowReader,
+  type RowStatement,
+  type SQL,
 } from '@chorus/db';
 import type { Role, User, UserSummary } from '@chorus/validators';
 import { AppError } from '../shared/errors';
-import { pageCount, type PageRequest } from '../shared/pagination';
+import { pageFrom, pageSpan, type Page, type PageRequest } from '../shared/pagination';
 import { userTotal, userTotalQuery } from './counts';
 
 /** Which parts of the list a query has: every combination is one prepared statement. */
@@ -49,14 +52,14 @@ function shown(t: UsersIn, shape: Shape) {
 const newestFirst = (t: UsersIn) => [desc(t.createdAt), desc(t.id)];
 
 /** The cursor user's place in the order; none (no row compares) when not the account's. */
-const cursorPlace = (db: Db) =>
+const cursorPlace = (db: RowReader) =>
   db
     .select({ createdAt: cursorUser.createdAt, id: cursorUser.id })
     .from(cursorUser)
     .where(and(eq(cursorUser.id, ph('cursor')), eq(cursorUser.accountId, ph('accountId'))));
 
 /** The place of the user `offset` places down the list; none past its end. */
-const offsetPlace = (db: Db, shape: Shape) =>
+const offsetPlace = (db: RowReader, shape: Shape) =>
   db
     .select({ createdAt: boundary.createdAt, id: boundary.id })
     .from(boundary)
@@ -65,6 +68,33 @@ const offsetPlace = (db: Db, shape: Shape) =>
     .limit(1)
     .offset(ph('offset'));
 
+const summaryFields = {
+  id: field.column(users.id),
+  name: field.column(users.name),
+  email: field.column(users.email),
+  role: field.column(users.role),
+  createdAt: field.timestamp(users.createdAt),
+};
+
+/** Each user in full: the summary and the last sign-in and settings. */
+const fullFields = {
+  ...summaryFields,
+  lastLogin: field.timestamp(users.lastLoginAt),
+  notifications: field.column(users.notifications),
+  twoFactorAuth: field.column(users.twoFactorEnabled),
+};
+
+/**
+ * The list's total beside each row (one round trip for both), from the per-role counts; none
+ * in a text search, whose total is counted apart.
+ */
+const totalField = (shape: Shape) =>
+  field.sql((db) =>
+    shape.search
+      ? sql<number | null>`null::int`
+      : sql<number | null>`(${userTotalQuery(db, shape.byRole)})::int`,
+  );
+
 /**
  * One page, newest first (docs/api.md), read from a place in the order onwards through the
  * account's index in that order (`users_account_created_idx`, or `users_account_role_created_idx`
@@ -72,56 +102,27 @@ const offsetPlace = (db: Db, shape: Shape) =>
  * first finds its place `offset` entries down that index, in the index alone (no table rows
  * for the entries skipped). A place rather than `id in (… limit offset)`: with the limit a
  * parameter, PostgreSQL's generic plan for that guesses a tenth of the table and scans it all.
- *
- * Each row is a user summary's fields, `createdAt` as UTC text (`isoFromUtc` makes it an ISO
- * date), with the list's total from the per-role counts beside it (one round trip for both),
- * except in a text search, whose total is counted apart. The rows are read as the driver gives
- * them (`driverRows`), not mapped field by field: for a page of 50 users, drizzle's mapping cost
- * more than the query; PostgreSQL building the page as one JSON value cost it twice the query,
- * and `to_char` on each row a third more.
+ * Rows are read by the row reader (`rowStatement`): for a page of 50 users, drizzle's mapping
+ * cost more than the query; PostgreSQL building the page as one JSON value cost it twice the
+ * query, and `to_char` on each row a third more.
  */
-function buildPage(db: Db, shape: Shape, name: string) {
-  const place = sql`(${users.createdAt}, ${users.id})`;
-  const from = shape.cursor
-    ? sql`${place} < (${cursorPlace(db)})`
-    : sql`${place} <= (${offsetPlace(db, shape)})`;
-  return db
-    .select({
-      id: users.id,
-      name: users.name,
-      email: users.email,
-      role: users.role,
-      createdAt: utcText(users.createdAt).as('createdAt'),
-      ...(shape.full && {
-        lastLogin: utcText(users.lastLoginAt).as('lastLogin'),
-        notifications: users.notifications,
-        twoFactorAuth: users.twoFactorEnabled,
-      }),
-      total: shape.search
-        ? sql`null`.as('total')
-        : sql`(${userTotalQuery(db, shape.byRole)})::int`.as('total'),
-    })
-    .from(users)
-    .where(and(shown(users, shape), from))
-    .orderBy(...newestFirst(users))
-    .limit(ph('limit'))
-    .prepare(name);
+function pageQuery(shape: Shape) {
+  return (db: RowReader, select: Record<string, SQL.Aliased>) => {
+    const place = sql`(${users.createdAt}, ${users.id})`;
+    const from = shape.cursor
+      ? sql`${place} < (${cursorPlace(db)})`
+      : sql`${place} <= (${offsetPlace(db, shape)})`;
+    return db
+      .select(select)
+      .from(users)
+      .where(and(shown(users, shape), from))
+      .orderBy(...newestFirst(users))
+      .limit(ph('limit'));
+  };
 }
 
-/** A row of the page as the driver reads it (see buildPage); the rest of a user when full. */
-type PageRow = UserSummary & {
-  total: number | null;
-  lastLogin?: string | null;
-  notifications?: boolean;
-  twoFactorAuth?: boolean;
-};
-
-type PageStatement = ReturnType<typeof buildPage>;
-const pageStatements = new Map<string, (db: Db) => PageStatement>();
-
-/** The prepared statement of a shape (the list is read on every call of GET /api/users). */
-function pageStatement(db: Db, shape: Shape) {
-  const name = [
+const pageName = (shape: Shape) =>
+  [
     'users_page',
     shape.byRole && 'role',
     shape.search && 'q',
@@ -130,13 +131,22 @@ function pageStatement(db: Db, shape: Shape) {
   ]
     .filter(Boolean)
     .join('_');
-  let statement = pageStatements.get(name);
-  if (!statement) {
-    statement = preparedPerDb((database) => buildPage(database, shape, name));
-    pageStatements.set(name, statement);
-  }
-  return statement(db);
-}
+
+// Read on every call of GET /api/users: each shape prepared once per database.
+const summaryPage = preparedPerShape(pageName, (shape: Shape, name) =>
+  rowStatement({
+    name,
+    fields: { ...summaryFields, total: totalField(shape) },
+    query: pageQuery(shape),
+  }),
+);
+const fullPage = preparedPerShape(pageName, (shape: Shape, name) =>
+  rowStatement({
+    name,
+    fields: { ...fullFields, total: totalField(shape) },
+    query: pageQuery(shape),
+  }),
+);
 
 /** The total of a text search: counted, so it costs a pass over the account's users. */
 const searchTotal = (byRole: boolean) =>
@@ -182,67 +192,62 @@ type ListOptions = {
 };
 
 /** The account's users, newest first: GET /api/users. */
-export async function listUsers(opts: ListOptions) {
-  const { rows, ...page } = await readPage(opts, false);
-  return { data: rows.map(toSummary), ...page };
+export function listUsers(opts: ListOptions): Promise<Page<UserSummary>> {
+  return readUsers(opts, (db, shape) => summaryPage(db, { ...shape, full: false }), summary);
 }
 
 /**
  * The same page with each user in full (last sign-in and settings), in the same query: the
  * dashboard's users page shows and edits them, and so reads no user again.
  */
-export async function listUsersInFull(opts: ListOptions) {
-  const { rows, ...page } = await readPage(opts, true);
-  return {
-    data: rows.map((row): User => ({
-      ...toSummary(row),
-      lastLogin: row.lastLogin ? isoFromUtc(row.lastLogin) : null,
-      settings: { notifications: !!row.notifications, twoFactorAuth: !!row.twoFactorAuth },
-    })),
-    ...page,
-  };
+export function listUsersInFull(opts: ListOptions): Promise<Page<User>> {
+  return readUsers(
+    opts,
+    (db, shape) => fullPage(db, { ...shape, full: true }),
+    (row): User => ({
+      ...summary(row),
+      lastLogin: row.lastLogin,
+      settings: { notifications: row.notifications, twoFactorAuth: row.twoFactorAuth },
+    }),
+  );
 }
 
-const toSummary = ({ id, name, email, role, createdAt }: PageRow): UserSummary => ({
+/** A summary without the total its row carries. */
+const summary = ({ id, name, email, role, createdAt }: UserSummary): UserSummary => ({
   id,
   name,
   email,
   role,
-  createdAt: isoFromUtc(createdAt),
+  createdAt,
 });
 
-async function readPage(opts: ListOptions, full: boolean) {
+async function readUsers<R extends UserSummary & { total: number | null }, T>(
+  opts: ListOptions,
+  statement: (db: RowReader, shape: Omit<Shape, 'full'>) => RowStatement<R>,
+  item: (row: R) => T,
+): Promise<Page<T>> {
   const { db, principal, page, role, q, startingAfter } = opts;
+  const request = { ...page, startingAfter };
   const accountId = principal.accountId;
-  const shape = { byRole: !!role, search: !!q, cursor: startingAfter !== undefined, full };
+  const shape = { byRole: !!role, search: !!q, cursor: startingAfter !== undefined };
   const values = {
     accountId,
     role,
     pattern: q ? containing(q) : undefined,
     cursor: startingAfter,
-    // One more than asked after a cursor: whether it comes says whether a next page exists.
-    limit: shape.cursor ? page.limit + 1 : page.limit,
-    offset: (page.page - 1) * page.limit,
+    ...pageSpan(request),
   };
-  // One query after another: the embedded database's socket (pglite-socket) mixes up
-  // statements pipelined on one connection.
-  const rows = await driverRows<PageRow>(pageStatement(db, shape), values);
-  if (shape.cursor && rows.length === 0) {
-    const [known] = await cursorExists(db).execute(values);
-    if (!known) throw unknownCursor();
-  }
-  // A page past the end has no row to carry the total.
-  const total = shape.search
-    ? ((await searchTotals[role ? 'byRole' : 'all'](db).execute(values))[0]?.total ?? 0)
-    : (rows[0]?.total ?? (await userTotal({ db, accountId, role })));
-  const shown = rows.slice(0, page.limit);
-  const pagination = {
-    total,
-    page: page.page,
-    limit: page.limit,
-    pages: pageCount(total, page.limit),
-  };
-  if (!shape.cursor) return { rows: shown, pagination };
-  const nextCursor = rows.length > page.limit ? (shown.at(-1)?.id ?? null) : null;
-  return { rows: shown, pagination, meta: { pagination: { nextCursor } } };
+  return pageFrom({
+    request,
+    rows: await statement(db, shape).execute(values),
+    idOf: (row) => row.id,
+    cursorKnown: async () => (await cursorExists(db).execute(values)).length > 0,
+    unknown: unknownCursor,
+    // A page past the end has no row to carry the total.
+    total: async ([first]) =>
+      shape.search
+        ? ((await searchTotals[role ? 'byRole' : 'all'](db).execute(values))[0]?.total ?? 0)
+        : (first?.total ?? (await userTotal({ db, accountId, role }))),
+    items: (rows) => rows.map(item),
+  });
 }

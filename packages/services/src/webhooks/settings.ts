@@ -1,3 +1,5 @@
+import { readSetting } from '@chorus/settings';
+
 type Env = Record<string, string | undefined>;
 
 /** Decisions §14: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h after each failure. */
@@ -17,8 +19,6 @@ export interface WebhookSettings {
   maxPerAccount: number;
 }
 
-export const DEFAULT_MAX_WEBHOOKS_PER_ACCOUNT = 50;
-
 /**
  * From the environment: `CHORUS_WEBHOOK_RETRY_SCHEDULE` (seconds, comma-separated),
  * `CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS` (`true`), `CHORUS_WEBHOOK_LEASE_SECONDS` and
@@ -34,19 +34,10 @@ export function webhookSettings(env: Env = process.env): WebhookSettings {
       'CHORUS_WEBHOOK_RETRY_SCHEDULE must be seconds (0 to 604800), comma-separated.',
     );
   }
-  const allow = env.CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS?.trim() ?? '';
-  if (!['', 'true', 'false'].includes(allow)) {
-    throw new Error('CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS must be true or false.');
-  }
-  const leaseSeconds = Number(env.CHORUS_WEBHOOK_LEASE_SECONDS ?? 30);
-  if (!Number.isInteger(leaseSeconds) || leaseSeconds < 1 || leaseSeconds > 3600) {
-    throw new Error('CHORUS_WEBHOOK_LEASE_SECONDS must be an integer from 1 to 3600.');
-  }
-  const maxPerAccount = Number(
-    env.CHORUS_WEBHOOK_MAX_PER_ACCOUNT?.trim() || DEFAULT_MAX_WEBHOOKS_PER_ACCOUNT,
-  );
-  if (!Number.isInteger(maxPerAccount) || maxPerAccount < 1 || maxPerAccount > 10_000) {
-    throw new Error('CHORUS_WEBHOOK_MAX_PER_ACCOUNT must be an integer from 1 to 10000.');
-  }
-  return { retrySchedule, allowPrivateTargets: allow === 'true', leaseSeconds, maxPerAccount };
+  return {
+    retrySchedule,
+    allowPrivateTargets: readSetting('CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS', env),
+    leaseSeconds: readSetting('CHORUS_WEBHOOK_LEASE_SECONDS', env),
+    maxPerAccount: readSetting('CHORUS_WEBHOOK_MAX_PER_ACCOUNT', env),
+  };
 }

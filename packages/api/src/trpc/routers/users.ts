@@ -16,6 +16,7 @@ import {
   ZUserSummary,
 } from '@chorus/validators';
 import { z } from 'zod';
+import { usersPage } from '../envelope';
 import { adminScoped, router, scoped } from '../init';
 
 const tags = ['Users'];
@@ -35,8 +36,16 @@ export const usersRouter = router({
     })
     .input(ZListUsersQuery)
     .output(ZUserList)
-    .query(({ ctx, input: { page, limit, ...filters } }) =>
-      listUsers({ db: ctx.db, principal: ctx.principal, page: { page, limit }, ...filters }),
+    .query(async ({ ctx, input: { page, limit, ...filters } }) =>
+      usersPage(
+        await listUsers({
+          db: ctx.db,
+          principal: ctx.principal,
+          page: { page, limit },
+          ...filters,
+        }),
+        filters.startingAfter !== undefined,
+      ),
     ),
 
   /**
@@ -47,8 +56,16 @@ export const usersRouter = router({
   listInFull: adminScoped('read')
     .input(ZListUsersQuery)
     .output(ZUserList.extend({ data: z.array(ZUser) }))
-    .query(({ ctx, input: { page, limit, ...filters } }) =>
-      listUsersInFull({ db: ctx.db, principal: ctx.principal, page: { page, limit }, ...filters }),
+    .query(async ({ ctx, input: { page, limit, ...filters } }) =>
+      usersPage(
+        await listUsersInFull({
+          db: ctx.db,
+          principal: ctx.principal,
+          page: { page, limit },
+          ...filters,
+        }),
+        filters.startingAfter !== undefined,
+      ),
     ),
 
   get: scoped('read')

@@ -1,3 +1,4 @@
+import { readSetting } from '@chorus/settings';
 import { NETWORKS, type Network } from '@chorus/validators';
 import { findEntry } from '../../integrations/catalogue';
 import { envPrefix, providerSettings } from '../../integrations/settings';
@@ -27,21 +28,12 @@ export interface PublishingSettings {
   windowMs: number;
 }
 
-function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name]?.trim();
-  const value = raw ? Number(raw) : fallback;
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new Error(`${name} must be an integer from ${min} to ${max}.`);
-  }
-  return value;
-}
-
 export function publishingSettings(env: Env = process.env): PublishingSettings {
   return {
-    leaseMs: integer(env, 'CHORUS_PUBLISHING_LEASE_SECONDS', 60, 1, 3600) * 1000,
-    backoffMs: integer(env, 'CHORUS_PUBLISHING_BACKOFF_MS', 15_000, 10, 300_000),
-    timeoutMs: integer(env, 'CHORUS_PUBLISHING_TIMEOUT_SECONDS', 600, 1, 3600) * 1000,
-    refreshAheadMs: integer(env, 'CHORUS_PUBLISHING_REFRESH_AHEAD_SECONDS', 900, 0, 86_400) * 1000,
+    leaseMs: readSetting('CHORUS_PUBLISHING_LEASE_SECONDS', env) * 1000,
+    backoffMs: readSetting('CHORUS_PUBLISHING_BACKOFF_MS', env),
+    timeoutMs: readSetting('CHORUS_PUBLISHING_TIMEOUT_SECONDS', env) * 1000,
+    refreshAheadMs: readSetting('CHORUS_PUBLISHING_REFRESH_AHEAD_SECONDS', env) * 1000,
     maxAttempts: 5,
     windowMs: 30 * 60_000,
   };

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createTestDatabase } from '@chorus/db/testing';
 import { verifyDashboardLogin } from '@chorus/services';
 import { describe, expect, it } from 'vitest';
-import { createFirstAdmin } from '../scripts/first-admin';
+import { createFirstAdmin } from '../src/first-admin';
 
 describe('the first admin', () => {
   it('gets a generated password in a file only its owner reads, named but never printed', async () => {

@@ -1,4 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import {
   request,
   Agent,
@@ -30,11 +31,21 @@ function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
   return kept;
 }
 
-/** Starts scripts/serve-web.ts and resolves with its socket's path once it listens. */
-export function startWeb(dev: boolean): Promise<{ child: ChildProcess; socket: string }> {
-  const child = fork(new URL('./serve-web.ts', import.meta.url), dev ? ['--dev'] : [], {
+/** Next's own entry: it stays in the web app, whose `next` and directory it serves. */
+const webEntry = createRequire(import.meta.url).resolve('@chorus/web/serve-web');
+
+/**
+ * Starts Next (apps/web/scripts/serve-web.ts) with `env` as its whole environment, and
+ * resolves with its socket's path once it listens.
+ */
+export function startWeb(
+  dev: boolean,
+  env: NodeJS.ProcessEnv,
+): Promise<{ child: ChildProcess; socket: string }> {
+  const child = fork(webEntry, dev ? ['--dev'] : [], {
     execArgv: ['--import', 'tsx'],
     stdio: 'inherit',
+    env,
   });
   return new Promise((resolve, reject) => {
     child.once('message', (message: { socket: string }) =>

@@ -3,6 +3,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Db } from '@chorus/db';
 import { bootstrapFirstAdmin } from '@chorus/services';
+import { readSetting } from '@chorus/settings';
 
 /**
  * On a first start (no account yet), creates the first admin: with ADMIN_PASSWORD, or with a
@@ -15,10 +16,8 @@ export async function createFirstAdmin(opts: {
   env?: Record<string, string | undefined>;
 }): Promise<string[]> {
   const env = opts.env ?? process.env;
-  const email = env.ADMIN_EMAIL?.trim() || 'admin@example.com';
-  const given = env.ADMIN_PASSWORD || undefined;
-  if (given !== undefined && given.length < 8)
-    throw new Error('ADMIN_PASSWORD must be at least 8 characters.');
+  const email = readSetting('ADMIN_EMAIL', env);
+  const given = readSetting('ADMIN_PASSWORD', env);
   const password = given ?? randomBytes(18).toString('base64url');
   const created = await bootstrapFirstAdmin(opts.db, { email, password });
   if (!created) return [];

@@ -1,5 +1,5 @@
 /**
- * The app's listener in front of a stand-in for Next on a Unix socket, as scripts/serve.ts
+ * The app's listener in front of a stand-in for Next on a Unix socket, as src/serve.ts
  * wires them: what reaches Next (headers, bodies, how many sign-ins) through real sockets.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -12,7 +12,7 @@ import { createRateLimiter, memoryStore, principalBucket, type RateLimiter } fro
 import type { Principal } from '@chorus/auth';
 import { createApiListener, createHttpServer } from '@chorus/api/server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AUTH_BODY_LIMIT, WEB_BODY_LIMIT, webProxy } from '../scripts/web-proxy';
+import { AUTH_BODY_LIMIT, WEB_BODY_LIMIT, webProxy } from '../src/web-proxy';
 
 interface Seen {
   method: string;

@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 
 /**
  * Refuses a port another process holds, before anything is built, started or announced:
- * listening on it the way scripts/serve.ts will (every interface), then letting it go.
+ * listening on it the way src/serve.ts will (every interface), then letting it go.
  */
 export async function assertPortFree(port: string) {
   const probe = createServer();

@@ -1,9 +1,9 @@
 /**
- * The app's HTTP server, started by `npm start` (and `npm run dev` with --dev): one port.
+ * The app's HTTP server, started by `npm start` (src/start.ts) (and `npm run dev` with --dev): one port.
  * /api/* is served here by the API's own doors (the REST door, the tRPC door), and so are the
  * OAuth token, revocation, introspection and metadata endpoints; every other path, and
  * next-auth's /api/auth, is forwarded to Next, which runs in a child process on a
- * Unix socket of its own (scripts/serve-web.ts). The API's process thus holds no part of Next: not its
+ * Unix socket of its own (apps/web/scripts/serve-web.ts). The API's process thus holds no part of Next: not its
  * memory (pages, caches, a second copy of React) nor its patches of Node's globals, and a
  * request to the API pays for none of them.
  *
@@ -12,15 +12,20 @@
  */
 import { defaultRateLimiter } from '@chorus/api';
 import { apiMounts, createApiListener, createHttpServer, refuseUpgrade } from '@chorus/api/server';
-import { getDatabase } from '../src/server/database';
-import { requestSessionPrincipal } from '../src/server/session';
+import { readSetting } from '@chorus/settings';
+import { getDatabase } from '@chorus/web/server/database';
+import { requestSessionPrincipal } from '@chorus/web/server/session';
 import { portProblem } from './port';
 import { startWeb, webProxy, webUpgrade } from './web-proxy';
 
 const dev = process.argv.includes('--dev');
-const port = Number(process.env.PORT ?? 3000);
+const port = readSetting('PORT', process.env);
 
-const web = await startWeb(dev);
+/** Next's whole environment, built by `npm start` from the settings (src/child-envs.ts). */
+const webEnv = await new Promise<NodeJS.ProcessEnv>((resolve) =>
+  process.once('message', (message: { webEnv: NodeJS.ProcessEnv }) => resolve(message.webEnv)),
+);
+const web = await startWeb(dev, webEnv);
 // Without its web server this one is of no use: stop, and let the supervisor (npm start) see.
 web.child.on('exit', (code) => process.exit(code ?? 1));
 

@@ -1,0 +1,141 @@
+import { boolean, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+import { asc, eq, field, rowStatement, sql, type Database } from '../src';
+import { timestamptz } from '../src/schema/columns';
+import { createTestDatabase, createTestServerDatabase } from '../src/testing';
+
+const samples = pgTable('row_samples', {
+  n: integer().notNull(),
+  name: text().notNull(),
+  note: text(),
+  tags: text().array().notNull(),
+  flag: boolean(),
+  doc: jsonb().$type<{ a: number[] }>(),
+  at: timestamptz().notNull(),
+  maybeAt: timestamptz(),
+});
+
+// Every length of fraction PostgreSQL writes (it trims trailing zeros), and another zone.
+const INSTANTS = [
+  '2026-11-23T14:46:05Z',
+  '2026-11-23T14:46:05.2Z',
+  '2026-11-23T14:46:05.25Z',
+  '2026-11-23T14:46:05.224Z',
+  '2026-12-31T23:59:59.999Z',
+  '2026-11-24T01:16:05.5+10:30',
+  '1999-01-01T00:00:00.001Z',
+];
+
+const fields = {
+  n: field.column(samples.n),
+  name: field.column(samples.name),
+  note: field.column(samples.note),
+  tags: field.column(samples.tags),
+  flag: field.column(samples.flag),
+  doc: field.column(samples.doc),
+  at: field.timestamp(samples.at),
+  maybeAt: field.timestamp(samples.maybeAt),
+  twice: field.sql(sql<number>`(${samples.n} * 2)::int`),
+};
+
+const all = rowStatement({
+  name: 'row_samples_all',
+  fields,
+  query: (db, select) => db.select(select).from(samples).orderBy(asc(samples.n)),
+});
+const one = rowStatement({
+  name: 'row_samples_one',
+  fields: { n: fields.n, at: fields.at },
+  query: (db, select) =>
+    db
+      .select(select)
+      .from(samples)
+      .where(eq(samples.n, sql.placeholder('n'))),
+});
+
+// One file, both drivers: in-process PGlite, and postgres.js (on DATABASE_URL's server, or on
+// the embedded PGlite's socket).
+describe.each([
+  ['the database of the tests', createTestDatabase],
+  ['a database over the PostgreSQL protocol', createTestServerDatabase],
+])('rows read by a row statement, on %s', (_name, open) => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await open();
+    await database.db.execute(sql`create table row_samples (n int not null, name text not null,
+      note text, tags text[] not null, flag boolean, doc jsonb, at timestamptz(3) not null,
+      maybe_at timestamptz(3))`);
+    for (const [n, at] of INSTANTS.entries()) {
+      const odd = n % 2 === 1;
+      await database.db.insert(samples).values({
+        n,
+        name: `sample ${n}`,
+        note: odd ? null : 'a note',
+        tags: odd ? [] : ['a', 'b c'],
+        flag: odd ? null : n === 0,
+        doc: odd ? null : { a: [n] },
+        at: new Date(at),
+        maybeAt: odd ? null : new Date(at),
+      });
+    }
+  });
+  afterAll(() => database.close());
+
+  it('types each row by its fields: nullable where the column is', () => {
+    expectTypeOf(all(database.db).execute).returns.resolves.items.toEqualTypeOf<{
+      n: number;
+      name: string;
+      note: string | null;
+      tags: string[];
+      flag: boolean | null;
+      doc: { a: number[] } | null;
+      at: string;
+      maybeAt: string | null;
+      twice: number;
+    }>();
+  });
+
+  it('decodes every column, nulls as null, timestamps as toISOString writes them', async () => {
+    const rows = await all(database.db).execute();
+    expect(rows).toEqual(
+      INSTANTS.map((at, n) => {
+        const odd = n % 2 === 1;
+        const iso = new Date(at).toISOString();
+        return {
+          n,
+          name: `sample ${n}`,
+          note: odd ? null : 'a note',
+          tags: odd ? [] : ['a', 'b c'],
+          flag: odd ? null : n === 0,
+          doc: odd ? null : { a: [n] },
+          at: iso,
+          maybeAt: odd ? null : iso,
+          twice: n * 2,
+        };
+      }),
+    );
+  });
+
+  it('fills placeholders on each call of the one statement', async () => {
+    for (const n of [2, 5]) {
+      expect(await one(database.db).execute({ n })).toEqual([
+        { n, at: new Date(INSTANTS[n] ?? '').toISOString() },
+      ]);
+    }
+  });
+
+  it("writes UTC whatever the session's time zone", async () => {
+    const [row] = await database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local time zone 'Australia/Adelaide'`);
+      return one(tx).execute({ n: 5 });
+    });
+    expect(row?.at).toBe('2026-11-23T14:46:05.500Z');
+  });
+});
+
+describe('fields', () => {
+  it('refuse a column whose driver value is not its type, and a timestamp that is none', () => {
+    expect(() => field.column(samples.at)).toThrow(/not read as it is/);
+    expect(() => field.timestamp(samples.name)).toThrow(/no timestamp/);
+  });
+});

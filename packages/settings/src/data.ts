@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { blank, text, textOr, url, whole } from './kinds';
+
+/** Where the data lives, its secrets and the first admin (docs/configuration.md). */
+export const dataSettings = {
+  DATABASE_URL: url(
+    ['postgres', 'postgresql'],
+    'DATABASE_URL must be a postgres:// URL (e.g. postgres://user@host:5432/chorus).',
+  ),
+  CHORUS_DATA_DIR: text(),
+  /** @chorus/services' readEncryptionKey (32 bytes, base64 or hex). */
+  CHORUS_ENCRYPTION_KEY: text(),
+  NEXTAUTH_SECRET: text(),
+  /** next-auth's other name for NEXTAUTH_SECRET. */
+  AUTH_SECRET: text(),
+  ADMIN_EMAIL: textOr('admin@example.com'),
+  /** Taken as written (spaces are part of a password). */
+  ADMIN_PASSWORD: z.preprocess(
+    blank,
+    z.string().min(8, 'ADMIN_PASSWORD must be at least 8 characters.').optional(),
+  ),
+  CHORUS_MEDIA_MAX_BYTES: whole({
+    min: 1,
+    max: Number.MAX_SAFE_INTEGER,
+    fallback: 25 * 1024 * 1024,
+    message: 'CHORUS_MEDIA_MAX_BYTES must be a positive whole number of bytes.',
+  }),
+  // The media store: @chorus/storage's storageFromEnv reads these together.
+  CHORUS_STORAGE: text(),
+  CHORUS_STORAGE_DIR: text(),
+  CHORUS_S3_BUCKET: text(),
+  CHORUS_S3_ENDPOINT: text(),
+  CHORUS_S3_REGION: text(),
+  CHORUS_S3_ACCESS_KEY_ID: text(),
+  CHORUS_S3_SECRET_ACCESS_KEY: text(),
+  CHORUS_S3_FORCE_PATH_STYLE: text(),
+  CHORUS_S3_PREFIX: text(),
+};

@@ -1,0 +1,53 @@
+import { flag, text, textOr, whole, wholeIn } from './kinds';
+
+/** Rate limits, the background jobs, publishing and webhooks (docs/configuration.md). */
+export const jobSettings = {
+  // Redis or Upstash, and the figures: read together by @chorus/api's rateLimitConfigFromEnv.
+  REDIS_URL: text(),
+  UPSTASH_REDIS_REST_URL: text(),
+  UPSTASH_REDIS_REST_TOKEN: text(),
+  RATE_LIMITS: text(),
+  RATE_LIMIT_TIMEOUT_MS: whole({
+    min: 1,
+    max: Number.MAX_SAFE_INTEGER,
+    fallback: 200,
+    message: 'RATE_LIMIT_TIMEOUT_MS must be a positive integer (milliseconds).',
+  }),
+  RATE_LIMIT_PREFIX: textOr('chorus:ratelimit'),
+  CHORUS_SCHEDULER_INTERVAL_MS: wholeIn('CHORUS_SCHEDULER_INTERVAL_MS', 100, 60_000, 500),
+  CHORUS_PUBLISHING_CONCURRENCY: wholeIn('CHORUS_PUBLISHING_CONCURRENCY', 1, 256, 32),
+  CHORUS_PUBLISHING_SWEEP_INTERVAL_MS: wholeIn(
+    'CHORUS_PUBLISHING_SWEEP_INTERVAL_MS',
+    100,
+    60_000,
+    1000,
+  ),
+  CHORUS_PUBLISHING_LEASE_SECONDS: wholeIn('CHORUS_PUBLISHING_LEASE_SECONDS', 1, 3600, 60),
+  CHORUS_PUBLISHING_BACKOFF_MS: wholeIn('CHORUS_PUBLISHING_BACKOFF_MS', 10, 300_000, 15_000),
+  CHORUS_PUBLISHING_TIMEOUT_SECONDS: wholeIn('CHORUS_PUBLISHING_TIMEOUT_SECONDS', 1, 3600, 600),
+  CHORUS_PUBLISHING_REFRESH_AHEAD_SECONDS: wholeIn(
+    'CHORUS_PUBLISHING_REFRESH_AHEAD_SECONDS',
+    0,
+    86_400,
+    900,
+  ),
+  CHORUS_ANALYTICS_SYNC_CRON: textOr('0 * * * *').refine(
+    (cron) => cron.split(/\s+/).length === 5,
+    'CHORUS_ANALYTICS_SYNC_CRON must be a cron expression of 5 fields.',
+  ),
+  CHORUS_WEBHOOK_SWEEP_INTERVAL_MS: wholeIn('CHORUS_WEBHOOK_SWEEP_INTERVAL_MS', 50, 60_000, 200),
+  CHORUS_WEBHOOK_LANES: wholeIn('CHORUS_WEBHOOK_LANES', 1, 64, 4),
+  /** Seconds, comma-separated: @chorus/services' webhookSettings holds the default schedule. */
+  CHORUS_WEBHOOK_RETRY_SCHEDULE: text(),
+  CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS: flag('CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
+  CHORUS_WEBHOOK_LEASE_SECONDS: wholeIn('CHORUS_WEBHOOK_LEASE_SECONDS', 1, 3600, 30),
+  CHORUS_WEBHOOK_MAX_PER_ACCOUNT: wholeIn('CHORUS_WEBHOOK_MAX_PER_ACCOUNT', 1, 10_000, 50),
+  // With CHORUS_INTEGRATION_<ID>_* (below), by @chorus/services' integrationConfigReport.
+  CHORUS_INTEGRATION_REDIRECT_ORIGINS: text(),
+};
+
+/**
+ * Each provider's settings, `CHORUS_INTEGRATION_<ID>_CLIENT_ID` and the like: a family named
+ * by prefix, since the providers are data (@chorus/services' catalogue), not settings.
+ */
+export const INTEGRATION_PREFIX = 'CHORUS_INTEGRATION_';
