@@ -6,7 +6,7 @@
  * door's error shape. A stage skipped for one kind fails here.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createServerCaller, toApiError } from '../src';
+import { createServerCaller, principalBucket, toApiError } from '../src';
 import { apiMounts, createApiListener } from '../src/server';
 import { createTrpcHandler } from '../src/server/trpc-door';
 import { startHarness, type Harness } from './harness';
@@ -204,6 +204,23 @@ describe('the dashboard’s server calls', () => {
     expect(viaDoor.headers.get('x-ratelimit-remaining')).toBe('0');
     const refused = await caller.users.list({}).catch((error: unknown) => toApiError(error));
     expect(refused).toMatchObject({ status: 429, code: 'rate_limit_exceeded' });
+    await rateLimiter.close();
+  });
+
+  it('leave a mutation’s budget to the server action that makes it (counted at the port)', async () => {
+    const rateLimiter = testRateLimiter({ free: { read: 5, write: 1 } });
+    const principal = h.session();
+    const caller = createServerCaller({
+      db: h.db,
+      principal,
+      requestId: 'req_dashboard',
+      origin: 'http://localhost',
+      rateLimiter,
+    });
+    await awayFromWindowEdge();
+    const writes = principalBucket(principal, 'POST', rateLimiter.limits);
+    await caller.posts.create({ title: 'Counted once, by its action' });
+    expect((await rateLimiter.peek(writes)).remaining).toBe(1);
     await rateLimiter.close();
   });
 

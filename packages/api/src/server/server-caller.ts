@@ -38,9 +38,11 @@ function admitting<T>(target: T, path: string[], admit: (path: string) => Promis
 /**
  * The procedures as called by the web app's own server (the dashboard's pages and server
  * actions), through the same rate-limit and access stages as every door's request
- * (server/pipeline.ts): each call spends the caller's budget — a query the read budget, a
- * mutation the write budget, as the tRPC door counts a session's GET and POST — and is checked
- * against the procedure's `meta.access` before it runs.
+ * (server/pipeline.ts): each query spends the caller's read budget, as the tRPC door counts a
+ * session's GET, and every call is checked against the procedure's `meta.access` before it
+ * runs. A mutation spends nothing here: mutations run only in server actions, and the action
+ * was counted once against the write budget where it arrived, at the port
+ * (apps/server/src/web-budgets.ts); counting its calls again would charge one click twice.
  */
 export function createServerCaller({
   rateLimiter = defaultRateLimiter(),
@@ -49,9 +51,10 @@ export function createServerCaller({
   const caller = createCaller({ ...context, response: {} });
   const headers = new Headers();
   return admitting(caller, [], async (path) => {
-    const method = isReadProcedure(path) ? 'GET' : 'POST';
-    const bucket = principalBucket(context.principal, method, rateLimiter.limits);
-    await spendBudget(rateLimiter, bucket, {}, headers);
+    if (isReadProcedure(path)) {
+      const bucket = principalBucket(context.principal, 'GET', rateLimiter.limits);
+      await spendBudget(rateLimiter, bucket, {}, headers);
+    }
     checkAccess(context.principal, [accessRuleOf(path) ?? {}]);
   });
 }
