@@ -85,6 +85,9 @@ const proxy = createServer((req, res) => {
     upstream.end(body);
   });
 });
+// Longer than the clients' keep-alive, so that the proxy never closes a socket a client is
+// about to reuse (undici then fails the request with UND_ERR_SOCKET).
+proxy.keepAliveTimeout = 65_000;
 proxy.listen(0, '127.0.0.1', () => {
   const { port } = proxy.address() as AddressInfo;
   ready.bluesky.url = `http://127.0.0.1:${port}`;
