@@ -6,7 +6,8 @@
  * door's error shape. A stage skipped for one kind fails here.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createServerCaller, principalBucket, toApiError } from '../src';
+import { createServerCaller, principalBucket, toApiError, type RateLimiter } from '../src';
+import type { Principal } from '@chorus/auth';
 import { apiMounts, createApiListener } from '../src/server';
 import { createTrpcHandler } from '../src/server/trpc-door';
 import { startHarness, type Harness } from './harness';
@@ -183,16 +184,20 @@ describe('every route kind, through the one pipeline', () => {
 });
 
 describe('the dashboard’s server calls', () => {
-  it('spend the signed-in user’s session budget, the one the tRPC door’s session calls spend', async () => {
-    const rateLimiter = testRateLimiter({ free: { read: 2, write: 1 } });
-    const principal = h.session();
-    const caller = createServerCaller({
+  /** The procedures as the dashboard's server calls them, as `principal`. */
+  const dashboardCaller = (principal: Principal, rateLimiter: RateLimiter) =>
+    createServerCaller({
       db: h.db,
       principal,
       requestId: 'req_dashboard',
       origin: 'http://localhost',
       rateLimiter,
     });
+
+  it('spend the signed-in user’s session budget, the one the tRPC door’s session calls spend', async () => {
+    const rateLimiter = testRateLimiter({ free: { read: 2, write: 1 } });
+    const principal = h.session();
+    const caller = dashboardCaller(principal, rateLimiter);
     const trpc = createTrpcHandler({
       getDatabase: async () => h.database,
       rateLimiter,
@@ -210,13 +215,7 @@ describe('the dashboard’s server calls', () => {
   it('leave a mutation’s budget to the server action that makes it (counted at the port)', async () => {
     const rateLimiter = testRateLimiter({ free: { read: 5, write: 1 } });
     const principal = h.session();
-    const caller = createServerCaller({
-      db: h.db,
-      principal,
-      requestId: 'req_dashboard',
-      origin: 'http://localhost',
-      rateLimiter,
-    });
+    const caller = dashboardCaller(principal, rateLimiter);
     await awayFromWindowEdge();
     const writes = principalBucket(principal, 'POST', rateLimiter.limits);
     await caller.posts.create({ title: 'Counted once, by its action' });
@@ -225,13 +224,7 @@ describe('the dashboard’s server calls', () => {
   });
 
   it('are checked against the procedure’s access rule', async () => {
-    const caller = createServerCaller({
-      db: h.db,
-      principal: h.session({ scopes: ['analytics:read'] }),
-      requestId: 'req_dashboard',
-      origin: 'http://localhost',
-      rateLimiter: testRateLimiter(),
-    });
+    const caller = dashboardCaller(h.session({ scopes: ['analytics:read'] }), testRateLimiter());
     const refused = await caller.users.list({}).catch((error: unknown) => toApiError(error));
     expect(refused).toMatchObject({ status: 403, code: 'insufficient_scope' });
   });
