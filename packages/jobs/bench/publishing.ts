@@ -47,6 +47,9 @@ const CHANNELS = 20;
 
 const benchDir = fileURLToPath(new URL('.', import.meta.url));
 
+/** Every process the bench started and that still runs: a failed run stops them too. */
+const children = new Set<ChildProcess>();
+
 /**
  * Runs one of this folder's scripts in a Node process of its own, under `nice` when `niceness`
  * is above 0 (every thread of the process, which `os.setPriority` on its pid is not: Linux
@@ -55,11 +58,15 @@ const benchDir = fileURLToPath(new URL('.', import.meta.url));
 const script = (file: string, env: Record<string, string>, niceness = 0) => {
   const node = [process.execPath, '--import', 'tsx', `${benchDir}${file}`];
   const [command = '', ...args] = niceness > 0 ? ['nice', '-n', String(niceness), ...node] : node;
-  return spawn(command, args, {
+  const child = spawn(command, args, {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  children.add(child);
+  child.on('exit', () => children.delete(child));
+  return child;
 };
+
 
 /** The REST door alone on a free loopback port; answers its base URL once it listens. */
 async function apiServer(databaseUrl: string) {
@@ -391,5 +398,6 @@ async function main() {
 
 main().catch((error: unknown) => {
   console.error(error);
+  for (const child of children) child.kill('SIGTERM');
   process.exit(1);
 });
