@@ -67,7 +67,6 @@ const script = (file: string, env: Record<string, string>, niceness = 0) => {
   return child;
 };
 
-
 /** The REST door alone on a free loopback port; answers its base URL once it listens. */
 async function apiServer(databaseUrl: string) {
   const child = script('api-server.ts', {
