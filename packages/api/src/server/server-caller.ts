@@ -1,9 +1,11 @@
 import type { Principal } from '@chorus/auth';
 import type { Db } from '@chorus/db';
+import { AppError } from '@chorus/services';
 import { defaultRateLimiter, principalBucket, type RateLimiter } from '../rate-limit';
 import { accessRuleOf, isReadProcedure } from '../trpc/access-rules';
 import { createCallerFactory } from '../trpc/init';
 import { appRouter } from '../trpc/root';
+import { toTrpcError } from './errors';
 import { checkAccess, spendBudget } from './pipeline';
 
 const createCaller = createCallerFactory(appRouter);
@@ -51,10 +53,16 @@ export function createServerCaller({
   const caller = createCaller({ ...context, response: {} });
   const headers = new Headers();
   return admitting(caller, [], async (path) => {
-    if (isReadProcedure(path)) {
-      const bucket = principalBucket(context.principal, 'GET', rateLimiter.limits);
-      await spendBudget(rateLimiter, bucket, {}, headers);
+    try {
+      if (isReadProcedure(path)) {
+        const bucket = principalBucket(context.principal, 'GET', rateLimiter.limits);
+        await spendBudget(rateLimiter, bucket, {}, headers);
+      }
+      checkAccess(context.principal, [accessRuleOf(path) ?? {}]);
+    } catch (error) {
+      // As the procedure's own tier throws it: pages tell a refusal by its tRPC code
+      // (FORBIDDEN sends a member home from an admin page).
+      throw error instanceof AppError ? toTrpcError(error) : error;
     }
-    checkAccess(context.principal, [accessRuleOf(path) ?? {}]);
   });
 }
