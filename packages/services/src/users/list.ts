@@ -238,8 +238,8 @@ async function readUsers<R extends UserSummary & { total: number | null }, T>(
   const request = { ...page, startingAfter };
   const accountId = principal.accountId;
   const span = pageSpan(request);
-  const from =
-    startingAfter !== undefined ? 'cursor' : span.offset === 0 ? 'top' : ('offset' as const);
+  const from: Shape['from'] =
+    startingAfter !== undefined ? 'cursor' : span.offset === 0 ? 'top' : 'offset';
   const shape = { byRole: !!role, search: !!q, from };
   const values = {
     accountId,
