@@ -4,4 +4,14 @@ export * from './schema';
 export { openDatabase, type Database, type DatabaseOptions, type Db } from './client';
 export { brokenCheck, isUnavailable, isUniqueViolation } from './errors';
 export { preparedPerDb, preparedPerShape } from './prepared';
-export { field, rowStatement, type RowOf, type RowReader, type RowStatement } from './rows';
+export {
+  asRead,
+  field,
+  readRows,
+  rowStatement,
+  type Field,
+  type Fields,
+  type RowOf,
+  type RowReader,
+  type RowStatement,
+} from './rows';

@@ -4,11 +4,13 @@ import type { Db } from './client';
 import { preparedPerDb } from './prepared';
 
 /**
- * The fast way to read rows: a statement prepared once per database whose rows come from the
- * driver as arrays and are decoded by a table of fields, one per column. Drizzle's own mapping
+ * The fast way to read rows: a query whose rows come from the driver as arrays and are decoded
+ * by a table of fields, one per column; prepared once per database (`rowStatement`), or built
+ * on each call where its shapes are too many to prepare each (`readRows`). Drizzle's own mapping
  * (nested objects, a decoder call per field, a `Date` parsed per timestamp) cost more than the
  * query for a page of 25–50 rows; this reads each row into one object, and timestamps as the
- * API writes them (ISO text) without a `Date`.
+ * API writes them (ISO text) without a `Date` (whose parse of PostgreSQL's text also took the
+ * years 0001–0099 for 19xx or 20xx).
  */
 
 /** One column of a row statement: what it selects, and how the driver's value becomes the row's. */
@@ -28,9 +30,9 @@ type ValueOf<C extends PgColumn, T> = C['_']['notNull'] extends true ? T : T | n
 
 /**
  * Column types the drivers give as drizzle types them (with drizzle's parsers, both postgres.js
- * and PGlite): text, enums, 32-bit numbers, booleans, arrays of those, json. Others come as
- * text (timestamps, bigint, numeric): `field.timestamp` reads timestamps; the rest have no
- * field, as no list reads them yet.
+ * and PGlite): text, enums, 32-bit numbers, booleans, arrays of those, json. Others need their
+ * own field: timestamps come as text (`field.timestamp`), and a bigint as text from postgres.js
+ * but a number from PGlite (`field.bigint`); numeric has no field, as no list reads one yet.
  */
 const AS_IS = new Set([
   'PgText',
@@ -58,6 +60,9 @@ function isoFromUtc(text: string): string {
 
 const isoOrNull = (value: unknown) => (value === null ? null : isoFromUtc(value as string));
 
+/** As drizzle's bigint in number mode reads it: text (postgres.js) or a number (PGlite). */
+const numberOrNull = (value: unknown) => (value === null ? null : Number(value));
+
 export const field = {
   /** A column of a type the driver gives as it is (see AS_IS), null where the column allows. */
   column<C extends PgColumn>(column: C): Field<ValueOf<C, C['_']['data']>> {
@@ -77,6 +82,15 @@ export const field = {
     return {
       select: sql`(${column} at time zone 'UTC')`,
       decode: isoOrNull as (value: unknown) => ValueOf<C, string>,
+    };
+  },
+
+  /** A `bigint({ mode: 'number' })` column as a number; null where the column allows. */
+  bigint<C extends PgColumn>(column: C): Field<ValueOf<C, number>> {
+    if (column.columnType !== 'PgBigInt53') throw new Error(`${column.name} is no bigint number.`);
+    return {
+      select: sql`${column}`,
+      decode: numberOrNull as (value: unknown) => ValueOf<C, number>,
     };
   },
 
@@ -124,6 +138,25 @@ export interface RowStatement<R> {
 }
 
 /**
+ * A query whose rows both drivers hand over as arrays, unmapped: no fields, and a result mapper.
+ * Named, it is prepared (a server's statement on postgres.js); unnamed, it runs as text.
+ */
+function arrayQuery<R>(
+  db: RowReader,
+  query: Query,
+  name: string | undefined,
+  mapper: (rows: unknown[][]) => R[],
+) {
+  return db._.session.prepareQuery<{ execute: R[]; all: unknown; values: unknown }>(
+    query,
+    undefined,
+    name,
+    true,
+    mapper,
+  );
+}
+
+/**
  * A statement of rows decoded by `fields`, built and prepared once per database: `query` builds
  * it with drizzle (`db.select(select).from(…)`, placeholders for what varies). On postgres.js it
  * is a prepared statement of the server's; PGlite runs the same text with its parameters.
@@ -134,15 +167,37 @@ export function rowStatement<F extends Fields>(opts: {
   query: (db: RowReader, select: Selection<F>) => { toSQL(): Query };
 }): (db: RowReader) => RowStatement<RowOf<F>> {
   const decode = rowDecoder(opts.fields);
-  return preparedPerDb((db: RowReader) => {
-    const query = opts.query(db, selection(db, opts.fields)).toSQL();
-    // No fields and a result mapper: both drivers hand the rows over as arrays, unmapped.
-    return db._.session.prepareQuery<{ execute: RowOf<F>[]; all: unknown; values: unknown }>(
-      query,
-      undefined,
-      opts.name,
-      true,
-      (rows) => decode(rows as unknown[][]),
-    );
-  });
+  return preparedPerDb((db: RowReader) =>
+    arrayQuery(db, opts.query(db, selection(db, opts.fields)).toSQL(), opts.name, decode),
+  );
+}
+
+/**
+ * The rows of a query built on each call, decoded by `fields` as a row statement's are: for a
+ * list whose filters make too many shapes to prepare each (on postgres.js the server still
+ * plans each distinct text once per connection, `client.ts`).
+ */
+export function readRows<F extends Fields>(
+  db: RowReader,
+  fields: F,
+  query: (db: RowReader, select: Selection<F>) => { toSQL(): Query },
+): Promise<RowOf<F>[]> {
+  const sqlQuery = query(db, selection(db, fields)).toSQL();
+  return arrayQuery(db, sqlQuery, undefined, rowDecoder(fields)).execute();
+}
+
+/** A value of a row drizzle read, as the row reader gives it: a `Date` as ISO text. */
+type Read<T> = T extends Date ? string : T;
+
+/**
+ * A row drizzle read (a `returning()`, a `select()` of the whole table) in the row reader's
+ * form, each `Date` as `toISOString` writes it: what writes a record for the API takes one
+ * form, wherever the row came from.
+ */
+export function asRead<R extends object>(row: R): { [K in keyof R]: Read<R[K]> } {
+  const entries = Object.entries(row).map(([key, value]) => [
+    key,
+    value instanceof Date ? value.toISOString() : value,
+  ]);
+  return Object.fromEntries(entries) as { [K in keyof R]: Read<R[K]> };
 }

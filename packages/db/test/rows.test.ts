@@ -1,6 +1,6 @@
-import { boolean, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { bigint, boolean, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { asc, eq, field, rowStatement, sql, type Database } from '../src';
+import { asRead, asc, eq, field, gte, readRows, rowStatement, sql, type Database } from '../src';
 import { timestamptz } from '../src/schema/columns';
 import { createTestDatabase, createTestServerDatabase } from '../src/testing';
 
@@ -13,6 +13,7 @@ const samples = pgTable('row_samples', {
   doc: jsonb().$type<{ a: number[] }>(),
   at: timestamptz().notNull(),
   maybeAt: timestamptz(),
+  big: bigint({ mode: 'number' }),
 });
 
 // Every length of fraction PostgreSQL writes (it trims trailing zeros), and another zone.
@@ -26,6 +27,9 @@ const INSTANTS = [
   '1999-01-01T00:00:00.001Z',
 ];
 
+/** Past 32 bits: a bigint the drivers give as text (postgres.js) or a number (PGlite). */
+const BIG = 2 ** 40;
+
 const fields = {
   n: field.column(samples.n),
   name: field.column(samples.name),
@@ -35,6 +39,7 @@ const fields = {
   doc: field.column(samples.doc),
   at: field.timestamp(samples.at),
   maybeAt: field.timestamp(samples.maybeAt),
+  big: field.bigint(samples.big),
   twice: field.sql(sql<number>`(${samples.n} * 2)::int`),
 };
 
@@ -53,6 +58,8 @@ const one = rowStatement({
       .where(eq(samples.n, sql.placeholder('n'))),
 });
 
+const readAll = (database: Database) => all(database.db).execute();
+
 // One file, both drivers: in-process PGlite, and postgres.js (on DATABASE_URL's server, or on
 // the embedded PGlite's socket).
 describe.each([
@@ -64,7 +71,7 @@ describe.each([
     database = await open();
     await database.db.execute(sql`create table row_samples (n int not null, name text not null,
       note text, tags text[] not null, flag boolean, doc jsonb, at timestamptz(3) not null,
-      maybe_at timestamptz(3))`);
+      maybe_at timestamptz(3), big bigint)`);
     for (const [n, at] of INSTANTS.entries()) {
       const odd = n % 2 === 1;
       await database.db.insert(samples).values({
@@ -76,6 +83,7 @@ describe.each([
         doc: odd ? null : { a: [n] },
         at: new Date(at),
         maybeAt: odd ? null : new Date(at),
+        big: odd ? null : BIG + n,
       });
     }
   });
@@ -91,6 +99,7 @@ describe.each([
       doc: { a: number[] } | null;
       at: string;
       maybeAt: string | null;
+      big: number | null;
       twice: number;
     }>();
   });
@@ -110,6 +119,7 @@ describe.each([
           doc: odd ? null : { a: [n] },
           at: iso,
           maybeAt: odd ? null : iso,
+          big: odd ? null : BIG + n,
           twice: n * 2,
         };
       }),
@@ -122,6 +132,27 @@ describe.each([
         { n, at: new Date(INSTANTS[n] ?? '').toISOString() },
       ]);
     }
+  });
+
+  it('reads a query built on each call (readRows) as a statement reads it', async () => {
+    const read = (from: number) =>
+      readRows(database.db, fields, (db, select) =>
+        db.select(select).from(samples).where(gte(samples.n, from)).orderBy(asc(samples.n)),
+      );
+    const statement = await readAll(database);
+    for (const from of [0, 4, INSTANTS.length]) {
+      expect(await read(from)).toEqual(statement.slice(from));
+    }
+    expectTypeOf(read).returns.resolves.toEqualTypeOf<typeof statement>();
+  });
+
+  it('gives a row drizzle read in the same form (asRead)', async () => {
+    const rows = await database.db.select().from(samples).orderBy(asc(samples.n));
+    const read = await readAll(database);
+    expect(rows.map(asRead)).toEqual(read.map(({ twice: _, ...row }) => row));
+    expectTypeOf(asRead<(typeof rows)[number]>).returns.toEqualTypeOf<
+      Omit<(typeof read)[number], 'twice'>
+    >();
   });
 
   it("writes UTC whatever the session's time zone", async () => {
@@ -137,5 +168,6 @@ describe('fields', () => {
   it('refuse a column whose driver value is not its type, and a timestamp that is none', () => {
     expect(() => field.column(samples.at)).toThrow(/not read as it is/);
     expect(() => field.timestamp(samples.name)).toThrow(/no timestamp/);
+    expect(() => field.bigint(samples.n)).toThrow(/no bigint number/);
   });
 });

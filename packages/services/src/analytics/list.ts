@@ -3,7 +3,7 @@ import { and, eq, gte, lte, trackedEvents, type Db } from '@chorus/db';
 import type { ListTrackedEventsQuery } from '@chorus/validators';
 import { AppError } from '../shared/errors';
 import { readTablePage } from '../shared/pagination';
-import { toTrackedEvent } from './records';
+import { toTrackedEvent, trackedEventFields } from './records';
 
 /** The account's tracked events, newest first, filtered by type, content, integration and time. */
 export async function listTrackedEvents(opts: {
@@ -40,6 +40,7 @@ export async function listTrackedEvents(opts: {
       scope,
     },
     where,
+    fields: trackedEventFields,
     items: (rows) => rows.map(toTrackedEvent),
   });
 }

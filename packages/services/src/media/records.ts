@@ -1,15 +1,31 @@
 import type { Principal } from '@chorus/auth';
-import { and, eq, media, mediaCounts, type Db } from '@chorus/db';
+import { and, asRead, eq, field, media, mediaCounts, type Db, type RowOf } from '@chorus/db';
 import type { Media } from '@chorus/validators';
 import { notFound } from '../shared/errors';
 import { appOrigin } from '../integrations/settings';
 import { readTablePage, type PageRequest } from '../shared/pagination';
 import type { MediaType } from './inspect';
 
-export type MediaRow = typeof media.$inferSelect;
+/** A media record's columns the API shows, as the row reader gives them (the list reads so). */
+const mediaFields = {
+  id: field.column(media.id),
+  filename: field.column(media.filename),
+  mimeType: field.column(media.mimeType),
+  size: field.bigint(media.size),
+  width: field.column(media.width),
+  height: field.column(media.height),
+  sha256: field.column(media.sha256),
+  altText: field.column(media.altText),
+  uploadedBy: field.column(media.uploadedBy),
+  createdAt: field.timestamp(media.createdAt),
+};
+type MediaFields = RowOf<typeof mediaFields>;
 
-/** A media record as the API returns it (docs/media.md); `url` on the public origin. */
-export const toMedia = (row: MediaRow, origin: string): Media => ({
+/**
+ * A media record as the API returns it (docs/media.md); `url` on the public origin. A row
+ * drizzle read (timestamps as `Date`s) is written so through `asRead`.
+ */
+export const toMedia = (row: MediaFields, origin: string): Media => ({
   id: row.id,
   filename: row.filename,
   mimeType: row.mimeType as MediaType,
@@ -20,7 +36,7 @@ export const toMedia = (row: MediaRow, origin: string): Media => ({
   altText: row.altText,
   url: `${appOrigin(origin)}/api/content/media/${row.id}/content`,
   uploadedBy: row.uploadedBy,
-  createdAt: row.createdAt.toISOString(),
+  createdAt: row.createdAt,
 });
 
 /** The account's media row with this id; another account's is as unknown as a missing one. */
@@ -47,6 +63,7 @@ export async function listMedia(opts: {
     request: page,
     order: { table: media, id: media.id, by: media.createdAt, direction: 'desc', scope: where },
     where,
+    fields: mediaFields,
     // The count the database keeps (migration 0021): one row, however many records.
     total: async () =>
       (
@@ -60,7 +77,7 @@ export async function listMedia(opts: {
 }
 
 export async function getMedia(opts: { db: Db; principal: Principal; id: string; origin: string }) {
-  return toMedia(await findMedia(opts.db, opts.principal, opts.id), opts.origin);
+  return toMedia(asRead(await findMedia(opts.db, opts.principal, opts.id)), opts.origin);
 }
 
 /** Changes the alt text (the one field a client owns after upload); null clears it. */
@@ -73,12 +90,12 @@ export async function updateMedia(opts: {
 }) {
   const { db, principal, id, altText, origin } = opts;
   const row = await findMedia(db, principal, id);
-  if (altText === undefined) return toMedia(row, origin);
+  if (altText === undefined) return toMedia(asRead(row), origin);
   const [updated] = await db
     .update(media)
     .set({ altText })
     .where(and(eq(media.id, id), eq(media.accountId, principal.accountId)))
     .returning();
   if (!updated) throw notFound('Media');
-  return toMedia(updated, origin);
+  return toMedia(asRead(updated), origin);
 }

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { Principal } from '@chorus/auth';
-import { and, eq, inArray, media, postMedia, posts, type Db } from '@chorus/db';
+import { and, asRead, eq, inArray, media, postMedia, posts, type Db } from '@chorus/db';
 import type { ByteRange, StorageDriver } from '@chorus/storage';
 import { notFound } from '../shared/errors';
 import { recordEvent } from '../events/record';
@@ -42,7 +42,7 @@ export async function deleteMedia(opts: {
       tx,
       accountId: principal.accountId,
       type: 'media.deleted',
-      object: toMedia(deleted, origin),
+      object: toMedia(asRead(deleted), origin),
     });
     for (const post of await toPosts(tx, touched)) {
       await recordEvent({ tx, accountId: principal.accountId, type: 'post.updated', object: post });

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { Principal } from '@chorus/auth';
-import { media, type Db } from '@chorus/db';
+import { asRead, media, type Db } from '@chorus/db';
 import type { StorageDriver } from '@chorus/storage';
 import { recordEvent } from '../events/record';
 import { newId } from '../shared/ids';
@@ -87,7 +87,7 @@ export async function commitUpload(opts: {
       .values({ ...staged, accountId: principal.accountId, uploadedBy: principal.userId, altText })
       .returning();
     if (!row) throw new Error('insert returned no row');
-    const record = toMedia(row, origin);
+    const record = toMedia(asRead(row), origin);
     await recordEvent({
       tx,
       accountId: principal.accountId,

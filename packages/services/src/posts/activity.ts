@@ -1,5 +1,5 @@
 import type { Principal } from '@chorus/auth';
-import { eq, postActivity, type Db } from '@chorus/db';
+import { eq, field, postActivity, type Db, type RowOf } from '@chorus/db';
 import type { Activity, ActivityAction, PostStatus } from '@chorus/validators';
 import { newId } from '../shared/ids';
 import { readTablePage, type PageRequest } from '../shared/pagination';
@@ -51,14 +51,19 @@ export function statusAction(from: PostStatus, to: PostStatus): ActivityAction |
   return null;
 }
 
-const toActivity = (row: typeof postActivity.$inferSelect): Activity => ({
-  id: row.id,
+const activityFields = {
+  id: field.column(postActivity.id),
+  action: field.column(postActivity.action),
+  actorId: field.column(postActivity.actorId),
+  targetId: field.column(postActivity.targetId),
+  channelId: field.column(postActivity.channelId),
+  details: field.column(postActivity.details),
+  createdAt: field.timestamp(postActivity.createdAt),
+};
+
+const toActivity = (row: RowOf<typeof activityFields>): Activity => ({
+  ...row,
   action: row.action as ActivityAction,
-  actorId: row.actorId,
-  targetId: row.targetId,
-  channelId: row.channelId,
-  details: row.details,
-  createdAt: row.createdAt.toISOString(),
 });
 
 /** A post's activity, newest first; another account's post is as unknown as a missing one. */
@@ -82,6 +87,7 @@ export async function listPostActivity(opts: {
       scope: where,
     },
     where,
+    fields: activityFields,
     items: (rows) => rows.map(toActivity),
   });
 }

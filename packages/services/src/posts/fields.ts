@@ -2,7 +2,7 @@ import { field, posts, postTargets, type RowOf } from '@chorus/db';
 
 /**
  * A post's columns as the row reader gives them (timestamps as ISO text): what `toPost` writes
- * a post from, read so by the list, and converted so from drizzle's rows elsewhere.
+ * a post from, read so by the list, and converted so from drizzle's rows elsewhere (`asRead`).
  */
 export const postFields = {
   id: field.column(posts.id),
@@ -42,16 +42,3 @@ export const targetFields = {
   error: field.column(postTargets.error),
 };
 export type TargetFields = RowOf<typeof targetFields>;
-
-const iso = (at: Date | null) => at?.toISOString() ?? null;
-
-/** A post row drizzle read (timestamps as Dates) as the row reader gives it. */
-export const fieldsOf = (row: typeof posts.$inferSelect): PostFields => ({
-  ...row,
-  scheduledAt: iso(row.scheduledAt),
-  publishedAt: iso(row.publishedAt),
-  rejectedAt: iso(row.rejectedAt),
-  nextOccurrenceAt: iso(row.nextOccurrenceAt),
-  createdAt: row.createdAt.toISOString(),
-  updatedAt: row.updatedAt.toISOString(),
-});

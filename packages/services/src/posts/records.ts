@@ -2,6 +2,7 @@ import type { Principal } from '@chorus/auth';
 import {
   and,
   asc,
+  asRead,
   eq,
   inArray,
   postMedia,
@@ -14,7 +15,7 @@ import {
 } from '@chorus/db';
 import type { Post, Target } from '@chorus/validators';
 import { notFound } from '../shared/errors';
-import { fieldsOf, targetFields, type PostFields, type TargetFields } from './fields';
+import { targetFields, type PostFields, type TargetFields } from './fields';
 import { seriesOf, timeZonesOf } from './recurrence';
 
 export type PostRow = typeof posts.$inferSelect;
@@ -146,7 +147,7 @@ export async function toPosts(db: Reader, rows: PostRow[]) {
   // One after the other: inside a transaction both would queue on its one connection anyway.
   const media = await mediaIdsOf(db, ids);
   const targets = await targetsOf(db, ids);
-  return postsFrom(db, rows.map(fieldsOf), (row) => media.get(row.id) ?? [], targets);
+  return postsFrom(db, rows.map(asRead), (row) => media.get(row.id) ?? [], targets);
 }
 
 export async function toOnePost(db: Reader, row: PostRow) {

@@ -1,5 +1,15 @@
 import type { Principal } from '@chorus/auth';
-import { and, channels, count, eq, integrationConnections, notInArray, type Db } from '@chorus/db';
+import {
+  and,
+  channels,
+  eq,
+  field,
+  integrationConnections,
+  notInArray,
+  sql,
+  type Db,
+  type RowOf,
+} from '@chorus/db';
 import {
   cleanLine,
   NETWORK_LIMITS,
@@ -10,20 +20,39 @@ import {
 } from '@chorus/validators';
 import { newId } from '../shared/ids';
 import { sealChannelCredentials } from './credentials';
-import { readPage } from '../shared/pagination';
+import { readTablePage } from '../shared/pagination';
 import type { Tx } from '../posts/tx';
 import type { DiscoveredChannel } from './provider';
-
-export type ChannelRow = typeof channels.$inferSelect;
 
 /** The network's limits with the channel's own over them. */
 export const channelLimits = (network: Network, own: Record<string, unknown> | null) =>
   ({ ...NETWORK_LIMITS[network], ...(own ?? {}) }) as NetworkLimits;
 
-export const toChannel = (
-  row: ChannelRow,
-  connectionStatus: 'connected' | 'needs_reconnect',
-): Channel => ({
+/** A column of the channel's own row, qualified: its connection's subquery names both tables. */
+const channelColumn = (name: string) => sql`${channels}.${sql.identifier(name)}`;
+
+/**
+ * A channel's columns the API shows, as the row reader gives them, with its connection's
+ * status: a subquery, as the connection is always there (a channel goes with it, a foreign key
+ * `on delete cascade`).
+ */
+const channelFields = {
+  id: field.column(channels.id),
+  integrationId: field.column(channels.integrationId),
+  name: field.column(channels.name),
+  handle: field.column(channels.handle),
+  avatarUrl: field.column(channels.avatarUrl),
+  kind: field.column(channels.kind),
+  limits: field.column(channels.limits),
+  createdAt: field.timestamp(channels.createdAt),
+  connectionStatus: field.sql(
+    sql<
+      Channel['connectionStatus']
+    >`(select ${integrationConnections.status} from ${integrationConnections} where ${integrationConnections.accountId} = ${channelColumn('account_id')} and ${integrationConnections.integrationId} = ${channelColumn('integration_id')})`,
+  ),
+};
+
+export const toChannel = (row: RowOf<typeof channelFields>): Channel => ({
   id: row.id,
   integrationId: row.integrationId as Network,
   name: row.name,
@@ -31,8 +60,8 @@ export const toChannel = (
   avatarUrl: row.avatarUrl,
   kind: row.kind,
   limits: channelLimits(row.integrationId as Network, row.limits),
-  connectionStatus,
-  createdAt: row.createdAt.toISOString(),
+  connectionStatus: row.connectionStatus,
+  createdAt: row.createdAt,
 });
 
 /**
@@ -102,28 +131,12 @@ export async function listChannels(opts: {
     scope,
     query.integrationId ? eq(channels.integrationId, query.integrationId) : undefined,
   );
-  return readPage({
+  return readTablePage({
     db,
     request: query,
     order: { table: channels, id: channels.id, by: channels.createdAt, direction: 'desc', scope },
-    rows: (window) =>
-      db
-        .select({ channel: channels, connectionStatus: integrationConnections.status })
-        .from(channels)
-        .innerJoin(
-          integrationConnections,
-          and(
-            eq(integrationConnections.accountId, channels.accountId),
-            eq(integrationConnections.integrationId, channels.integrationId),
-          ),
-        )
-        .where(and(where, window.after))
-        .orderBy(...window.orderBy)
-        .limit(window.limit)
-        .offset(window.offset),
-    idOf: (row) => row.channel.id,
-    total: async () =>
-      (await db.select({ total: count() }).from(channels).where(where))[0]?.total ?? 0,
-    items: (rows) => rows.map((row) => toChannel(row.channel, row.connectionStatus)),
+    where,
+    fields: channelFields,
+    items: (rows) => rows.map(toChannel),
   });
 }

@@ -4,10 +4,14 @@ import {
   count,
   desc,
   eq,
+  readRows,
   sql,
   type Db,
+  type Field,
+  type Fields,
   type PgColumn,
   type PgTable,
+  type RowOf,
   type SQL,
   type SQLWrapper,
 } from '@chorus/db';
@@ -45,7 +49,7 @@ export interface ListOrder {
 }
 
 /** What the list's query adds for the page: its condition, order, limit and offset. */
-export interface PageWindow {
+interface PageWindow {
   after: SQL | undefined;
   orderBy: SQL[];
   limit: number;
@@ -106,7 +110,7 @@ export function orderBy(order: ListOrder): SQL[] {
   return [sort(order.by), sort(order.id)];
 }
 
-export function pageWindow(request: PageRequest, order: ListOrder): PageWindow {
+function pageWindow(request: PageRequest, order: ListOrder): PageWindow {
   const cursor = request.startingAfter;
   return {
     ...pageSpan(request),
@@ -156,64 +160,48 @@ export async function pageFrom<R, T>(opts: {
   };
 }
 
-/**
- * Reads one page of a list, by page number (an offset) or after a cursor (a place in the
- * list's order, at the same cost however deep), with the list's total and the next cursor.
- * `rows` runs the list's own query with the window's condition, order, limit and offset.
- */
-export async function readPage<R, T>(opts: {
-  db: Db;
-  request: PageRequest;
-  order: ListOrder;
-  rows: (window: PageWindow) => Promise<R[]>;
-  idOf: (row: R) => string;
-  total: () => Promise<number>;
-  items: (rows: R[]) => T[] | Promise<T[]>;
-}): Promise<Page<T>> {
-  const { db, request, order } = opts;
-  return pageFrom({
-    request,
-    rows: await opts.rows(pageWindow(request, order)),
-    idOf: opts.idOf,
-    cursorKnown: cursorIn(db, order),
-    total: opts.total,
-    items: opts.items,
-  });
-}
-
 export const pageCount = (total: number, limit: number) => Math.ceil(total / limit);
 
 /**
- * One page of a list read from one table, whose rows have an `id`: `where` selects the list's
- * rows (`order.scope` and the filters), in the order's order, counted for the total unless
- * `total` answers it more cheaply (kept counts, docs/posts-and-scheduler.md#the-lists-total).
+ * One page of a list read from one table, by page number (an offset) or after a cursor (a
+ * place in the list's order, at the same cost however deep), with the list's total and the next
+ * cursor. `where` selects the list's rows (`order.scope` and the filters); `fields` are what
+ * each row reads, by the row reader (a subquery for another table's column); the total is
+ * counted unless `total` answers it more cheaply (kept counts,
+ * docs/posts-and-scheduler.md#the-lists-total).
  */
-export async function readTablePage<T extends PgTable & { $inferSelect: { id: string } }, I>(opts: {
+export async function readTablePage<F extends Fields & { id: Field<string> }, I>(opts: {
   db: Db;
   request: PageRequest;
-  order: ListOrder & { table: T };
+  order: ListOrder;
   where: SQL | undefined;
+  fields: F;
   total?: () => Promise<number>;
-  items: (rows: T['$inferSelect'][]) => I[] | Promise<I[]>;
+  items: (rows: RowOf<F>[]) => I[] | Promise<I[]>;
 }): Promise<Page<I>> {
-  const { db, order, where } = opts;
-  const table: PgTable = order.table;
-  return readPage({
-    db,
-    request: opts.request,
-    order,
-    rows: async (window) =>
-      (await db
-        .select()
-        .from(table)
-        .where(and(where, window.after))
-        .orderBy(...window.orderBy)
-        .limit(window.limit)
-        .offset(window.offset)) as T['$inferSelect'][],
-    idOf: (row) => row.id,
+  const { db, request, order, where } = opts;
+  const window = pageWindow(request, order);
+  // Typed as any fields' selection: with `F`'s own (a type parameter), drizzle's builder types
+  // lose the query's methods.
+  const rows = await readRows(db, opts.fields, (db, select: Record<string, SQL.Aliased>) =>
+    db
+      .select(select)
+      .from(order.table)
+      .where(and(where, window.after))
+      .orderBy(...window.orderBy)
+      .limit(window.limit)
+      .offset(window.offset),
+  );
+  return pageFrom({
+    request,
+    rows,
+    // `F`'s id is text (its bound), which TypeScript does not see through `RowOf` of a parameter.
+    idOf: (row) => (row as RowOf<{ id: Field<string> }>).id,
+    cursorKnown: cursorIn(db, order),
     total:
       opts.total ??
-      (async () => (await db.select({ total: count() }).from(table).where(where))[0]?.total ?? 0),
+      (async () =>
+        (await db.select({ total: count() }).from(order.table).where(where))[0]?.total ?? 0),
     items: opts.items,
   });
 }

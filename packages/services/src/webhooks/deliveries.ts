@@ -2,71 +2,90 @@ import type { Principal } from '@chorus/auth';
 import {
   and,
   asc,
+  asRead,
   eq,
   events,
+  field,
   inArray,
+  readRows,
+  sql,
   webhookAttempts,
   webhookDeliveries,
   webhookDeliveryCounts,
   type Db,
+  type RowOf,
 } from '@chorus/db';
 import type { WebhookDelivery } from '@chorus/validators';
 import { notFound } from '../shared/errors';
 import { recordEvent } from '../events/record';
-import { readPage, type PageRequest } from '../shared/pagination';
+import { readTablePage, type PageRequest } from '../shared/pagination';
 import { findWebhookRow } from './endpoints';
 import { toWebhook } from './records';
 
-type DeliveryRow = typeof webhookDeliveries.$inferSelect;
-type AttemptRow = typeof webhookAttempts.$inferSelect;
+/**
+ * A delivery's columns the log shows, as the row reader gives them, with its event's type: a
+ * subquery, as the event is always there (a delivery goes with its event, `on delete cascade`).
+ */
+const deliveryFields = {
+  id: field.column(webhookDeliveries.id),
+  eventId: field.column(webhookDeliveries.eventId),
+  eventType: field.sql(
+    sql<string>`(select ${events.type} from ${events} where ${events.id} = ${webhookDeliveries}.${sql.identifier('event_id')})`,
+  ),
+  status: field.column(webhookDeliveries.status),
+  nextAttemptAt: field.timestamp(webhookDeliveries.nextAttemptAt),
+  createdAt: field.timestamp(webhookDeliveries.createdAt),
+  updatedAt: field.timestamp(webhookDeliveries.updatedAt),
+};
+type DeliveryFields = RowOf<typeof deliveryFields>;
 
-const toDelivery = (
-  row: DeliveryRow,
-  eventType: string,
-  attempts: AttemptRow[],
-): WebhookDelivery => ({
+const attemptFields = {
+  deliveryId: field.column(webhookAttempts.deliveryId),
+  attempt: field.column(webhookAttempts.attempt),
+  at: field.timestamp(webhookAttempts.startedAt),
+  statusCode: field.column(webhookAttempts.statusCode),
+  durationMs: field.column(webhookAttempts.durationMs),
+  responseExcerpt: field.column(webhookAttempts.responseExcerpt),
+  error: field.column(webhookAttempts.error),
+};
+type AttemptFields = RowOf<typeof attemptFields>;
+
+const toDelivery = (row: DeliveryFields, attempts: AttemptFields[]): WebhookDelivery => ({
   id: row.id,
   eventId: row.eventId,
-  eventType,
+  eventType: row.eventType,
   status: row.status,
-  nextAttemptAt: row.status === 'pending' ? (row.nextAttemptAt?.toISOString() ?? null) : null,
+  nextAttemptAt: row.status === 'pending' ? row.nextAttemptAt : null,
   attempts: attempts.map((a) => ({
     attempt: a.attempt,
-    at: a.startedAt.toISOString(),
+    at: a.at,
     statusCode: a.statusCode,
     durationMs: a.durationMs,
     responseExcerpt: a.responseExcerpt,
     error: a.error,
   })),
-  createdAt: row.createdAt.toISOString(),
-  updatedAt: row.updatedAt.toISOString(),
+  createdAt: row.createdAt,
+  updatedAt: row.updatedAt,
 });
 
-/** Deliveries with their event types and attempts, in the order given. */
-async function withAttempts(db: Db, rows: { delivery: DeliveryRow; eventType: string }[]) {
-  const ids = rows.map((row) => row.delivery.id);
+/** Deliveries with their attempts, in the order given. */
+async function withAttempts(db: Db, rows: DeliveryFields[]) {
+  const ids = rows.map((row) => row.id);
   const attempts =
     ids.length === 0
       ? []
-      : await db
-          .select()
-          .from(webhookAttempts)
-          .where(inArray(webhookAttempts.deliveryId, ids))
-          .orderBy(asc(webhookAttempts.deliveryId), asc(webhookAttempts.attempt));
-  const byDelivery = new Map<string, AttemptRow[]>();
+      : await readRows(db, attemptFields, (db, select) =>
+          db
+            .select(select)
+            .from(webhookAttempts)
+            .where(inArray(webhookAttempts.deliveryId, ids))
+            .orderBy(asc(webhookAttempts.deliveryId), asc(webhookAttempts.attempt)),
+        );
+  const byDelivery = new Map<string, AttemptFields[]>();
   for (const a of attempts)
     byDelivery.set(a.deliveryId, [...(byDelivery.get(a.deliveryId) ?? []), a]);
-  return rows.map(({ delivery, eventType }) =>
-    toDelivery(delivery, eventType, byDelivery.get(delivery.id) ?? []),
-  );
+  return rows.map((row) => toDelivery(row, byDelivery.get(row.id) ?? []));
 }
-
-/** Deliveries with the type of their event, for a `where` to narrow. */
-const deliveriesWithType = (db: Db) =>
-  db
-    .select({ delivery: webhookDeliveries, eventType: events.type })
-    .from(webhookDeliveries)
-    .innerJoin(events, eq(events.id, webhookDeliveries.eventId));
 
 /** The delivery log of an endpoint of the account, newest first. */
 export async function listDeliveries(opts: {
@@ -78,7 +97,7 @@ export async function listDeliveries(opts: {
   const { db, principal, webhookId, page } = opts;
   await findWebhookRow(db, principal, webhookId);
   const where = eq(webhookDeliveries.webhookId, webhookId);
-  return readPage({
+  return readTablePage({
     db,
     request: page,
     order: {
@@ -88,13 +107,8 @@ export async function listDeliveries(opts: {
       direction: 'desc',
       scope: where,
     },
-    rows: (window) =>
-      deliveriesWithType(db)
-        .where(and(where, window.after))
-        .orderBy(...window.orderBy)
-        .limit(window.limit)
-        .offset(window.offset),
-    idOf: (row) => row.delivery.id,
+    where,
+    fields: deliveryFields,
     // The count the database keeps (migration 0022): one row, however many deliveries.
     total: async () =>
       (
@@ -108,8 +122,11 @@ export async function listDeliveries(opts: {
 }
 
 async function oneDelivery(db: Db, webhookId: string, deliveryId: string) {
-  const [row] = await deliveriesWithType(db).where(
-    and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.webhookId, webhookId)),
+  const [row] = await readRows(db, deliveryFields, (db, select) =>
+    db
+      .select(select)
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.webhookId, webhookId))),
   );
   if (!row) throw notFound('Delivery');
   const [delivery] = await withAttempts(db, [row]);
@@ -148,7 +165,7 @@ export async function sendTestEvent(opts: { db: Db; principal: Principal; webhoo
       tx,
       accountId: principal.accountId,
       type: 'webhook.test',
-      object: toWebhook(webhook),
+      object: toWebhook(asRead(webhook)),
       onlyTo: webhook.id,
     }),
   );

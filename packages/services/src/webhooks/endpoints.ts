@@ -1,10 +1,10 @@
 import type { Principal } from '@chorus/auth';
-import { and, count, eq, sql, webhooks, type Db } from '@chorus/db';
+import { and, asRead, count, eq, sql, webhooks, type Db } from '@chorus/db';
 import type { CreateWebhookInput, UpdateWebhookInput } from '@chorus/validators';
 import { AppError, notFound } from '../shared/errors';
 import { newId } from '../shared/ids';
 import { readTablePage, type PageRequest } from '../shared/pagination';
-import { sealSecret, toWebhook } from './records';
+import { sealSecret, toWebhook, webhookFields } from './records';
 import { webhookSettings } from './settings';
 import { newWebhookSecret } from './signing';
 import { assertTargetAllowed } from './targets';
@@ -35,12 +35,13 @@ export async function listWebhooks(opts: { db: Db; principal: Principal; page: P
       scope: where,
     },
     where,
+    fields: webhookFields,
     items: (rows) => rows.map(toWebhook),
   });
 }
 
 export async function getWebhook(opts: { db: Db; principal: Principal; id: string }) {
-  return toWebhook(await findWebhookRow(opts.db, opts.principal, opts.id));
+  return toWebhook(asRead(await findWebhookRow(opts.db, opts.principal, opts.id)));
 }
 
 /**
@@ -87,7 +88,7 @@ export async function createWebhook(opts: {
       })
       .returning();
     if (!row) throw new Error('insert returned no row');
-    return { ...toWebhook(row), secret };
+    return { ...toWebhook(asRead(row)), secret };
   });
 }
 
@@ -116,7 +117,7 @@ export async function updateWebhook(opts: {
     .where(mine(principal, id))
     .returning();
   if (!row) throw notFound('Webhook');
-  return toWebhook(row);
+  return toWebhook(asRead(row));
 }
 
 /** Deletes an endpoint with its deliveries; nothing more is sent to it. */
@@ -150,6 +151,6 @@ export async function rotateWebhookSecret(opts: { db: Db; principal: Principal; 
       .where(eq(webhooks.id, id))
       .returning();
     if (!row) throw notFound('Webhook');
-    return { ...toWebhook(row), secret };
+    return { ...toWebhook(asRead(row)), secret };
   });
 }
