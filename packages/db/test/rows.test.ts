@@ -1,6 +1,17 @@
 import { bigint, boolean, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import { asRead, asc, eq, field, gte, readRows, rowStatement, sql, type Database } from '../src';
+import {
+  asRead,
+  asc,
+  eq,
+  field,
+  gte,
+  readRows,
+  rowStatement,
+  sql,
+  type Database,
+  type Field,
+} from '../src';
 import { timestamptz } from '../src/schema/columns';
 import { createTestDatabase, createTestServerDatabase } from '../src/testing';
 
@@ -146,6 +157,18 @@ describe.each([
     expectTypeOf(read).returns.resolves.toEqualTypeOf<typeof statement>();
   });
 
+  it('keys each row as its fields are keyed, whatever their characters', async () => {
+    const odd = { 'a "quoted" key': fields.n, 'two\nlines\\': fields.name, constructor: fields.at };
+    const [row] = await readRows(database.db, odd, (db, select) =>
+      db.select(select).from(samples).where(eq(samples.n, 0)),
+    );
+    expect(row).toEqual({
+      'a "quoted" key': 0,
+      'two\nlines\\': 'sample 0',
+      constructor: new Date(INSTANTS[0] ?? '').toISOString(),
+    });
+  });
+
   it('gives a row drizzle read in the same form (asRead)', async () => {
     const rows = await database.db.select().from(samples).orderBy(asc(samples.n));
     const read = await readAll(database);
@@ -169,5 +192,15 @@ describe('fields', () => {
     expect(() => field.column(samples.at)).toThrow(/not read as it is/);
     expect(() => field.timestamp(samples.name)).toThrow(/no timestamp/);
     expect(() => field.bigint(samples.n)).toThrow(/no bigint number/);
+  });
+
+  it('refuse a field named __proto__, which in a row would set its prototype', () => {
+    const hostile = JSON.parse('{"__proto__": null}') as Record<string, unknown>;
+    hostile['__proto__'] = field.column(samples.n);
+    expect(() =>
+      readRows({} as never, hostile as Record<string, Field<unknown>>, () => {
+        throw new Error('not reached');
+      }),
+    ).toThrow(/__proto__/);
   });
 });
