@@ -7,6 +7,7 @@ export { preparedPerDb, preparedPerShape } from './prepared';
 export {
   asRead,
   field,
+  qualified,
   readRows,
   rowStatement,
   type Field,

@@ -1,4 +1,5 @@
 import { sql, type Query, type SQL } from 'drizzle-orm';
+import { toSnakeCase } from 'drizzle-orm/casing';
 import type { PgColumn } from 'drizzle-orm/pg-core';
 import type { Db } from './client';
 import { preparedPerDb } from './prepared';
@@ -99,12 +100,23 @@ export const field = {
    * `array(select …)` of text): the expression's SQL type must say so, with a cast if need be.
    * A function builds it with the database, for a subquery built by drizzle. In a query of one
    * table drizzle writes the select list's columns unqualified: a subquery of another table
-   * names the outer table's columns in full (`${table}.${sql.identifier('id')}`).
+   * names the outer table's columns with `qualified`.
    */
   sql<T>(expression: SQL<T> | ((db: RowReader) => SQL<T>)): Field<T> {
     return { select: expression, decode: asIs };
   },
 };
+
+/**
+ * A column named with its table (`"posts"."id"`), as a subquery of another table must name
+ * the outer query's columns: drizzle writes a one-table query's columns unqualified, and
+ * unqualified in the subquery they would name its own table's. The name is the database's
+ * (the schema's keys in snake case, as the client's `casing` writes them).
+ */
+export function qualified(column: PgColumn): SQL {
+  const name = column.keyAsName ? toSnakeCase(column.name) : column.name;
+  return sql`${column.table}.${sql.identifier(name)}`;
+}
 
 /** The select list of `fields`, each column under its key, for `db.select(…)`. */
 export type Selection<F extends Fields> = { [K in keyof F]: SQL.Aliased };

@@ -6,6 +6,7 @@ import {
   eq,
   field,
   gte,
+  qualified,
   readRows,
   rowStatement,
   sql,
@@ -167,6 +168,25 @@ describe.each([
       'two\nlines\\': 'sample 0',
       constructor: new Date(INSTANTS[0] ?? '').toISOString(),
     });
+  });
+
+  it('names an outer column in a subquery of another table (qualified)', async () => {
+    // Each sample, with how many samples have a later `maybeAt` than its own (snake-cased
+    // `maybe_at`): unqualified, `maybe_at` would name the subquery's own column.
+    const later = field.sql(
+      sql<number>`(select count(*)::int from ${sql.raw('row_samples as inner_samples')}
+        where inner_samples.maybe_at > ${qualified(samples.maybeAt)})`,
+    );
+    const rows = await readRows(database.db, { n: fields.n, later }, (db, select) =>
+      db.select(select).from(samples).orderBy(asc(samples.n)),
+    );
+    const stamps = INSTANTS.map((at, n) => (n % 2 === 1 ? null : new Date(at).getTime()));
+    expect(rows).toEqual(
+      stamps.map((own, n) => ({
+        n,
+        later: own === null ? 0 : stamps.filter((other) => other !== null && other > own).length,
+      })),
+    );
   });
 
   it('gives a row drizzle read in the same form (asRead)', async () => {

@@ -14,6 +14,7 @@ import {
   type Db,
   type SQL,
   type SQLWrapper,
+  qualified,
 } from '@chorus/db';
 import type { ListPostsQuery, Post } from '@chorus/validators';
 import {
@@ -63,11 +64,8 @@ interface Shape {
   cursor: boolean;
 }
 
-/**
- * The page's post id, qualified: drizzle writes the columns of a one-table query's select list
- * unqualified, which in a subquery of another table would name that table's `id`.
- */
-const pagePostId = sql`${posts}.${sql.identifier('id')}`;
+/** The page's post id, as the subqueries of other tables name it. */
+const pagePostId = qualified(posts.id);
 
 /**
  * The page and, beside each post, its media ids, whether it has targets, and the list's

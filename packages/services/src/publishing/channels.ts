@@ -9,6 +9,7 @@ import {
   sql,
   type Db,
   type RowOf,
+  qualified,
 } from '@chorus/db';
 import {
   cleanLine,
@@ -28,9 +29,6 @@ import type { DiscoveredChannel } from './provider';
 export const channelLimits = (network: Network, own: Record<string, unknown> | null) =>
   ({ ...NETWORK_LIMITS[network], ...(own ?? {}) }) as NetworkLimits;
 
-/** A column of the channel's own row, qualified: its connection's subquery names both tables. */
-const channelColumn = (name: string) => sql`${channels}.${sql.identifier(name)}`;
-
 /**
  * A channel's columns the API shows, as the row reader gives them, with its connection's
  * status: a subquery, as the connection is always there (a channel goes with it, a foreign key
@@ -48,7 +46,7 @@ const channelFields = {
   connectionStatus: field.sql(
     sql<
       Channel['connectionStatus']
-    >`(select ${integrationConnections.status} from ${integrationConnections} where ${integrationConnections.accountId} = ${channelColumn('account_id')} and ${integrationConnections.integrationId} = ${channelColumn('integration_id')})`,
+    >`(select ${integrationConnections.status} from ${integrationConnections} where ${integrationConnections.accountId} = ${qualified(channels.accountId)} and ${integrationConnections.integrationId} = ${qualified(channels.integrationId)})`,
   ),
 };
 

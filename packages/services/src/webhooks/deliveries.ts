@@ -14,6 +14,7 @@ import {
   webhookDeliveryCounts,
   type Db,
   type RowOf,
+  qualified,
 } from '@chorus/db';
 import type { WebhookDelivery } from '@chorus/validators';
 import { notFound } from '../shared/errors';
@@ -30,7 +31,7 @@ const deliveryFields = {
   id: field.column(webhookDeliveries.id),
   eventId: field.column(webhookDeliveries.eventId),
   eventType: field.sql(
-    sql<string>`(select ${events.type} from ${events} where ${events.id} = ${webhookDeliveries}.${sql.identifier('event_id')})`,
+    sql<string>`(select ${events.type} from ${events} where ${events.id} = ${qualified(webhookDeliveries.eventId)})`,
   ),
   status: field.column(webhookDeliveries.status),
   nextAttemptAt: field.timestamp(webhookDeliveries.nextAttemptAt),
@@ -81,9 +82,8 @@ async function withAttempts(db: Db, rows: DeliveryFields[]) {
             .where(inArray(webhookAttempts.deliveryId, ids))
             .orderBy(asc(webhookAttempts.deliveryId), asc(webhookAttempts.attempt)),
         );
-  const byDelivery = new Map<string, AttemptFields[]>();
-  for (const a of attempts)
-    byDelivery.set(a.deliveryId, [...(byDelivery.get(a.deliveryId) ?? []), a]);
+  const byDelivery = new Map<string, AttemptFields[]>(rows.map((row) => [row.id, []]));
+  for (const a of attempts) byDelivery.get(a.deliveryId)?.push(a);
   return rows.map((row) => toDelivery(row, byDelivery.get(row.id) ?? []));
 }
 
