@@ -7,6 +7,13 @@ export const dataSettings = {
     ['postgres', 'postgresql'],
     'DATABASE_URL must be a postgres:// URL (e.g. postgres://user@host:5432/chorus).',
   ),
+  /** The HTTP server's connections to DATABASE_URL, per instance (the worker keeps its own 5). */
+  DATABASE_POOL_MAX: whole({
+    min: 1,
+    max: 1000,
+    fallback: 10,
+    message: 'DATABASE_POOL_MAX must be a whole number from 1 to 1000.',
+  }),
   CHORUS_DATA_DIR: text(),
   /** @chorus/services' readEncryptionKey (32 bytes, base64 or hex). */
   CHORUS_ENCRYPTION_KEY: text(),

@@ -12,6 +12,7 @@ describe('parseSettings', () => {
     expect(settings.LOG_LEVEL).toBe('info');
     expect(settings.CHORUS_WORKER).toBe(true);
     expect(settings.CHORUS_TRPC_MAX_BATCH).toBe(20);
+    expect(settings.DATABASE_POOL_MAX).toBe(10);
   });
 
   it('names every bad setting', () => {
@@ -19,6 +20,8 @@ describe('parseSettings', () => {
     expect(() => parseSettings(bad)).toThrow(
       /PORT must[\s\S]*CHORUS_WORKER must[\s\S]*CHORUS_TRPC_MAX_BATCH must/,
     );
+    for (const pool of ['0', '2.5', 'ten', '1001'])
+      expect(() => parseSettings({ DATABASE_POOL_MAX: pool })).toThrow(/DATABASE_POOL_MAX must/);
   });
 
   it('reads one setting for the packages that take an env record', () => {

@@ -1,13 +1,14 @@
 import { openDatabase, type Database } from '@chorus/db';
+import { readSetting } from '@chorus/settings';
 
 const holder = globalThis as unknown as { chorusDatabase?: Promise<Database> };
 
 async function open(): Promise<Database> {
-  const url = process.env.DATABASE_URL;
+  const url = readSetting('DATABASE_URL', process.env);
   // `npm start` and `npm run dev` set it, to the embedded database's loopback server by default.
   if (!url)
     throw new Error('DATABASE_URL is not set: run the app with `npm start` or `npm run dev`.');
-  return openDatabase({ url });
+  return openDatabase({ url, max: readSetting('DATABASE_POOL_MAX', process.env) });
 }
 
 /**
