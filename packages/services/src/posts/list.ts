@@ -9,12 +9,12 @@ import {
   posts,
   postTagCounts,
   preparedPerShape,
+  qualified,
   rowStatement,
   sql,
   type Db,
   type SQL,
   type SQLWrapper,
-  qualified,
 } from '@chorus/db';
 import type { ListPostsQuery, Post } from '@chorus/validators';
 import {

@@ -6,10 +6,10 @@ import {
   field,
   integrationConnections,
   notInArray,
+  qualified,
   sql,
   type Db,
   type RowOf,
-  qualified,
 } from '@chorus/db';
 import {
   cleanLine,

@@ -7,6 +7,7 @@ import {
   events,
   field,
   inArray,
+  qualified,
   readRows,
   sql,
   webhookAttempts,
@@ -14,7 +15,6 @@ import {
   webhookDeliveryCounts,
   type Db,
   type RowOf,
-  qualified,
 } from '@chorus/db';
 import type { WebhookDelivery } from '@chorus/validators';
 import { notFound } from '../shared/errors';
