@@ -300,10 +300,6 @@ describe('posts, as an admin', () => {
       [archived, ['Move back to draft']],
     ] as const;
     const page = await signedIn(ADMIN);
-    for (const [id, controls] of cases) {
-      await page.goto(`/dashboard/posts/${id}`);
-      expect(await statusControls(page)).toEqual([...controls]);
-    }
     // A published post is shown, not edited: the networks keep what was sent.
     await page.goto(`/dashboard/posts/${published}`);
     await page
@@ -314,6 +310,10 @@ describe('posts, as an admin', () => {
       .waitFor();
     await page.getByRole('region', { name: 'Content' }).getByText('Posts e2e: published').waitFor();
     expect(await page.getByRole('textbox', { name: 'Title' }).count()).toBe(0);
+    for (const [id, controls] of cases) {
+      await page.goto(`/dashboard/posts/${id}`);
+      expect(await statusControls(page)).toEqual([...controls]);
+    }
     // And each does what it says: the archived post is a draft again.
     await page.getByRole('button', { name: 'Move back to draft' }).click();
     await toast(page, '“Posts e2e: archived” is a draft again.');
