@@ -1,7 +1,8 @@
 /**
  * The dashboard's home in Chromium against `npm start`: the admin's summary (users, platforms,
  * posts by status, the next scheduled posts in order, last 7 days of engagement, a disabled
- * webhook), the same page for a `user` without the admin-only figures, and axe.
+ * webhook), the same page for a `user` without the admin-only figures, the navigation on one
+ * row at 1280 px and in a menu at 375 px, and axe.
  *
  * Other test files share the server, so figures are read relative to this file's own data.
  */
@@ -96,6 +97,37 @@ describe('home', () => {
       .getByText('Home: goes out first')
       .waitFor();
     await page.context().close();
+  });
+
+  it('fits an admin’s navigation on one row at 1280 px, and keeps it in a menu at 375 px', async () => {
+    const wide = await signedIn(browser, base, ADMIN, 1280);
+    const nav = wide.getByRole('navigation', { name: 'Dashboard' });
+    const links = await nav.getByRole('link').all();
+    expect(links.length).toBe(13);
+    const boxes = await Promise.all(
+      [
+        ...links,
+        nav.getByRole('button', { name: 'Sign out' }),
+        wide.getByRole('link', { name: 'Chorus', exact: true }),
+      ].map(async (entry) => (await entry.boundingBox()) ?? { x: 0, y: -1, width: 0, height: 0 }),
+    );
+    // Every link starts at the same height, and the brand and Sign out sit across that row.
+    const row = boxes[0] ?? { y: 0, height: 0 };
+    expect(new Set(boxes.slice(0, links.length).map((box) => box.y)).size).toBe(1);
+    for (const box of boxes) {
+      const middle = box.y + box.height / 2;
+      expect(middle).toBeGreaterThan(row.y);
+      expect(middle).toBeLessThan(row.y + row.height);
+    }
+    await wide.context().close();
+
+    const phone = await signedIn(browser, base, ADMIN, 375);
+    const menu = phone.getByRole('navigation', { name: 'Dashboard' });
+    expect(await menu.isVisible()).toBe(false);
+    await phone.getByRole('button', { name: 'Menu' }).click();
+    for (const link of await menu.getByRole('link').all())
+      expect(await link.isVisible()).toBe(true);
+    await phone.context().close();
   });
 
   it.each([1280, 375])('axe finds no serious or critical violation at %i px', async (width) => {

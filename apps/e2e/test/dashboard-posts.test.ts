@@ -282,6 +282,7 @@ describe('posts, as an admin', () => {
   it('offers on each post exactly the changes of status the transition table allows', async () => {
     const create = async (title: string, body: Record<string, unknown> = {}) =>
       (await api('POST', '/api/content/posts', { title, ...body })).json.data.id as string;
+    const published = await create('Posts e2e: published', { status: 'published' });
     const archived = await create('Posts e2e: archived', { status: 'published' });
     expect(
       (await api('PUT', `/api/content/posts/${archived}`, { status: 'archived' })).status,
@@ -295,10 +296,20 @@ describe('posts, as an admin', () => {
         }),
         ['Move back to draft', 'Publish now', 'Reschedule'],
       ],
-      [await create('Posts e2e: published', { status: 'published' }), ['Archive']],
+      [published, ['Archive']],
       [archived, ['Move back to draft']],
     ] as const;
     const page = await signedIn(ADMIN);
+    // A published post is shown, not edited: the networks keep what was sent.
+    await page.goto(`/dashboard/posts/${published}`);
+    await page
+      .getByRole('region', { name: 'Status' })
+      .getByText('The networks show the post as it was sent, so it is no longer edited here', {
+        exact: false,
+      })
+      .waitFor();
+    await page.getByRole('region', { name: 'Content' }).getByText('Posts e2e: published').waitFor();
+    expect(await page.getByRole('textbox', { name: 'Title' }).count()).toBe(0);
     for (const [id, controls] of cases) {
       await page.goto(`/dashboard/posts/${id}`);
       expect(await statusControls(page)).toEqual([...controls]);

@@ -71,6 +71,11 @@ describe('a post’s page after publishing', () => {
     const item = channels.getByRole('listitem', { name: `${channel.name} (Mastodon)` });
     await item.getByText('Failed', { exact: true }).waitFor();
     await item.getByText('Mastodon said: Validation failed: Text is not allowed').waitFor();
+    // A failed post stays editable: the user fixes what the network refused, then retries.
+    await page
+      .getByRole('region', { name: 'Content' })
+      .getByRole('textbox', { name: 'Title' })
+      .waitFor();
     await axeAtBothWidths(page);
 
     // The list flags it, and its channel filter finds it.

@@ -2,7 +2,8 @@
  * Posting slots and recurring posts in the dashboard, in Chromium against `npm start`: an
  * admin edits a channel's weekly slots (a slot given twice is refused beside its row, what was
  * typed kept), a `user` reads them without a form, and the calendar shows a weekly series'
- * coming occurrences and the free slots, each marked in words; axe at 1280 and 375 px.
+ * coming occurrences and the free slots, each marked in words, and a series' page its rule and
+ * next occurrences (an archived one, that none is to come); axe at 1280 and 375 px.
  */
 import type { MastodonStandIn } from '@chorus/stand-ins';
 import type { Browser, Page } from 'playwright-core';
@@ -21,6 +22,7 @@ let browser: Browser;
 let key = '';
 let standIn: MastodonStandIn | undefined;
 let channel = { id: '', name: '' };
+let seriesId = '';
 
 const api = (method: string, path: string, body?: unknown) => callApi(key, method, path, body);
 
@@ -45,6 +47,13 @@ const dayName = (day: string) => {
     new Intl.DateTimeFormat('en-GB', { ...options, timeZone: 'UTC' }).format(date);
   return `${part({ weekday: 'long' })} ${date.getUTCDate()} ${part({ month: 'long' })} ${date.getUTCFullYear()}`;
 };
+/** How the posts pages write a time (in the browser's zone, UTC here): "6 May 2026, 12:00". */
+const inWords = (at: string) =>
+  new Intl.DateTimeFormat('en-GB', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: 'UTC',
+  }).format(new Date(at));
 const dayCell = (page: Page, day: string) =>
   page.getByRole('listitem', { name: new RegExp(`^${dayName(day)}`) });
 const slotsPath = () => `/dashboard/integrations/channels/${channel.id}`;
@@ -146,11 +155,39 @@ describe('posting slots and recurring posts', () => {
     await open.getByText(free.at.slice(11, 16)).first().waitFor();
     await open.getByText(channel.name).first().waitFor();
     // The series' own page: its rule in the form, Archive instead of Publish now.
-    await page.goto(`/dashboard/posts/${created.json.data.id}`);
+    seriesId = created.json.data.id as string;
+    await page.goto(`/dashboard/posts/${seriesId}`);
     expect(await page.getByLabel('Repeats').inputValue()).toBe('FREQ=WEEKLY');
     const status = page.getByRole('region', { name: 'Status' });
     await status.getByRole('button', { name: 'Archive' }).waitFor();
     expect(await status.getByRole('button', { name: 'Publish now' }).count()).toBe(0);
+    // And how it repeats, with the occurrences the scheduler publishes next, in words.
+    await status.getByText('Repeats: Every week').waitFor();
+    const next = status.getByRole('list', { name: 'Next:' });
+    await next.getByText(inWords(occurrences[0] ?? '')).waitFor();
+    const times = await next
+      .locator('time')
+      .evaluateAll((elements) => elements.map((time) => time.getAttribute('datetime')));
+    expect(times).toEqual(occurrences);
+    await page.context().close();
+  });
+
+  it('an archived series’ page says no occurrence is to come, instead of an empty list', async () => {
+    const created = await api('POST', '/api/content/posts', {
+      title: 'Recurring e2e: archived series',
+      status: 'scheduled',
+      scheduledAt: new Date(Date.now() + 2 * DAY_MS).toISOString(),
+      recurrence: 'FREQ=DAILY',
+    });
+    expect(created.status).toBe(201);
+    const id = created.json.data.id as string;
+    expect((await api('PUT', `/api/content/posts/${id}`, { status: 'archived' })).status).toBe(200);
+    const page = await signedIn(ADMIN);
+    await page.goto(`/dashboard/posts/${id}`);
+    const status = page.getByRole('region', { name: 'Status' });
+    await status.getByText('Repeats: Every day').waitFor();
+    await status.getByText('Archived: no more copies go out.').waitFor();
+    expect(await status.getByRole('list', { name: 'Next:' }).count()).toBe(0);
     await page.context().close();
   });
 
@@ -163,6 +200,9 @@ describe('posting slots and recurring posts', () => {
       const day = new Date(Date.now() + DAY_MS).toISOString().slice(0, 10);
       await page.goto(`/dashboard/posts/calendar?view=week&date=${day}`);
       await page.getByText(SERIES).first().waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.goto(`/dashboard/posts/${seriesId}`);
+      await page.getByText('Next:').waitFor();
       expect(await seriousViolations(page)).toEqual([]);
       await page.context().close();
     }

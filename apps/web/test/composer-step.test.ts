@@ -1,6 +1,6 @@
 import { POST_STATUSES } from '@chorus/validators';
 import { describe, expect, it } from 'vitest';
-import { composerStep, editableBy } from '../src/app/dashboard/posts/composer/step';
+import { composerStep, readOnlyBecause } from '../src/app/dashboard/posts/composer/step';
 
 const names = (status: Parameters<typeof composerStep>[0], submits: boolean) => {
   const { save, next } = composerStep(status, submits);
@@ -35,8 +35,25 @@ describe('the composer’s buttons', () => {
   });
 
   it('leave a scheduled post alone for a member who must submit (the API refuses any change)', () => {
-    expect(editableBy({ status: 'scheduled' }, true)).toBe(false);
-    expect(editableBy({ status: 'scheduled' }, false)).toBe(true);
-    expect(editableBy({ status: 'draft' }, true)).toBe(true);
+    expect(readOnlyBecause({ status: 'scheduled' }, true)).toMatch(/approval/);
+    expect(readOnlyBecause({ status: 'scheduled' }, false)).toBeNull();
+    expect(readOnlyBecause({ status: 'draft' }, true)).toBeNull();
+  });
+});
+
+describe('which posts are shown instead of edited', () => {
+  it('a post being published or published, for anyone, each with its reason', () => {
+    for (const submits of [false, true]) {
+      expect(readOnlyBecause({ status: 'publishing' }, submits)).toMatch(
+        /once publishing has ended/,
+      );
+      expect(readOnlyBecause({ status: 'published' }, submits)).toMatch(/as it was sent/);
+    }
+  });
+
+  it('keeps a failed post editable, to fix what a network refused, and the other statuses', () => {
+    for (const status of ['draft', 'pending_approval', 'failed', 'archived'] as const) {
+      expect(readOnlyBecause({ status }, false)).toBeNull();
+    }
   });
 });

@@ -26,6 +26,7 @@ import { useServerCheck } from './composer/use-server-check';
 import { VariantPanel } from './composer/variant-panel';
 import { VariantTabs } from './composer/variant-tabs';
 import { MediaPicker } from './media-picker';
+import { REPEATS, repeatsInWords } from './repeats';
 
 type PostFormProps = {
   post?: Post;
@@ -240,14 +241,9 @@ function Composer(props: ComposerProps) {
  * through the API that is none of these stays offered as it is.
  */
 function repeatOptions(current: string | null) {
-  const options = [
-    { value: '', label: 'Does not repeat' },
-    { value: 'FREQ=DAILY', label: 'Every day' },
-    { value: 'FREQ=WEEKLY', label: 'Every week' },
-    { value: 'FREQ=MONTHLY', label: 'Every month' },
-  ];
+  const options = [{ value: '', label: 'Does not repeat' }, ...REPEATS];
   if (current && !options.some((option) => option.value === current)) {
-    options.push({ value: current, label: `As set: ${current}` });
+    options.push({ value: current, label: repeatsInWords(current) });
   }
   return options;
 }

@@ -12,7 +12,7 @@ import { mustSubmit } from '../approval/must-submit';
 import { RejectionNotice } from '../approval/rejection-notice';
 import { withoutPublishing } from '../approval/status-changes';
 import { accountChannels } from '../channels';
-import { editableBy } from '../composer/step';
+import { readOnlyBecause } from '../composer/step';
 import { editorMedia } from '../editor-media';
 import { PostForm } from '../post-form';
 import { PostStatusBadge } from '../post-status';
@@ -20,6 +20,7 @@ import { PostView } from '../post-view';
 import { StatusActions } from '../status-actions';
 import { dueSoon, PostWhen } from '../when';
 import { PostTargets } from './post-targets';
+import { SeriesDates } from './series-dates';
 
 export const dynamic = 'force-dynamic';
 
@@ -43,6 +44,7 @@ export default async function PostPage(props: { params: Params }) {
   const canEdit = mayCall(me, 'posts.update');
   const canDelete = mayCall(me, 'posts.delete');
   const submits = canEdit && (await mustSubmit(caller, me));
+  const readOnly = readOnlyBecause(post, submits);
   return (
     <>
       <p className="small">
@@ -76,6 +78,7 @@ export default async function PostPage(props: { params: Params }) {
             <PostWhen post={post} />
           </span>
         </p>
+        <SeriesDates post={post} />
         <RejectionNotice rejection={post.rejection} />
         {canEdit && (
           <StatusActions
@@ -87,19 +90,14 @@ export default async function PostPage(props: { params: Params }) {
           />
         )}
         <ApprovalControls post={post} canDecide={mayCall(me, 'posts.approve')} />
-        {canEdit && !editableBy(post, submits) && (
-          <p className="small muted">
-            Posts need an admin’s approval: move it back to draft to change it, then submit it
-            again.
-          </p>
-        )}
+        {canEdit && readOnly && <p className="small muted">{readOnly}</p>}
       </section>
       {post.targets.length > 0 && (
         <PostTargets post={post} channels={channels} canAct={mayCall(me, 'posts.retry')} />
       )}
       <section className="panel" aria-labelledby="post-content">
         <h2 id="post-content">Content</h2>
-        {canEdit && editableBy(post, submits) ? (
+        {canEdit && !readOnly ? (
           <PostForm
             post={post}
             media={media}

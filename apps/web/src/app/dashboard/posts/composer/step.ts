@@ -30,6 +30,21 @@ export function composerStep(status: PostStatus | undefined, submits: boolean): 
   return { save, next: null };
 }
 
-/** Whether the member may change the post at all: not a scheduled one while they must submit. */
-export const editableBy = (post: Pick<Post, 'status'>, submits: boolean) =>
-  !(submits && post.status === 'scheduled');
+/**
+ * Why the member may not change the post here, or null when they may. What was sent stays on the
+ * networks whatever Chorus's copy says, and a post being sent would change between its targets;
+ * a failed one stays editable, to fix what a network refused and retry. While they must submit,
+ * a scheduled post is not theirs to change either.
+ */
+export function readOnlyBecause(post: Pick<Post, 'status'>, submits: boolean): string | null {
+  if (post.status === 'publishing') {
+    return 'It is being published: it can be changed once publishing has ended.';
+  }
+  if (post.status === 'published') {
+    return 'The networks show the post as it was sent, so it is no longer edited here; it can still be archived.';
+  }
+  if (submits && post.status === 'scheduled') {
+    return 'Posts need an admin’s approval: move it back to draft to change it, then submit it again.';
+  }
+  return null;
+}

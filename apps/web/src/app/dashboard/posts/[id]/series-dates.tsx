@@ -1,0 +1,41 @@
+import type { Post } from '@chorus/validators';
+import { LocalTime } from '~/components/local-time';
+import { repeatsInWords } from '../repeats';
+
+/** Why a series has no occurrence to come, by its status. */
+function noneToCome(status: Post['status']) {
+  if (status === 'archived') return 'Archived: no more copies go out.';
+  if (status === 'draft' || status === 'pending_approval') {
+    return 'Its occurrences are planned once it is scheduled.';
+  }
+  return 'The series has ended: no occurrence to come.';
+}
+
+/**
+ * A recurring post's rule in words and the occurrences the scheduler publishes next, in the
+ * reader's time zone as the rest of the page; nothing for a post that does not repeat.
+ */
+export function SeriesDates({ post }: { post: Post }) {
+  if (post.recurrence === null) return null;
+  return (
+    <div className="series small">
+      <p>
+        <span aria-hidden="true">↻ </span>Repeats: {repeatsInWords(post.recurrence)}
+      </p>
+      {post.nextOccurrences.length > 0 ? (
+        <div className="series-next">
+          <span id="series-next">Next:</span>
+          <ul className="plain" aria-labelledby="series-next">
+            {post.nextOccurrences.map((at) => (
+              <li key={at}>
+                <LocalTime iso={at} />
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : (
+        <p className="muted">{noneToCome(post.status)}</p>
+      )}
+    </div>
+  );
+}
