@@ -32,6 +32,21 @@ export interface JobDefinition<T extends object = object> {
   onStop?(): void;
 }
 
+/**
+ * The queue of a chain of sweeps (the scheduler, the publishing dispatcher, each webhook lane):
+ * each sweep queues the next, and a worker starting, or a cron schedule, seeds the
+ * chain should it break. `short` keeps at most one sweep waiting however many workers send
+ * one. Not `stately`: there, the sweep a killed worker left running would hold the chain until
+ * pg-boss's maintenance expired it, one to three minutes later. Two sweeps may run at once now
+ * and then (a seed during a sweep); what each publishes rests on the database, not on this.
+ */
+export const SWEEP_CHAIN_QUEUE = {
+  policy: 'short',
+  retryLimit: 3,
+  retryDelay: 1,
+  expireInSeconds: 60,
+} as const satisfies Omit<PgBoss.Queue, 'name'>;
+
 /** Keeps the payload type of a definition while listing it among the others. */
 export const defineJob = <T extends object>(definition: JobDefinition<T>) =>
   definition as unknown as JobDefinition;

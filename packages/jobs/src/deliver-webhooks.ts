@@ -1,7 +1,7 @@
 import { deliverDueWebhooks, webhookSettings } from '@chorus/services';
 import { readSetting } from '@chorus/settings';
 import type PgBoss from 'pg-boss';
-import { defineJob } from './definition';
+import { defineJob, SWEEP_CHAIN_QUEUE } from './definition';
 
 export const DELIVER_WEBHOOKS = 'webhooks.deliver';
 export const SEED_WEBHOOK_LANES = 'webhooks.seed-lanes';
@@ -24,12 +24,10 @@ export function webhookSweepTiming(env = process.env): WebhookSweepTiming {
 const laneKey = (lane: number) => `lane-${lane}`;
 
 /**
- * Webhook delivery (docs/webhooks.md): `lanes` chains of sweeps, each delivering what is due
- * then queueing its own next sweep. The queue is `short` keyed by lane: each lane has at most
- * one sweep waiting whatever the number of workers, and any worker may run any lane. (Not
- * `stately`: there, the active job of a worker that was killed would hold its lane until
- * pg-boss expires it, minutes later.) Which delivery goes out, and that it goes out once per attempt, rests on the
- * database (SKIP LOCKED claims with a lease), not on this chain. Lanes are seeded by
+ * Webhook delivery (docs/webhooks.md): `lanes` chains of sweeps (SWEEP_CHAIN_QUEUE, keyed by
+ * lane), each delivering what is due then queueing its own next sweep; any worker may run any
+ * lane. Which delivery goes out, and that it goes out once per attempt, rests on the database
+ * (SKIP LOCKED claims with a lease), not on this chain. Lanes are seeded by
  * `seedWebhookLanesJob`.
  */
 export const deliverWebhooksJob = (
@@ -39,7 +37,7 @@ export const deliverWebhooksJob = (
 ) =>
   defineJob<{ lane?: number }>({
     name: DELIVER_WEBHOOKS,
-    queue: { policy: 'short', retryLimit: 3, retryDelay: 1, expireInSeconds: 60 },
+    queue: SWEEP_CHAIN_QUEUE,
     // A worker takes up to every lane at once and sweeps them side by side.
     work: { pollingIntervalSeconds: 0.5, batchSize: timing.lanes },
     handle: async (jobs, { db, boss }) => {

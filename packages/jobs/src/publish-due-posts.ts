@@ -1,6 +1,6 @@
 import { publishDuePosts } from '@chorus/services';
 import { readSetting } from '@chorus/settings';
-import { defineJob } from './definition';
+import { defineJob, SWEEP_CHAIN_QUEUE } from './definition';
 import { queueTargets } from './publish-targets';
 
 export const PUBLISH_DUE_POSTS = 'posts.publish-due';
@@ -21,17 +21,17 @@ export function schedulerTiming(env = process.env): SchedulerTiming {
 }
 
 /**
- * The scheduler: a sweep that publishes every due post, then queues the next sweep. The
- * queue is `stately` (at most one sweep waiting and one running across all workers), so any
- * number of workers share one chain of sweeps instead of multiplying it. Publishing exactly
- * once does not rest on that: `publishDuePosts` only moves rows that are still scheduled.
- * A worker starting queues a sweep at once (catch-up for posts due while no worker ran), and
- * a cron schedule re-seeds the chain every minute should it ever break (a crashed worker).
+ * The scheduler: a sweep that publishes every due post, then queues the next sweep. Any
+ * number of workers share one chain of sweeps instead of multiplying it (SWEEP_CHAIN_QUEUE).
+ * Publishing exactly once does not rest on that: `publishDuePosts` only moves rows that are
+ * still scheduled. A worker starting queues a sweep at once (catch-up for posts due while no
+ * worker ran, or after a worker killed mid-sweep), and a cron schedule re-seeds the chain
+ * every minute should it ever break.
  */
 export const publishDuePostsJob = (timing: SchedulerTiming = schedulerTiming()) =>
   defineJob<object>({
     name: PUBLISH_DUE_POSTS,
-    queue: { policy: 'stately', retryLimit: 3, retryDelay: 1, expireInSeconds: 60 },
+    queue: SWEEP_CHAIN_QUEUE,
     work: { pollingIntervalSeconds: timing.pollingIntervalSeconds },
     handle: async (_jobs, context) => {
       const { db, boss } = context;

@@ -8,7 +8,7 @@ import {
 } from '@chorus/services';
 import { readSetting } from '@chorus/settings';
 import { NETWORKS, type Network } from '@chorus/validators';
-import { defineJob, type JobContext, type JobDefinition } from './definition';
+import { defineJob, SWEEP_CHAIN_QUEUE, type JobContext, type JobDefinition } from './definition';
 
 export const PUBLISH_TARGET = 'publishing.target';
 export const DISPATCH_PUBLISHING = 'publishing.dispatch';
@@ -95,10 +95,10 @@ export function publishTargetJobs(timing: PublishingTiming = publishingTiming())
 }
 
 /**
- * The dispatcher: a chain of sweeps (like the scheduler's, `stately`: one waiting and one
- * running across all workers) that returns abandoned claims (recoverAbandoned) and queues a
- * job for every due target: retries whose backoff ended, targets made due by publish-now or
- * retry in another process, jobs lost with a worker. `wakePublishing()` in this process runs
+ * The dispatcher: a chain of sweeps (SWEEP_CHAIN_QUEUE, like the scheduler's) that returns
+ * abandoned claims (recoverAbandoned) and queues a job for every due target: retries whose
+ * backoff ended, targets made due by publish-now or retry in another process, jobs lost with
+ * a worker. `wakePublishing()` in this process runs
  * a dispatch at once.
  */
 export const dispatchPublishingJob = (timing: PublishingTiming = publishingTiming()) => {
@@ -117,7 +117,7 @@ export const dispatchPublishingJob = (timing: PublishingTiming = publishingTimin
   };
   return defineJob<object>({
     name: DISPATCH_PUBLISHING,
-    queue: { policy: 'stately', retryLimit: 3, retryDelay: 1, expireInSeconds: 60 },
+    queue: SWEEP_CHAIN_QUEUE,
     work: { pollingIntervalSeconds: 0.5 },
     handle: async (_jobs, context) => {
       try {

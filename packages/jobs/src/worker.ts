@@ -74,9 +74,11 @@ export async function startWorker({
     },
   };
   for (const definition of definitions) {
-    await retryingConflicts(() =>
-      boss.createQueue(definition.name, { name: definition.name, ...definition.queue }),
-    );
+    const options = { name: definition.name, ...definition.queue };
+    await retryingConflicts(() => boss.createQueue(definition.name, options));
+    // A queue an earlier version made keeps that version's options (its policy, its expiry)
+    // in pg-boss's table: each start writes the code's.
+    await boss.updateQueue(definition.name, options);
     const ids: string[] = [];
     for (let loop = 0; loop < (definition.loops ?? 1); loop++) {
       ids.push(
