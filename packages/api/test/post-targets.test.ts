@@ -147,6 +147,53 @@ describe('targets on a post', () => {
   });
 });
 
+describe('the content and media of a publishing post', () => {
+  it('cannot change until publishing ends: the targets still to go would send the new ones', async () => {
+    const image = await mediaWith(h, h.main.accountId, 'image/png', 1000);
+    const other = await mediaWith(h, h.main.accountId, 'image/png', 1000);
+    const post = await createPost(h, {
+      title: 'T',
+      content: 'Sent as written',
+      mediaIds: [image],
+      targets: [{ channelId: mastodon }],
+    });
+    await h.db.update(posts).set({ status: 'publishing' }).where(eq(posts.id, post.id));
+
+    for (const [path, change] of [
+      ['content', { content: 'Changed on the way' }],
+      ['mediaIds', { mediaIds: [other] }],
+      ['mediaIds', { mediaIds: [] }],
+    ] as const) {
+      const { status, json } = await put(post.id, change);
+      expect(status, path).toBe(400);
+      expect(json.error).toMatchObject({
+        code: 'validation_error',
+        details: { issues: [{ path }] },
+      });
+    }
+    // The same values back, and what is not sent (the title, the tags), are no change to it.
+    const same = await put(post.id, {
+      title: 'Renamed',
+      tags: ['kept'],
+      content: 'Sent as written',
+      mediaIds: [image],
+    });
+    expect(same.status).toBe(200);
+    expect(same.json.data).toMatchObject({
+      title: 'Renamed',
+      content: 'Sent as written',
+      mediaIds: [image],
+      status: 'publishing',
+    });
+
+    // Once it has failed, it is fixed, then retried.
+    await h.db.update(posts).set({ status: 'failed' }).where(eq(posts.id, post.id));
+    const fixed = await put(post.id, { content: 'Fixed', mediaIds: [other] });
+    expect(fixed.status).toBe(200);
+    expect(fixed.json.data).toMatchObject({ content: 'Fixed', mediaIds: [other] });
+  });
+});
+
 describe('POST /api/content/posts/validate', () => {
   it('names the offending target’s field, counting each network its own way', async () => {
     const before = await h.db.select().from(posts);

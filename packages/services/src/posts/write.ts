@@ -161,6 +161,25 @@ function assertTargetsEditable(row: PostRow, status: PostRow['status']) {
 }
 
 /**
+ * A post's content and media change at any time but while it is `publishing`: the engine reads
+ * them as each target goes out, so the targets not yet sent would carry the new ones and the
+ * networks would disagree. A failed post's are fixed, then retried. The same values again are
+ * no change (a client that sends the whole post back).
+ */
+async function assertSentPartsKept(tx: Tx, row: PostRow, input: UpdatePostInput) {
+  if (row.status !== 'publishing') return;
+  let changed: 'content' | 'mediaIds' | undefined;
+  if (input.content !== undefined && input.content !== row.content) changed = 'content';
+  else if (input.mediaIds) {
+    const current = (await mediaIdsOf(tx, [row.id])).get(row.id) ?? [];
+    if (input.mediaIds.join() !== current.join()) changed = 'mediaIds';
+  }
+  if (!changed) return;
+  const message = `The ${changed} of a post cannot change while it is publishing; it can once publishing ends.`;
+  throw new AppError('validation_error', message, { issues: [{ path: changed, message }] });
+}
+
+/**
  * Partial update. The row stays locked until commit, so the scheduler cannot publish a post
  * that is being unscheduled, and the event is recorded in the same transaction. Asking for
  * `published` with targets starts publishing them: the post answers `publishing` (§18).
@@ -185,6 +204,7 @@ export async function updatePost(opts: {
     const publishes = status === 'scheduled' || (status === 'published' && row.status !== status);
     if (publishes) await assertMayPublish(tx, principal);
     const changes = effectsOf(row, input, now);
+    await assertSentPartsKept(tx, row, input);
     if (input.mediaIds) {
       await assertOwnMedia(tx, principal, input.mediaIds);
       await replaceMedia(tx, id, input.mediaIds);
