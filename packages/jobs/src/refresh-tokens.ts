@@ -5,13 +5,15 @@ export const REFRESH_TOKENS = 'publishing.refresh-tokens';
 
 /**
  * Refreshes the networks' tokens that expire within CHORUS_PUBLISHING_REFRESH_AHEAD_SECONDS,
- * every five minutes (`stately`: one run at a time across workers; each refresh also holds a
- * lock per credentials, shared with the engine's refresh on an expired token).
+ * every five minutes. Each refresh holds a lock per credentials, shared with the engine's
+ * refresh on an expired token, so runs may overlap; the queue is `short` (one run waiting), not
+ * `stately`, whose run left by a killed worker would hold back every next one for up to twelve
+ * minutes, most of the refresh margin.
  */
 export const refreshTokensJob = (cron = '*/5 * * * *') =>
   defineJob<object>({
     name: REFRESH_TOKENS,
-    queue: { policy: 'stately', retryLimit: 1, expireInSeconds: 600 },
+    queue: { policy: 'short', retryLimit: 1, expireInSeconds: 600 },
     handle: async (_jobs, { db }) => {
       await refreshExpiringCredentials({ db, aheadMs: publishingSettings().refreshAheadMs });
     },

@@ -7,30 +7,53 @@ import {
   createQueueClient,
   dispatchPublishingJob,
   publishDuePostsJob,
+  REFRESH_TOKENS,
+  refreshTokensJob,
   startWorker,
   type JobDefinition,
   type Worker,
 } from '../src';
 
 /**
- * A worker killed in the middle of a sweep leaves that sweep's job active in pg-boss, which
- * expires it only at its maintenance, one to three minutes later. The chains of sweeps do not
- * wait for that: a worker that starts after the crash sweeps at once.
+ * A worker killed in the middle of a job leaves that job active in pg-boss, which expires it
+ * only at its maintenance, minutes later. The recurring work does not wait for that: a worker
+ * that starts after the crash goes on at once.
  */
 
 let database: Database & { url: string };
-let killed: PgBoss | undefined;
-let worker: Worker | undefined;
+let killed: PgBoss;
+const workers: Worker[] = [];
 
 beforeAll(async () => {
   database = await createTestServerDatabase();
+  killed = createQueueClient(database.url);
+  await killed.start();
 });
 
 afterAll(async () => {
-  await worker?.stop();
+  await Promise.all(workers.map((worker) => worker.stop()));
   await killed?.stop({ graceful: false, wait: true });
   await database?.close();
 });
+
+/**
+ * The killed worker, of an earlier version (its queues were `stately`): it took a job of the
+ * queue, and will never finish it. Answers the job's id.
+ */
+async function leaveActive(definition: JobDefinition) {
+  const { name } = definition;
+  await killed.createQueue(name, { ...definition.queue, name, policy: 'stately' });
+  await killed.send(name, {});
+  const [job] = await killed.fetch(name);
+  if (!job) throw new Error(`no job of ${name} to take`);
+  return job.id;
+}
+
+async function start(definitions: JobDefinition[]) {
+  const worker = await startWorker({ databaseUrl: database.url, db: database.db, definitions });
+  workers.push(worker);
+  return worker;
+}
 
 describe('a sweep left running by a killed worker', () => {
   it('holds up neither the scheduler nor the publishing dispatcher', async () => {
@@ -38,18 +61,8 @@ describe('a sweep left running by a killed worker', () => {
       publishDuePostsJob({ intervalMs: 200, pollingIntervalSeconds: 0.5 }),
       dispatchPublishingJob({ sweepIntervalMs: 200, concurrency: 4 }),
     ];
-    // The killed worker, of an earlier version (its queues were `stately`): it took each
-    // chain's sweep, and will never finish it.
-    killed = createQueueClient(database.url);
-    await killed.start();
-    const left: Array<[string, string]> = [];
-    for (const chain of chains) {
-      await killed.createQueue(chain.name, { ...chain.queue, name: chain.name, policy: 'stately' });
-      await killed.send(chain.name, {});
-      const [job] = await killed.fetch(chain.name);
-      if (!job) throw new Error(`no sweep of ${chain.name} to take`);
-      left.push([chain.name, job.id]);
-    }
+    const left: Array<readonly [string, string]> = [];
+    for (const chain of chains) left.push([chain.name, await leaveActive(chain)] as const);
     const { accountId, adminId } = await createAccount(database.db, {
       name: 'Killed',
       admin: { name: 'Ada', email: 'ada@killed.test', password: 'correct horse battery' },
@@ -65,17 +78,15 @@ describe('a sweep left running by a killed worker', () => {
     });
 
     const swept = new Set<string>();
-    worker = await startWorker({
-      databaseUrl: database.url,
-      db: database.db,
-      definitions: chains.map((chain) => ({
+    await start(
+      chains.map((chain) => ({
         ...chain,
         handle: async (jobs, context) => {
           await chain.handle(jobs, context);
           swept.add(chain.name);
         },
       })),
-    });
+    );
 
     await expect
       .poll(() => [...swept].sort(), { timeout: 10_000, interval: 100 })
@@ -86,5 +97,22 @@ describe('a sweep left running by a killed worker', () => {
     for (const [name, id] of left) {
       expect((await killed.getJobById(name, id))?.state).toBe('active');
     }
+  });
+});
+
+describe('a token refresh left running by a killed worker', () => {
+  it('does not hold back the next run', async () => {
+    const refresh = refreshTokensJob('0 0 1 1 *'); // its cron never fires during the test
+    const left = await leaveActive(refresh);
+    const worker = await start([refresh]);
+
+    const next = await worker.boss.send(REFRESH_TOKENS, {});
+    await expect
+      .poll(async () => (await worker.boss.getJobById(REFRESH_TOKENS, next ?? ''))?.state, {
+        timeout: 10_000,
+        interval: 100,
+      })
+      .toBe('completed');
+    expect((await killed.getJobById(REFRESH_TOKENS, left))?.state).toBe('active');
   });
 });
