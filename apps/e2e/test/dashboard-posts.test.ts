@@ -1,12 +1,13 @@
 /**
  * The posts pages as a person uses them, in Chromium against `npm start` (the scheduler runs
  * in-process): an admin writes a post with an image from the library, schedules it on the
- * browser's clock and watches it go out, in the list and on the calendar; drags a scheduled
+ * account's clock and watches it go out, in the list and on the calendar; drags a scheduled
  * post to another day (and moves one with the keyboard); the status controls follow the
  * transition table (docs/posts-and-scheduler.md); a `user` gets the controls the API lets a user use; axe.
  *
- * The browser runs in Asia/Tokyo (UTC+9, no daylight saving time), so every time shown or
- * typed is converted, and a move by days stays a whole number of days.
+ * The account's time zone is Asia/Tokyo (UTC+9, no daylight saving time), and the browser
+ * runs there too, so every time shown or typed is converted, and a move by days stays a whole
+ * number of days. (dashboard-time-zone.test.ts has the browser in another zone.)
  */
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -114,14 +115,18 @@ beforeAll(async () => {
   });
   expect(post.status).toBe(201);
   dragged = post.json.data;
+  const zone = await api('PUT', '/api/account/settings', { timeZone: ZONE });
+  expect(zone.status).toBe(200);
   browser = await launchChromium();
 });
 afterAll(async () => {
+  // Other files share the account: its zone goes back to the default.
+  if (key) await api('PUT', '/api/account/settings', { timeZone: 'UTC' });
   await browser?.close();
 });
 
 describe('posts, as an admin', () => {
-  it('writes a post with an image, schedules it on the browser’s clock, and sees it go out', async () => {
+  it('writes a post with an image, schedules it on the account’s clock, and sees it go out', async () => {
     const page = await signedIn(ADMIN);
     await page
       .getByRole('navigation', { name: 'Dashboard' })
@@ -167,7 +172,7 @@ describe('posts, as an admin', () => {
 
     // A draft may be scheduled or published (§10), nothing else.
     expect(await statusControls(page)).toEqual(['Publish now', 'Schedule']);
-    await page.getByText(`In your time zone, ${ZONE}.`).waitFor();
+    await page.getByText(`In the account’s time zone, ${ZONE}.`, { exact: true }).waitFor();
     // The next whole minute at least 20 s away, typed as Tokyo's wall clock.
     const at = Math.ceil((Date.now() + 20_000) / 60_000) * 60_000;
     const typed = new Date(at + ZONE_OFFSET_MS).toISOString().slice(0, 16);
@@ -189,7 +194,9 @@ describe('posts, as an admin', () => {
 
     await page.getByRole('link', { name: 'Calendar' }).click();
     await page.getByRole('heading', { name: 'Calendar', level: 1 }).waitFor();
-    await page.getByText(`Times are in your time zone, ${ZONE}.`).waitFor();
+    await page
+      .getByText(`Times are in the account’s time zone, ${ZONE}.`, { exact: true })
+      .waitFor();
     const today = page.getByRole('listitem', {
       name: new RegExp(`^${dayName(tokyoDay(Date.now()))}, today`),
     });
@@ -252,7 +259,7 @@ describe('posts, as an admin', () => {
     await page.context().close();
   });
 
-  it('asks for exactly the days it shows, in the browser’s zone: a post on each edge is there', async () => {
+  it('asks for exactly the days it shows, in the account’s zone: a post on each edge is there', async () => {
     // A week nine weeks ahead, Monday to Sunday in Tokyo.
     const later = tokyoDay(Date.now() + 63 * DAY_MS);
     const monday = addDays(later, -((new Date(`${later}T00:00:00Z`).getUTCDay() + 6) % 7));

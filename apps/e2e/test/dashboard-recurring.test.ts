@@ -47,7 +47,7 @@ const dayName = (day: string) => {
     new Intl.DateTimeFormat('en-GB', { ...options, timeZone: 'UTC' }).format(date);
   return `${part({ weekday: 'long' })} ${date.getUTCDate()} ${part({ month: 'long' })} ${date.getUTCFullYear()}`;
 };
-/** How the posts pages write a time (in the browser's zone, UTC here): "6 May 2026, 12:00". */
+/** How the posts pages write a time (in the account's zone, UTC here): "6 May 2026, 12:00". */
 const inWords = (at: string) =>
   new Intl.DateTimeFormat('en-GB', {
     dateStyle: 'medium',

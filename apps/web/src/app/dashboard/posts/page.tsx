@@ -3,8 +3,9 @@ import Link from 'next/link';
 import { AutoRefresh } from '~/components/auto-refresh';
 import { DataTable } from '~/components/data-table';
 import { EmptyState } from '~/components/empty-state';
-import { TimeZoneNote } from '~/components/local-time';
 import { envelopePage } from '~/components/pagination';
+import { ZoneNote } from '~/components/zone-time';
+import { accountZone } from '~/server/account-zone';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
 import { formError } from '~/server/form-errors';
 import { mayCall } from '~/server/may-call';
@@ -64,6 +65,7 @@ export default async function PostsPage(props: { searchParams: Promise<SearchPar
       (error: unknown) => ({ list: undefined, error: formError(error) }),
     );
   const posts = answer.list?.data ?? [];
+  const zone = await accountZone(caller);
   const filtered = Boolean(status || q || tag || channelId);
   const canWrite = mayCall(me, 'posts.create');
   return (
@@ -157,7 +159,11 @@ export default async function PostsPage(props: { searchParams: Promise<SearchPar
               header: 'Tags',
               cell: (post) => post.tags.join(', ') || <span className="muted">—</span>,
             },
-            { header: 'When', className: 'small', cell: (post) => <PostWhen post={post} /> },
+            {
+              header: 'When',
+              className: 'small',
+              cell: (post) => <PostWhen post={post} zone={zone} />,
+            },
           ]}
           pagination={
             answer.list && {
@@ -167,7 +173,7 @@ export default async function PostsPage(props: { searchParams: Promise<SearchPar
           }
         />
         <p className="muted small">
-          <TimeZoneNote />
+          <ZoneNote zone={zone} />
         </p>
       </section>
       {posts.some(dueSoon) && <AutoRefresh seconds={5} />}

@@ -4,7 +4,7 @@ import { NETWORK_NAMES, type Channel, type Media, type Post } from '@chorus/vali
 import { useRouter } from 'next/navigation';
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Field, SelectField } from '~/components/field';
-import { fromLocalInput } from '~/components/local-dates';
+import { fromInputIn } from '~/components/zone-dates';
 import { useToastAction } from '~/components/toast';
 import { createPost, updatePost } from './actions';
 import { ChannelPicker } from './composer/channel-picker';
@@ -35,6 +35,8 @@ type PostFormProps = {
   channels: Channel[];
   /** The account requires approval of this member's posts: they submit instead of scheduling. */
   submits?: boolean;
+  /** The account's time zone: the time field is read and written on its clock. */
+  zone: string;
 };
 
 /** Channels can change while the post has not gone out (the API refuses it after). */
@@ -226,6 +228,7 @@ function Composer(props: ComposerProps) {
       <SubmitBar
         step={composerStep(post?.status, props.submits ?? false)}
         scheduledAt={post?.scheduledAt}
+        zone={props.zone}
         typed={typed?.when}
         error={fields.scheduledAt}
         pending={pending}
@@ -253,7 +256,7 @@ function repeatOptions(current: string | null) {
  * channels it goes to with a version per channel, each counted as its network counts it and
  * checked by the server as the user types. A refusal keeps what was typed and checked.
  */
-export function PostForm({ post, media, moreMedia, channels, submits }: PostFormProps) {
+export function PostForm({ post, media, moreMedia, channels, submits, zone }: PostFormProps) {
   const router = useRouter();
   const [result, run, pending] = useToastAction(post ? updatePost : createPost);
   // A new post's page, also when it was saved but not submitted (the refusal is its toast).
@@ -266,7 +269,7 @@ export function PostForm({ post, media, moreMedia, channels, submits }: PostForm
   const sent = useRef<string[]>([]);
   const submit = (form: FormData) => {
     sent.current = form.getAll('mediaIds').map(String);
-    form.set('scheduledAt', fromLocalInput(String(form.get('when') ?? '')) ?? '');
+    form.set('scheduledAt', fromInputIn(String(form.get('when') ?? ''), zone) ?? '');
     run(form);
   };
   const fields = result.fields ?? {};
@@ -290,6 +293,7 @@ export function PostForm({ post, media, moreMedia, channels, submits }: PostForm
         moreMedia={moreMedia}
         channels={channels}
         submits={submits}
+        zone={zone}
         typed={typed}
         fields={fields}
         checkedMedia={typed ? sent.current : (post?.mediaIds ?? [])}

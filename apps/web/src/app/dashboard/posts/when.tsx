@@ -1,25 +1,25 @@
 import type { Post } from '@chorus/validators';
-import { LocalTime } from '~/components/local-time';
+import { ZoneTime } from '~/components/zone-time';
 
-/** The moment that matters for the post's status, in the reader's time zone. */
-export function PostWhen({ post }: { post: Post }) {
+/** The moment that matters for the post's status, in the account's time zone (`zone`). */
+export function PostWhen({ post, zone }: { post: Post; zone: string }) {
   if (post.status === 'scheduled' && post.scheduledAt) {
     return (
       <>
-        Goes out <LocalTime iso={post.scheduledAt} />
+        Goes out <ZoneTime iso={post.scheduledAt} zone={zone} />
       </>
     );
   }
   if (post.status === 'published' && post.publishedAt) {
     return (
       <>
-        Published <LocalTime iso={post.publishedAt} />
+        Published <ZoneTime iso={post.publishedAt} zone={zone} />
       </>
     );
   }
   return (
     <>
-      Edited <LocalTime iso={post.updatedAt} />
+      Edited <ZoneTime iso={post.updatedAt} zone={zone} />
     </>
   );
 }

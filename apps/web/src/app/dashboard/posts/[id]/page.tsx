@@ -3,6 +3,8 @@ import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { AutoRefresh } from '~/components/auto-refresh';
 import { ConfirmAction } from '~/components/confirm-action';
+import { ZoneNote } from '~/components/zone-time';
+import { accountZone } from '~/server/account-zone';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
 import { mayCall } from '~/server/may-call';
 import { deletePost } from '../actions';
@@ -40,6 +42,8 @@ export default async function PostPage(props: { params: Params }) {
   const { media, more } = await editorMedia(caller, post.mediaIds);
   const channelList = await accountChannels(caller);
   const channels = new Map(channelList.map((c) => [c.id, c]));
+  // Every time on the page is on the account's clock, as the calendar and the composer's.
+  const zone = await accountZone(caller);
   // Controls only for what the procedures let this user do.
   const canEdit = mayCall(me, 'posts.update');
   const canDelete = mayCall(me, 'posts.delete');
@@ -75,11 +79,11 @@ export default async function PostPage(props: { params: Params }) {
         <p>
           <PostStatusBadge status={post.status} />{' '}
           <span className="muted small">
-            <PostWhen post={post} />
+            <PostWhen post={post} zone={zone} />
           </span>
         </p>
-        <SeriesDates post={post} />
-        <RejectionNotice rejection={post.rejection} />
+        <SeriesDates post={post} zone={zone} />
+        <RejectionNotice rejection={post.rejection} zone={zone} />
         {canEdit && (
           <StatusActions
             post={post}
@@ -91,9 +95,17 @@ export default async function PostPage(props: { params: Params }) {
         )}
         <ApprovalControls post={post} canDecide={mayCall(me, 'posts.approve')} />
         {canEdit && readOnly && <p className="small muted">{readOnly}</p>}
+        <p className="small muted">
+          <ZoneNote zone={zone} />
+        </p>
       </section>
       {post.targets.length > 0 && (
-        <PostTargets post={post} channels={channels} canAct={mayCall(me, 'posts.retry')} />
+        <PostTargets
+          post={post}
+          channels={channels}
+          canAct={mayCall(me, 'posts.retry')}
+          zone={zone}
+        />
       )}
       <section className="panel" aria-labelledby="post-content">
         <h2 id="post-content">Content</h2>
@@ -104,12 +116,13 @@ export default async function PostPage(props: { params: Params }) {
             moreMedia={more}
             channels={channelList}
             submits={submits}
+            zone={zone}
           />
         ) : (
           <PostView post={post} media={media} />
         )}
       </section>
-      <ActivityList caller={caller} id={post.id} />
+      <ActivityList caller={caller} id={post.id} zone={zone} />
       {(dueSoon(post) || post.status === 'publishing') && <AutoRefresh seconds={5} />}
     </>
   );

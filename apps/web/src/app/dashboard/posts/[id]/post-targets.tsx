@@ -1,7 +1,7 @@
 import { NETWORK_NAMES, type Channel, type Post, type Target } from '@chorus/validators';
 import Link from 'next/link';
 import { ActionButton } from '~/components/action-button';
-import { LocalTime } from '~/components/local-time';
+import { ZoneTime } from '~/components/zone-time';
 import { retryPost } from '../actions';
 import { ChannelBadge } from '../channel-badge';
 import { ResolveDialog } from './resolve-dialog';
@@ -21,7 +21,7 @@ const NEXT_STEP: Partial<Record<string, string>> = {
   media_unavailable: 'An attachment was deleted from the library: edit the post.',
 };
 
-function Outcome({ target, network }: { target: Target; network: string }) {
+function Outcome({ target, network, zone }: { target: Target; network: string; zone: string }) {
   if (target.status === 'published') {
     return (
       <p className="small">
@@ -35,7 +35,7 @@ function Outcome({ target, network }: { target: Target; network: string }) {
         {target.publishedAt && (
           <span className="muted">
             {' · '}
-            <LocalTime iso={target.publishedAt} />
+            <ZoneTime iso={target.publishedAt} zone={zone} />
           </span>
         )}
       </p>
@@ -75,10 +75,12 @@ type PostTargetsProps = {
   channels: Map<string, Channel>;
   /** Whether this user may retry and resolve (content:write). */
   canAct: boolean;
+  /** The account's time zone, as the rest of the post's page. */
+  zone: string;
 };
 
 /** Where the post goes and how it went on each channel, with what can be done about it. */
-export function PostTargets({ post, channels, canAct }: PostTargetsProps) {
+export function PostTargets({ post, channels, canAct, zone }: PostTargetsProps) {
   const retryable = post.status === 'failed' && post.targets.some((t) => t.status === 'failed');
   return (
     <section className="panel" aria-labelledby="post-channels">
@@ -100,7 +102,7 @@ export function PostTargets({ post, channels, canAct }: PostTargetsProps) {
                   {TARGET_LABELS[target.status]}
                 </span>
               </div>
-              <Outcome target={target} network={network} />
+              <Outcome target={target} network={network} zone={zone} />
               {canAct && target.status === 'unconfirmed' && (
                 <ResolveDialog
                   postId={post.id}

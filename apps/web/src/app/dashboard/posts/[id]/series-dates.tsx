@@ -1,5 +1,5 @@
 import type { Post } from '@chorus/validators';
-import { LocalTime } from '~/components/local-time';
+import { ZoneTime } from '~/components/zone-time';
 import { repeatsInWords } from '../repeats';
 
 /** Why a series has no occurrence to come, by its status. */
@@ -13,9 +13,9 @@ function noneToCome(status: Post['status']) {
 
 /**
  * A recurring post's rule in words and the occurrences the scheduler publishes next, in the
- * reader's time zone as the rest of the page; nothing for a post that does not repeat.
+ * account's time zone (`zone`, where the rule is kept); nothing for a post that does not repeat.
  */
-export function SeriesDates({ post }: { post: Post }) {
+export function SeriesDates({ post, zone }: { post: Post; zone: string }) {
   if (post.recurrence === null) return null;
   return (
     <div className="series small">
@@ -28,7 +28,7 @@ export function SeriesDates({ post }: { post: Post }) {
           <ul className="plain" aria-labelledby="series-next">
             {post.nextOccurrences.map((at) => (
               <li key={at}>
-                <LocalTime iso={at} />
+                <ZoneTime iso={at} zone={zone} />
               </li>
             ))}
           </ul>

@@ -1,5 +1,5 @@
 import type { Activity, ActivityAction } from '@chorus/validators';
-import { LocalTime } from '~/components/local-time';
+import { ZoneTime } from '~/components/zone-time';
 import type { DashboardCaller } from '~/server/dashboard';
 
 const SAID: Record<ActivityAction, string> = {
@@ -36,7 +36,16 @@ const detailOf = (entry: Activity) => {
 };
 
 /** Who did what to the post, newest first: the latest 25 entries, each member by name. */
-export async function ActivityList({ caller, id }: { caller: DashboardCaller; id: string }) {
+export async function ActivityList({
+  caller,
+  id,
+  zone,
+}: {
+  caller: DashboardCaller;
+  id: string;
+  /** The account's time zone, as the rest of the post's page. */
+  zone: string;
+}) {
   const { data, meta } = await caller.posts.activity({ id, page: 1, limit: 25 });
   // One look-up per member who acted (a handful); a deleted one reads as a former member.
   const names = new Map<string, string>();
@@ -60,9 +69,9 @@ export async function ActivityList({ caller, id }: { caller: DashboardCaller; id
                 {SAID[entry.action]}
                 {entry.targetId && ' to a channel'}
                 {detailOf(entry)}
-                {scheduledAt && <LocalTime iso={scheduledAt} />}{' '}
+                {scheduledAt && <ZoneTime iso={scheduledAt} zone={zone} />}{' '}
                 <span className="muted small">
-                  · <LocalTime iso={entry.createdAt} />
+                  · <ZoneTime iso={entry.createdAt} zone={zone} />
                 </span>
               </li>
             );

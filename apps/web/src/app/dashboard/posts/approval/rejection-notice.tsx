@@ -1,15 +1,21 @@
 import type { Post } from '@chorus/validators';
-import { LocalTime } from '~/components/local-time';
+import { ZoneTime } from '~/components/zone-time';
 
 /** The last rejection's comment, for the author to act on, until the post is submitted again. */
-export function RejectionNotice({ rejection }: { rejection: Post['rejection'] }) {
+export function RejectionNotice({
+  rejection,
+  zone,
+}: {
+  rejection: Post['rejection'];
+  zone: string;
+}) {
   if (!rejection) return null;
   return (
     <div className="notice" role="note" aria-label="Rejected">
       <p>
         <strong>Rejected</strong>{' '}
         <span className="muted small">
-          <LocalTime iso={rejection.rejectedAt} />
+          <ZoneTime iso={rejection.rejectedAt} zone={zone} />
         </span>
       </p>
       <p className="prewrap">{rejection.comment}</p>

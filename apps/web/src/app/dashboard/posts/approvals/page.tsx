@@ -1,7 +1,8 @@
 import Link from 'next/link';
 import { EmptyState } from '~/components/empty-state';
-import { LocalTime } from '~/components/local-time';
 import { DataTable } from '~/components/data-table';
+import { ZoneNote, ZoneTime } from '~/components/zone-time';
+import { accountZone } from '~/server/account-zone';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
 import { mayCall } from '~/server/may-call';
 import { ApprovalControls } from '../approval/approval-controls';
@@ -22,6 +23,7 @@ export default async function ApprovalsPage() {
     limit: 100,
   });
   const total = meta.pagination.total;
+  const zone = await accountZone(caller);
   return (
     <>
       <p className="small">
@@ -53,15 +55,18 @@ export default async function ApprovalsPage() {
           {
             header: 'Goes out',
             cell: (post) =>
-              post.scheduledAt ? <LocalTime iso={post.scheduledAt} /> : 'Once approved',
+              post.scheduledAt ? <ZoneTime iso={post.scheduledAt} zone={zone} /> : 'Once approved',
           },
-          { header: 'Submitted', cell: (post) => <LocalTime iso={post.updatedAt} /> },
+          { header: 'Submitted', cell: (post) => <ZoneTime iso={post.updatedAt} zone={zone} /> },
           canDecide && {
             header: 'Decision',
             cell: (post) => <ApprovalControls post={post} canDecide />,
           },
         ]}
       />
+      <p className="muted small">
+        <ZoneNote zone={zone} />
+      </p>
     </>
   );
 }

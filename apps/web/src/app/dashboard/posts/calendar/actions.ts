@@ -13,8 +13,8 @@ const ZRange = z.object({
 });
 
 /**
- * The posts of the range the calendar shows. The browser asks, because only it knows the
- * reader's time zone, and so the instants its days begin and end.
+ * The posts of the range the calendar shows (the instants the account's days begin and end).
+ * The browser asks, so that after a move it reads the shown days again without a new page.
  */
 export async function loadCalendarPosts(
   range: unknown,

@@ -1,7 +1,10 @@
+// Relative, not `~/`: the unit tests import this file without Next's path aliases.
+import { dayStartIn } from '../../../../components/zone-dates';
+
 /**
- * Calendar days as `YYYY-MM-DD` strings, with arithmetic that knows no time zone (it runs on
- * the server, which does not know the reader's, and in the browser alike). Weeks start on
- * Monday (ISO 8601).
+ * Calendar days as `YYYY-MM-DD` strings, with arithmetic that needs no time zone (a day is a
+ * day in any); only the instants a view covers depend on the account's. Weeks start on Monday
+ * (ISO 8601).
  */
 export type CalendarView = 'month' | 'week';
 
@@ -58,12 +61,12 @@ export const stepFrom = (view: CalendarView, anchor: string, direction: 1 | -1) 
   view === 'week' ? addDays(anchor, 7 * direction) : addMonths(anchor, direction);
 
 /**
- * The instants the view's days cover on the reader's calendar, as the posts list's bounds
+ * The instants the view's days cover on the calendar of `zone`, as the posts list's bounds
  * (inclusive at both ends): from when the first day begins to one millisecond before the day
- * after the last one begins. `dayStart` says when a day begins in the reader's zone (the
- * browser's `localDayStart`), so a day of 23 or 25 hours is covered exactly.
+ * after the last one begins, so a day of 23 or 25 hours is covered exactly.
  */
-export function rangeOf(view: CalendarView, anchor: string, dayStart: (day: string) => Date) {
+export function rangeOf(view: CalendarView, anchor: string, zone: string) {
+  const dayStart = (day: string) => dayStartIn(day, zone);
   const days = daysOf(view, anchor);
   const end = dayStart(addDays(days.at(-1) ?? anchor, 1)).getTime();
   return {

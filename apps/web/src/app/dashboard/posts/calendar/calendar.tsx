@@ -11,8 +11,8 @@ import {
   useTransition,
   type DragEvent,
 } from 'react';
-import { localDay, localDayStart, localToday, onLocalDay } from '~/components/local-dates';
-import { TimeZoneNote, useTimeZone } from '~/components/local-time';
+import { dayIn, onDayIn, timeIn } from '~/components/zone-dates';
+import { ZoneNote } from '~/components/zone-time';
 import { useToast } from '~/components/toast';
 import { movePost } from '../actions';
 import { PostChannels } from '../post-channels';
@@ -44,9 +44,12 @@ type CalendarProps = {
   /** The account's channels, for each post's marks; `channelId` the one filtered by, if any. */
   channels: Channel[];
   channelId?: string;
-  /** The day whose month or week to show; the reader's today when null. */
+  /** The day whose month or week to show; today when null. */
   anchor: string | null;
   canMove: boolean;
+  /** The account's time zone, whose calendar the days are, and today on it (the server's). */
+  zone: string;
+  today: string;
 };
 
 type Answer = CalendarPosts | { error: string };
@@ -73,37 +76,23 @@ function missingNote({ scheduled, published }: CalendarPosts['missing']) {
 
 // A drag that carries this type is one of our posts (not a link or text from elsewhere).
 const DRAG_TYPE = 'application/x-chorus-post';
-const clock = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
 const whenOf = (post: CalendarPost) => post.scheduledAt ?? post.publishedAt ?? '';
 const hrefWith = (channelId?: string) => (view: CalendarView, date: string) =>
   `/dashboard/posts/calendar?${new URLSearchParams({ view, date, ...(channelId && { channelId }) })}`;
 
 /**
- * Scheduled and published posts on the reader's calendar. Days exist only in a time zone, and
- * only the browser knows the reader's: nothing is drawn until it has said which.
+ * Scheduled and published posts on the account's calendar: days exist only in a time zone, and
+ * the account's is the one its slots and series keep, so every reader sees a post on one day.
  */
 export function Calendar(props: CalendarProps) {
-  const zone = useTimeZone();
-  if (!zone) {
-    return (
-      <div className="loading" role="status">
-        <span className="spinner" aria-hidden="true" />
-        Loading the calendar…
-      </div>
-    );
-  }
-  return <CalendarDays {...props} />;
-}
-
-function CalendarDays({ view, anchor: given, canMove, channels, channelId }: CalendarProps) {
+  const { view, anchor: given, canMove, channels, channelId, zone, today } = props;
   const href = hrefWith(channelId);
   const channelById = useMemo(() => new Map(channels.map((c) => [c.id, c])), [channels]);
-  const today = localToday();
   const anchor = given ?? today;
   const days = daysOf(view, anchor);
   const month = anchor.slice(0, 7);
-  // Exactly the shown days, from when the first begins to when the last ends in this zone.
-  const range = { ...rangeOf(view, anchor, localDayStart), channelId };
+  // Exactly the shown days, from when the first begins to when the last ends in the zone.
+  const range = { ...rangeOf(view, anchor, zone), channelId };
   const key = keyOf(range);
   const [loaded, setLoaded] = useState<Loaded>();
   useEffect(() => {
@@ -130,8 +119,8 @@ function CalendarDays({ view, anchor: given, canMove, channels, channelId }: Cal
   const [over, setOver] = useState<string | null>(null);
 
   const move = (post: CalendarPost, day: string) => {
-    const scheduledAt = post.scheduledAt && onLocalDay(post.scheduledAt, day);
-    if (!scheduledAt || day === localDay(whenOf(post))) return;
+    const scheduledAt = post.scheduledAt && onDayIn(post.scheduledAt, day, zone);
+    if (!scheduledAt || day === dayIn(whenOf(post), zone)) return;
     startTransition(async () => {
       moveLocally({ id: post.id, scheduledAt });
       const moved = await movePost({ id: post.id, scheduledAt });
@@ -166,13 +155,14 @@ function CalendarDays({ view, anchor: given, canMove, channels, channelId }: Cal
 
   const byDay = new Map<string, CalendarPost[]>();
   for (const post of [...shown].sort((a, b) => whenOf(a).localeCompare(whenOf(b)))) {
-    const day = localDay(whenOf(post));
+    const day = dayIn(whenOf(post), zone);
     byDay.set(day, [...(byDay.get(day) ?? []), post]);
   }
   const byDayOf = <T extends { at: string }>(items: T[]) => {
     const map = new Map<string, T[]>();
     for (const item of [...items].sort((a, b) => a.at.localeCompare(b.at))) {
-      map.set(localDay(item.at), [...(map.get(localDay(item.at)) ?? []), item]);
+      const day = dayIn(item.at, zone);
+      map.set(day, [...(map.get(day) ?? []), item]);
     }
     return map;
   };
@@ -198,8 +188,8 @@ function CalendarDays({ view, anchor: given, canMove, channels, channelId }: Cal
         </nav>
       </div>
       <p className="muted small">
-        <TimeZoneNote /> Scheduled posts have a dashed outline, published ones are filled; “↻
-        Repeats” marks the coming occurrences of a recurring post, and “Open slot” a channel’s
+        <ZoneNote zone={zone} /> Scheduled posts have a dashed outline, published ones are filled;
+        “↻ Repeats” marks the coming occurrences of a recurring post, and “Open slot” a channel’s
         posting time that no post holds yet.
         {canMove &&
           ' Drag a scheduled post to another day to move it (it keeps its time), or use its Move button.'}
@@ -255,7 +245,7 @@ function CalendarDays({ view, anchor: given, canMove, channels, channelId }: Cal
                 <ul className="day-posts">
                   {items.map((post) => {
                     const movable = canMove && post.status === 'scheduled' && !!post.scheduledAt;
-                    const time = clock.format(new Date(whenOf(post)));
+                    const time = timeIn(whenOf(post), zone);
                     return (
                       <li
                         key={post.id}
@@ -283,6 +273,8 @@ function CalendarDays({ view, anchor: given, canMove, channels, channelId }: Cal
                             title={post.title}
                             scheduledAt={post.scheduledAt}
                             time={time}
+                            zone={zone}
+                            today={today}
                             onMove={(day) => move(post, day)}
                           />
                         )}
@@ -298,6 +290,7 @@ function CalendarDays({ view, anchor: given, canMove, channels, channelId }: Cal
                       key={`${occurrence.seriesId} ${occurrence.at}`}
                       occurrence={occurrence}
                       channels={channelById}
+                      zone={zone}
                     />
                   ))}
                   {slots.map((slot) => (
@@ -305,6 +298,7 @@ function CalendarDays({ view, anchor: given, canMove, channels, channelId }: Cal
                       key={`${slot.channelId} ${slot.at}`}
                       slot={slot}
                       channels={channelById}
+                      zone={zone}
                     />
                   ))}
                 </ul>

@@ -1,9 +1,8 @@
 import { NETWORK_NAMES, type Channel } from '@chorus/validators';
 import Link from 'next/link';
 import { PostChannels } from '../post-channels';
+import { timeIn } from '~/components/zone-dates';
 import type { CalendarOccurrence, CalendarSlot } from './calendar-posts';
-
-const clock = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit' });
 
 /**
  * A coming occurrence of a recurring post: marked with words, not a colour alone, since it is
@@ -12,13 +11,15 @@ const clock = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-dig
 export function OccurrenceItem({
   occurrence,
   channels,
+  zone,
 }: {
   occurrence: CalendarOccurrence;
   channels: ReadonlyMap<string, Channel>;
+  zone: string;
 }) {
   return (
     <li className="calendar-post occurrence">
-      <span className="time">{clock.format(new Date(occurrence.at))}</span>{' '}
+      <span className="time">{timeIn(occurrence.at, zone)}</span>{' '}
       <Link href={`/dashboard/posts/${occurrence.seriesId}`}>{occurrence.title}</Link>{' '}
       <span className="badge">
         <span aria-hidden="true">↻ </span>Repeats
@@ -33,15 +34,17 @@ export function OccurrenceItem({
 export function SlotItem({
   slot,
   channels,
+  zone,
 }: {
   slot: CalendarSlot;
   channels: ReadonlyMap<string, Channel>;
+  zone: string;
 }) {
   const channel = channels.get(slot.channelId);
   const name = channel ? `${channel.name} (${NETWORK_NAMES[channel.integrationId]})` : 'A channel';
   return (
     <li className="calendar-slot">
-      <span className="time">{clock.format(new Date(slot.at))}</span> Open slot
+      <span className="time">{timeIn(slot.at, zone)}</span> Open slot
       <span className="small muted"> · {name}</span>
     </li>
   );

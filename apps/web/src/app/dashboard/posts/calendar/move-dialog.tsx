@@ -3,18 +3,21 @@
 import { useState } from 'react';
 import { Dialog, DialogActions } from '~/components/dialog';
 import { Field } from '~/components/field';
-import { localDay, localToday } from '~/components/local-dates';
+import { dayIn } from '~/components/zone-dates';
 import { isDay } from './calendar-grid';
 
 type MoveDialogProps = {
   title: string;
   scheduledAt: string;
+  /** The post's time of day, and its day and today, on the account's calendar (`zone`). */
   time: string;
+  zone: string;
+  today: string;
   onMove: (day: string) => void;
 };
 
 /** The keyboard's way to do what dragging does: pick the post's new day. */
-export function MoveDialog({ title, scheduledAt, time, onMove }: MoveDialogProps) {
+export function MoveDialog({ title, scheduledAt, time, zone, today, onMove }: MoveDialogProps) {
   const [open, setOpen] = useState(false);
   const [error, setError] = useState<string>();
   const submit = (form: FormData) => {
@@ -42,8 +45,8 @@ export function MoveDialog({ title, scheduledAt, time, onMove }: MoveDialogProps
           name="day"
           type="date"
           required
-          min={localToday()}
-          defaultValue={localDay(scheduledAt)}
+          min={today}
+          defaultValue={dayIn(scheduledAt, zone)}
           error={error}
         />
         <DialogActions submit="Move" pending={false} />

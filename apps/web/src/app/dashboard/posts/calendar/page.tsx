@@ -1,5 +1,7 @@
 import Link from 'next/link';
 import { z } from 'zod';
+import { todayIn } from '~/components/zone-dates';
+import { accountZone } from '~/server/account-zone';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
 import { mayCall } from '~/server/may-call';
 import { parseSearch, searchField, type SearchParams } from '~/server/search-params';
@@ -17,12 +19,14 @@ const SEARCH = {
   channelId: searchField.text(),
 };
 
-/** The grid is drawn in the browser, which knows the reader's zone and asks for its posts. */
+/** The grid's days are the account's (its time zone read here); the browser asks for its posts. */
 export default async function CalendarPage(props: { searchParams: Promise<SearchParams> }) {
   const search = parseSearch(await props.searchParams, SEARCH);
   const { view, date: anchor } = search;
   const me = await requirePrincipal(PATH);
-  const channels = await accountChannels(await dashboardCaller(PATH));
+  const caller = await dashboardCaller(PATH);
+  const channels = await accountChannels(caller);
+  const zone = await accountZone(caller);
   // Only a channel of the account is a filter; anything else is left out, not refused.
   const channelId = channels.some((c) => c.id === search.channelId) ? search.channelId : undefined;
   return (
@@ -46,6 +50,8 @@ export default async function CalendarPage(props: { searchParams: Promise<Search
         canMove={mayCall(me, 'posts.update')}
         channels={channels}
         channelId={channelId}
+        zone={zone}
+        today={todayIn(zone)}
       />
     </>
   );

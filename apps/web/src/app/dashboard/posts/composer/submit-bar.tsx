@@ -1,14 +1,15 @@
 'use client';
 
 import { Field } from '~/components/field';
-import { toLocalInput } from '~/components/local-dates';
-import { TimeZoneNote, useTimeZone } from '~/components/local-time';
+import { inputIn } from '~/components/zone-dates';
+import { ZoneNote } from '~/components/zone-time';
 import type { ComposerStep } from './step';
 
 type SubmitBarProps = {
   step: ComposerStep;
-  /** The post's current time, shown on the reader's clock once the browser knows it. */
+  /** The post's current time, shown on the clock of `zone`, the account's time zone. */
   scheduledAt?: string | null;
+  zone: string;
   /** What a refused form had typed in the time field. */
   typed?: string;
   error?: string;
@@ -19,19 +20,19 @@ type SubmitBarProps = {
 };
 
 /**
- * Save, and the step after writing: a time on the reader's clock and Schedule (or Reschedule,
+ * Save, and the step after writing: a time on the account's clock and Schedule (or Reschedule,
  * or Submit for approval), disabled with the reason while the post would be refused.
  */
 export function SubmitBar({
   step,
   scheduledAt,
+  zone,
   typed,
   error,
   pending,
   blocked,
   id,
 }: SubmitBarProps) {
-  const zone = useTimeZone();
   const { next } = step;
   if (!next) {
     return (
@@ -40,17 +41,13 @@ export function SubmitBar({
       </button>
     );
   }
-  // The post's time on the reader's clock is known only in the browser: the field is drawn
-  // again once it is.
-  const current = zone && scheduledAt ? toLocalInput(scheduledAt) : undefined;
+  const current = scheduledAt ? inputIn(scheduledAt, zone) : undefined;
+  const note = <ZoneNote zone={zone} prefix="In the account’s time zone" />;
   const hint =
     next.intent === 'submit' ? (
-      <>
-        An admin approves it first; with no time it goes out once approved.{' '}
-        <TimeZoneNote prefix="In your time zone" />
-      </>
+      <>An admin approves it first; with no time it goes out once approved. {note}</>
     ) : (
-      <TimeZoneNote prefix="In your time zone" />
+      note
     );
   return (
     <div className="composer-submit">
@@ -58,7 +55,6 @@ export function SubmitBar({
         {step.save}
       </button>
       <Field
-        key={zone ?? ''}
         label={next.when}
         name="when"
         type="datetime-local"

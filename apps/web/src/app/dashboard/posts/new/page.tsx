@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
+import { accountZone } from '~/server/account-zone';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
 import { mayCall } from '~/server/may-call';
 import { mustSubmit } from '../approval/must-submit';
@@ -19,6 +20,7 @@ export default async function NewPostPage() {
   const { media, more } = await editorMedia(caller);
   const channels = await accountChannels(caller);
   const submits = await mustSubmit(caller, me);
+  const zone = await accountZone(caller);
   return (
     <>
       <p className="small">
@@ -30,7 +32,13 @@ export default async function NewPostPage() {
         {submits ? 'submit it for approval' : 'schedule it'}; or save a draft to finish later.
       </p>
       <section className="panel">
-        <PostForm media={media} moreMedia={more} channels={channels} submits={submits} />
+        <PostForm
+          media={media}
+          moreMedia={more}
+          channels={channels}
+          submits={submits}
+          zone={zone}
+        />
       </section>
     </>
   );

@@ -1,7 +1,7 @@
 import { NETWORK_NAMES } from '@chorus/validators';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
-import { LocalTime } from '~/components/local-time';
+import { ZoneNote, ZoneTime } from '~/components/zone-time';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
 import { mayCall } from '~/server/may-call';
 import { accountChannels } from '../../../posts/channels';
@@ -63,11 +63,14 @@ export default async function ChannelPage(props: { params: Params }) {
           <ul className="plain">
             {free.map((slot) => (
               <li key={slot.at}>
-                <LocalTime iso={slot.at} />
+                <ZoneTime iso={slot.at} zone={data.timeZone} />
               </li>
             ))}
           </ul>
         )}
+        <p className="muted small">
+          <ZoneNote zone={data.timeZone} prefix="In the account’s time zone" />
+        </p>
       </section>
     </>
   );

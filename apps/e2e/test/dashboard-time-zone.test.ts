@@ -1,0 +1,145 @@
+/**
+ * The posts pages keep the account's time zone, not the reader's (the spec's decision: slots,
+ * recurrence and the calendar are in the account's zone). The account is in Asia/Tokyo
+ * (UTC+9) and the browser in America/New_York (UTC−5 or −4): a post at 08:30 in Tokyo is the
+ * evening before in New York, and shows on Tokyo's day, at Tokyo's time, on every page; what is
+ * typed in the composer is Tokyo's wall clock. Every page says which zone it uses.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { callApi } from './api';
+import { launchChromium, signIn } from './browser';
+import { cliApiKey } from './cli';
+import { ADMIN } from './server';
+
+const base = inject('base');
+const ACCOUNT_ZONE = 'Asia/Tokyo';
+const BROWSER_ZONE = 'America/New_York';
+const DAY_MS = 86_400_000;
+// Other files share the server and its account: titles of this file's own.
+const PLACED = 'Time zone e2e: breakfast in Tokyo';
+const TYPED = 'Time zone e2e: typed on Tokyo’s clock';
+const NOTE = `Times are in the account’s time zone, ${ACCOUNT_ZONE}.`;
+let browser: Browser;
+let key = '';
+
+const api = (method: string, path: string, body?: unknown) => callApi(key, method, path, body);
+
+/** `YYYY-MM-DD` of an instant on the calendar of `zone`. */
+const dayIn = (ms: number, zone: string) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(ms);
+/** How the posts pages write a time: "31 Dec 2026, 08:30". */
+const inWords = (ms: number, zone: string) =>
+  new Intl.DateTimeFormat('en-GB', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: zone,
+  }).format(ms);
+/** How the calendar names a day: "Monday 4 May 2026". */
+const dayName = (day: string) => {
+  const date = new Date(`${day}T00:00:00Z`);
+  const part = (options: Intl.DateTimeFormatOptions) =>
+    new Intl.DateTimeFormat('en-GB', { ...options, timeZone: 'UTC' }).format(date);
+  return `${part({ weekday: 'long' })} ${date.getUTCDate()} ${part({ month: 'long' })} ${date.getUTCFullYear()}`;
+};
+const addDays = (day: string, n: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
+const dayCell = (page: Page, day: string) =>
+  page.getByRole('listitem', { name: new RegExp(`^${dayName(day)}`) });
+
+/** A Tokyo day some weeks ahead that no other file uses, never a Monday (the day before is in its week). */
+function tokyoDay(daysAhead: number) {
+  const day = dayIn(Date.now() + daysAhead * DAY_MS, ACCOUNT_ZONE);
+  return new Date(`${day}T00:00:00Z`).getUTCDay() === 1 ? addDays(day, 1) : day;
+}
+
+/** A new browser context in New York, signed in. */
+async function signedIn() {
+  const context = await browser.newContext({
+    baseURL: base,
+    viewport: { width: 1280, height: 900 },
+    timezoneId: BROWSER_ZONE,
+  });
+  const page = await context.newPage();
+  await page.goto('/sign-in');
+  await signIn(page, ADMIN.email, ADMIN.password);
+  await page.waitForURL((url) => url.pathname === '/dashboard');
+  return page;
+}
+
+beforeAll(async () => {
+  key = await cliApiKey(
+    ADMIN.email,
+    'e2e-dashboard-time-zone',
+    'read,write,content:read,content:write',
+  );
+  const set = await api('PUT', '/api/account/settings', { timeZone: ACCOUNT_ZONE });
+  expect(set.status).toBe(200);
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  // Other files share the account: its zone goes back to the default.
+  if (key) await api('PUT', '/api/account/settings', { timeZone: 'UTC' });
+  await browser?.close();
+});
+
+describe('the account’s time zone, read from another', () => {
+  it('puts a post on the account’s day at the account’s time, on the calendar and its page', async () => {
+    const day = tokyoDay(37);
+    // 08:30 in Tokyo is 23:30 UTC the day before, and the evening before in New York.
+    const at = Date.parse(`${day}T08:30:00+09:00`);
+    expect(dayIn(at, BROWSER_ZONE)).toBe(addDays(day, -1));
+    const created = await api('POST', '/api/content/posts', {
+      title: PLACED,
+      status: 'scheduled',
+      scheduledAt: new Date(at).toISOString(),
+    });
+    expect(created.status).toBe(201);
+    const id = created.json.data.id as string;
+
+    const page = await signedIn();
+    for (const view of ['week', 'month']) {
+      await page.goto(`/dashboard/posts/calendar?view=${view}&date=${day}`);
+      await page.getByText(NOTE, { exact: true }).waitFor();
+      const item = dayCell(page, day).getByRole('listitem').filter({ hasText: PLACED });
+      await item.waitFor();
+      expect(await item.locator('.time').textContent()).toBe('08:30');
+      expect(await dayCell(page, addDays(day, -1)).getByText(PLACED).count()).toBe(0);
+    }
+    // Today is Tokyo's too.
+    await page.goto('/dashboard/posts/calendar?view=week');
+    await dayCell(page, dayIn(Date.now(), ACCOUNT_ZONE))
+      .and(page.locator('[aria-current="date"]'))
+      .waitFor();
+
+    // Its page says Tokyo's time, and its time field holds Tokyo's wall clock.
+    await page.goto(`/dashboard/posts/${id}`);
+    await page.getByText(`Goes out ${inWords(at, ACCOUNT_ZONE)}`).waitFor();
+    await page.getByText(NOTE, { exact: true }).waitFor();
+    expect(await page.getByLabel('Publish at').inputValue()).toBe(`${day}T08:30`);
+    await page.getByText(`In the account’s time zone, ${ACCOUNT_ZONE}.`, { exact: true }).waitFor();
+    await page.context().close();
+  });
+
+  it('reads what is typed in the composer on the account’s clock', async () => {
+    const day = tokyoDay(38);
+    const page = await signedIn();
+    await page.goto('/dashboard/posts/new');
+    await page.getByRole('heading', { name: 'New post', level: 1 }).waitFor();
+    await page.getByText(`In the account’s time zone, ${ACCOUNT_ZONE}.`, { exact: true }).waitFor();
+    await page.getByLabel('Title').fill(TYPED);
+    await page.getByLabel('Content').fill('Nine in the morning, Tokyo time.');
+    const schedule = page.getByRole('button', { name: 'Schedule', exact: true });
+    await expect.poll(() => schedule.isDisabled(), { timeout: 15_000 }).toBe(false);
+    await page.getByLabel('Publish at').fill(`${day}T09:00`);
+    await schedule.click();
+    await page.getByRole('status').getByText(`Scheduled “${TYPED}”.`).waitFor();
+    await page.waitForURL(/\/dashboard\/posts\/post_/);
+    const id = page.url().split('/').at(-1) ?? '';
+    // 09:00 in Tokyo is midnight UTC, whatever the browser's zone.
+    const { json } = await api('GET', `/api/content/posts/${id}`);
+    expect(json.data.scheduledAt).toBe(`${day}T00:00:00.000Z`);
+    await expect.poll(() => page.getByLabel('Publish at').inputValue()).toBe(`${day}T09:00`);
+    await page.context().close();
+  });
+});
