@@ -34,11 +34,11 @@ export interface JobDefinition<T extends object = object> {
 
 /**
  * The queue of a chain of sweeps (the scheduler, the publishing dispatcher, each webhook lane):
- * each sweep queues the next, and a worker starting, or a cron schedule, seeds the
- * chain should it break. `short` keeps at most one sweep waiting however many workers send
- * one. Not `stately`: there, the sweep a killed worker left running would hold the chain until
- * pg-boss's maintenance expired it, one to three minutes later. Two sweeps may run at once now
- * and then (a seed during a sweep); what each publishes rests on the database, not on this.
+ * each sweep queues the next, and a worker starting, or a cron schedule, seeds the chain should
+ * it break. `short` keeps at most one sweep waiting however many workers send one. Not
+ * `stately`: there, the sweep a killed worker left running would hold the chain until pg-boss's
+ * maintenance expired it, one to three minutes later. Two sweeps may run at once now and then
+ * (a seed during a sweep); what each publishes rests on the database, not on this.
  */
 export const SWEEP_CHAIN_QUEUE = {
   policy: 'short',

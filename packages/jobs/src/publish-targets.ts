@@ -98,8 +98,7 @@ export function publishTargetJobs(timing: PublishingTiming = publishingTiming())
  * The dispatcher: a chain of sweeps (SWEEP_CHAIN_QUEUE, like the scheduler's) that returns
  * abandoned claims (recoverAbandoned) and queues a job for every due target: retries whose
  * backoff ended, targets made due by publish-now or retry in another process, jobs lost with
- * a worker. `wakePublishing()` in this process runs
- * a dispatch at once.
+ * a worker. `wakePublishing()` in this process runs a dispatch at once.
  */
 export const dispatchPublishingJob = (timing: PublishingTiming = publishingTiming()) => {
   let stopWaking: (() => void) | undefined;

@@ -78,7 +78,7 @@ export async function startWorker({
     await retryingConflicts(() => boss.createQueue(definition.name, options));
     // A queue an earlier version made keeps that version's options (its policy, its expiry)
     // in pg-boss's table: each start writes the code's.
-    await boss.updateQueue(definition.name, options);
+    await retryingConflicts(() => boss.updateQueue(definition.name, options));
     const ids: string[] = [];
     for (let loop = 0; loop < (definition.loops ?? 1); loop++) {
       ids.push(
