@@ -125,6 +125,8 @@ describe('API keys and the tRPC door', () => {
 
     await row.getByRole('button', { name: 'Revoke' }).click();
     await row.getByText('Revoked').waitFor();
+    // When it was last used (the call above), in UTC and said so, as every such time.
+    expect(await row.textContent()).toMatch(/\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
     expect((await api(secret)).status).toBe(401);
     await page.context().close();
   });

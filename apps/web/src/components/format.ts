@@ -4,6 +4,8 @@ export const percent = new Intl.NumberFormat('en', { style: 'percent', maximumFr
   .format;
 /** A stored timestamp to the second, in UTC (the zone the API keeps), said as such. */
 export const utc = (iso: string) => `${iso.slice(0, 19).replace('T', ' ')} UTC`;
+/** The same to the minute, for tables. */
+export const utcMinute = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 const oneDecimal = new Intl.NumberFormat('en', { maximumFractionDigits: 1 }).format;
 /** A file size in the binary units the upload limit is set in (25 MiB), bytes below 1 KiB. */
 export function fileSize(bytes: number): string {

@@ -1,12 +1,12 @@
 import { DataTable } from '~/components/data-table';
+import { utcMinute } from '~/components/format';
 import { dashboardCaller } from '~/server/dashboard';
 import { revokeKey } from './actions';
 import { CreateKeyForm } from './create-key-form';
 
 export const dynamic = 'force-dynamic';
 
-const when = (iso: string | null, none = 'never') =>
-  iso ? iso.slice(0, 16).replace('T', ' ') : none;
+const when = (iso: string | null, none = 'never') => (iso ? utcMinute(iso) : none);
 
 export default async function ApiKeysPage() {
   const caller = await dashboardCaller('/dashboard/api-keys');

@@ -3,6 +3,7 @@ import { ZIntegrationCategory, ZIntegrationStatus, type Channel } from '@chorus/
 import { ConfirmAction } from '~/components/confirm-action';
 import { DataTable } from '~/components/data-table';
 import { EmptyState } from '~/components/empty-state';
+import { utcMinute } from '~/components/format';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
 import { parseSearch, searchField, type SearchParams } from '~/server/search-params';
 import { ChannelBadge } from '../posts/channel-badge';
@@ -20,7 +21,6 @@ const SEARCH = {
   error: searchField.text(),
 };
 type Search = ReturnType<typeof parseSearch<typeof SEARCH>>;
-const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 
 /** The message of the OAuth return (`?status=…&provider=…&error=…`), from our own callback. */
 function returnMessage(search: Search, names: Map<string, string>) {
@@ -137,8 +137,8 @@ export default async function IntegrationsPage(props: { searchParams: Promise<Se
                 </>
               ),
             },
-            { header: 'Connected', cell: (c) => when(c.connectedAt) },
-            { header: 'Last sync', cell: (c) => when(c.lastSyncAt) },
+            { header: 'Connected', cell: (c) => utcMinute(c.connectedAt) },
+            { header: 'Last sync', cell: (c) => utcMinute(c.lastSyncAt) },
             admin && {
               header: 'Actions',
               hideHeader: true,

@@ -3,6 +3,7 @@ import { redirect } from 'next/navigation';
 import { ConfirmAction } from '~/components/confirm-action';
 import { DataTable } from '~/components/data-table';
 import { EmptyState } from '~/components/empty-state';
+import { utcMinute } from '~/components/format';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
 import { parseSearch, searchField, type SearchParams } from '~/server/search-params';
 import { deleteUser } from './actions';
@@ -92,9 +93,7 @@ export default async function UsersPage(props: { searchParams: Promise<SearchPar
               header: 'Last sign-in',
               cell: (user) =>
                 user.lastLogin ? (
-                  <time dateTime={user.lastLogin}>
-                    {user.lastLogin.slice(0, 16).replace('T', ' ')} UTC
-                  </time>
+                  <time dateTime={user.lastLogin}>{utcMinute(user.lastLogin)}</time>
                 ) : (
                   'never'
                 ),
