@@ -9,3 +9,12 @@ export async function callApi(token: string, method: string, path: string, body?
   });
   return { status: res.status, json: res.status === 204 ? null : await res.json() };
 }
+
+/**
+ * Puts the suite's account in a time zone (the posts pages show and read times in it). The
+ * account is shared by every file: a file that changes it puts back `UTC` after its tests.
+ */
+export async function putAccountZone(token: string, timeZone: string) {
+  const set = await callApi(token, 'PUT', '/api/account/settings', { timeZone });
+  if (set.status !== 200) throw new Error(`The account's zone was not set: ${set.status}`);
+}

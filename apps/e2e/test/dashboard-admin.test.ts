@@ -3,10 +3,9 @@
  * in as them, a refusal beside its field), an API-key integration (connect, disconnect), what a
  * `user` may not reach, and axe on every page (no serious or critical violation).
  */
-import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchChromium, signIn } from './browser';
+import { launchChromium, seriousViolations, signedIn } from './browser';
 import { ADMIN } from './server';
 
 const base = inject('base');
@@ -30,25 +29,9 @@ afterAll(async () => {
   await browser?.close();
 });
 
-async function signedIn(email: string, password: string, width = 1280): Promise<Page> {
-  const context = await browser.newContext({ baseURL: base, viewport: { width, height: 900 } });
-  const page = await context.newPage();
-  await page.goto('/sign-in');
-  await signIn(page, email, password);
-  await page.waitForURL((url) => url.pathname === '/dashboard');
-  return page;
-}
-
-async function seriousViolations(page: Page) {
-  const { violations } = await new AxeBuilder({ page }).analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
-
 describe('users', () => {
   it('an admin creates a user, who then signs in; a taken email is refused beside the field', async () => {
-    const page = await signedIn(ADMIN.email, ADMIN.password);
+    const page = await signedIn(browser, base, ADMIN);
     await page
       .getByRole('navigation', { name: 'Dashboard' })
       .getByRole('link', { name: 'Users' })
@@ -77,7 +60,7 @@ describe('users', () => {
     await page.getByRole('cell', { name: ADMIN.email }).waitFor({ state: 'detached' });
     await page.getByRole('cell', { name: MEMBER.email }).waitFor();
 
-    const member = await signedIn(MEMBER.email, MEMBER.password);
+    const member = await signedIn(browser, base, MEMBER);
     await member.getByRole('link', { name: 'Profile' }).click();
     await member.getByLabel('Name').fill('Grace Renamed');
     await member.getByRole('button', { name: 'Save profile' }).click();
@@ -100,7 +83,7 @@ describe('users', () => {
   });
 
   it('a user sees no admin page or action', async () => {
-    const page = await signedIn(MEMBER.email, MEMBER.password);
+    const page = await signedIn(browser, base, MEMBER);
     const nav = page.getByRole('navigation', { name: 'Dashboard' });
     await nav.getByRole('link', { name: 'Home' }).waitFor();
     expect(await nav.getByRole('link', { name: 'Users' }).count()).toBe(0);
@@ -114,7 +97,7 @@ describe('users', () => {
 
 describe('integrations', () => {
   it('connects an API-key platform and disconnects it', async () => {
-    const page = await signedIn(ADMIN.email, ADMIN.password);
+    const page = await signedIn(browser, base, ADMIN);
     await page.goto('/dashboard/integrations?category=design');
     await page.getByRole('button', { name: 'Connect Unsplash' }).click();
     const dialog = page.getByRole('dialog', { name: 'Connect Unsplash' });
@@ -134,7 +117,7 @@ describe('integrations', () => {
   });
 
   it('a user sees the catalogue without connect controls (connecting is for admins)', async () => {
-    const page = await signedIn(MEMBER.email, MEMBER.password);
+    const page = await signedIn(browser, base, MEMBER);
     await page.goto('/dashboard/integrations?category=design');
     await page.getByRole('heading', { name: 'Unsplash' }).waitFor();
     await page.getByText('Only admins can connect or disconnect them.').waitFor();
@@ -143,7 +126,7 @@ describe('integrations', () => {
   });
 
   it('an OAuth platform the deployment has not configured names the settings to set', async () => {
-    const page = await signedIn(ADMIN.email, ADMIN.password);
+    const page = await signedIn(browser, base, ADMIN);
     await page.goto('/dashboard/integrations?category=social');
     await page.getByRole('button', { name: 'Connect Facebook' }).click();
     await page.getByRole('alert').getByText('CHORUS_INTEGRATION_FACEBOOK_CLIENT_ID').waitFor();
@@ -153,7 +136,7 @@ describe('integrations', () => {
 
 describe('accessibility', () => {
   it.each([1280, 375])('axe finds no serious or critical violation at %i px', async (width) => {
-    const page = await signedIn(ADMIN.email, ADMIN.password, width);
+    const page = await signedIn(browser, base, ADMIN, { width });
     for (const path of PAGES) {
       await page.goto(path);
       await page.getByRole('heading', { level: 1 }).first().waitFor();

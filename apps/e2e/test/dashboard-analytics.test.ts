@@ -167,7 +167,7 @@ describe('analytics', () => {
 
 describe('accessibility', () => {
   it.each([1280, 375])('axe finds no serious or critical violation at %i px', async (width) => {
-    const page = await signedIn(browser, base, ADMIN, width);
+    const page = await signedIn(browser, base, ADMIN, { width });
     for (const path of ['/dashboard/analytics', `/dashboard/analytics/posts/${posts.launch}`]) {
       await page.goto(path);
       await page.getByRole('heading', { level: 1 }).waitFor();

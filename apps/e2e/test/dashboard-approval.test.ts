@@ -159,7 +159,7 @@ describe('approval in the dashboard', () => {
   });
 
   it.each([1280, 375])('axe finds no serious or critical violation at %i px', async (width) => {
-    const admin = await signedIn(browser, base, ADMIN, width);
+    const admin = await signedIn(browser, base, ADMIN, { width });
     await admin.goto('/dashboard/posts/approvals');
     await admin.getByRole('heading', { name: 'Awaiting approval', level: 1 }).waitFor();
     expect(await seriousViolations(admin)).toEqual([]);
@@ -169,7 +169,7 @@ describe('approval in the dashboard', () => {
     await admin.context().close();
 
     // The member's composer, with Submit for approval.
-    const member = await signedIn(browser, base, MEMBER, width);
+    const member = await signedIn(browser, base, MEMBER, { width });
     await member.goto('/dashboard/posts/new');
     await member.getByRole('button', { name: 'Submit for approval' }).waitFor();
     expect(await seriousViolations(member)).toEqual([]);
@@ -180,7 +180,7 @@ describe('approval in the dashboard', () => {
       title: `${TITLE} at ${width}`,
     });
     await callApi(memberKey, 'POST', `/api/content/posts/${draft.json.data.id}/submit`, {});
-    const again = await signedIn(browser, base, ADMIN, width);
+    const again = await signedIn(browser, base, ADMIN, { width });
     await again.goto(`/dashboard/posts/${draft.json.data.id}`);
     await again.getByRole('button', { name: `Reject “${TITLE} at ${width}”` }).click();
     const dialog = again.getByRole('dialog', { name: 'Reject this post?' });

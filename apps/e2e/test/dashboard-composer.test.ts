@@ -12,7 +12,7 @@ import type { MastodonStandIn } from '@chorus/stand-ins';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { callApi } from './api';
-import { launchChromium, seriousViolations, signIn } from './browser';
+import { launchChromium, seriousViolations, signedIn } from './browser';
 import { cliApiKey } from './cli';
 import { connectMastodon, disconnect } from './publishing-fixtures';
 import { ADMIN } from './server';
@@ -77,15 +77,7 @@ afterAll(async () => {
 
 describe('the composer', () => {
   it('writes a post for two channels with a variant, within each network’s limits, and sees it published', async () => {
-    const context = await browser.newContext({
-      baseURL: base,
-      viewport: { width: 1280, height: 900 },
-      timezoneId: 'UTC',
-    });
-    const page = await context.newPage();
-    await page.goto('/sign-in');
-    await signIn(page, ADMIN.email, ADMIN.password);
-    await page.waitForURL((url) => url.pathname === '/dashboard');
+    const page = await signedIn(browser, base, ADMIN, { timezoneId: 'UTC' });
     await page.goto('/dashboard/posts/new');
     await page.getByRole('heading', { name: 'New post', level: 1 }).waitFor();
 
@@ -208,7 +200,7 @@ describe('the composer', () => {
     await entry.getByText('composer.test (Bluesky)').waitFor();
     await entry.getByText(/\(Mastodon\)$/).waitFor();
     await axeAtBothWidths(page);
-    await context.close();
+    await page.context().close();
   });
 
   it('schedules a draft from its page with the same composer: its channels, counters and checks', async () => {
@@ -222,15 +214,7 @@ describe('the composer', () => {
     });
     expect(draft.status).toBe(201);
     const id = draft.json.data.id as string;
-    const context = await browser.newContext({
-      baseURL: base,
-      viewport: { width: 1280, height: 900 },
-      timezoneId: 'UTC',
-    });
-    const page = await context.newPage();
-    await page.goto('/sign-in');
-    await signIn(page, ADMIN.email, ADMIN.password);
-    await page.waitForURL((url) => url.pathname === '/dashboard');
+    const page = await signedIn(browser, base, ADMIN, { timezoneId: 'UTC' });
     await page.goto(`/dashboard/posts/${id}`);
 
     const content = page.getByRole('region', { name: 'Content' });
@@ -263,6 +247,6 @@ describe('the composer', () => {
     // Scheduled, it is rescheduled the same way; nothing else on the page schedules.
     await content.getByRole('button', { name: 'Reschedule' }).waitFor();
     expect(await page.getByRole('button', { name: 'Schedule', exact: true }).count()).toBe(0);
-    await context.close();
+    await page.context().close();
   });
 });

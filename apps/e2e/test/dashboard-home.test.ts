@@ -100,7 +100,7 @@ describe('home', () => {
   });
 
   it('fits an admin’s navigation on one row at 1280 px, and keeps it in a menu at 375 px', async () => {
-    const wide = await signedIn(browser, base, ADMIN, 1280);
+    const wide = await signedIn(browser, base, ADMIN, { width: 1280 });
     const nav = wide.getByRole('navigation', { name: 'Dashboard' });
     const links = await nav.getByRole('link').all();
     expect(links.length).toBe(13);
@@ -121,7 +121,7 @@ describe('home', () => {
     }
     await wide.context().close();
 
-    const phone = await signedIn(browser, base, ADMIN, 375);
+    const phone = await signedIn(browser, base, ADMIN, { width: 375 });
     const menu = phone.getByRole('navigation', { name: 'Dashboard' });
     expect(await menu.isVisible()).toBe(false);
     await phone.getByRole('button', { name: 'Menu' }).click();
@@ -131,7 +131,7 @@ describe('home', () => {
   });
 
   it.each([1280, 375])('axe finds no serious or critical violation at %i px', async (width) => {
-    const page = await signedIn(browser, base, ADMIN, width);
+    const page = await signedIn(browser, base, ADMIN, { width });
     await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await page.context().close();

@@ -79,7 +79,7 @@ describe('import and export', () => {
   });
 
   it.each([1280, 375])('axe finds no serious or critical violation at %i px', async (width) => {
-    const page = await signedIn(browser, base, ADMIN, width);
+    const page = await signedIn(browser, base, ADMIN, { width });
     const dialog = await openImport(page);
     await dialog.getByLabel('File').setInputFiles({
       name: 'posts.csv',

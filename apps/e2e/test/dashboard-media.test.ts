@@ -282,7 +282,7 @@ describe('media, as a user', () => {
 
 describe('accessibility', () => {
   it.each([1280, 375])('axe finds no serious or critical violation at %i px', async (width) => {
-    const page = await signedIn(browser, base, ADMIN, width);
+    const page = await signedIn(browser, base, ADMIN, { width });
     await openMedia(page);
     await card(page, PICKED.name).waitFor();
     expect(await seriousViolations(page)).toEqual([]);

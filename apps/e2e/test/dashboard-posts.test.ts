@@ -11,10 +11,10 @@
  */
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchChromium, seriousViolations, signIn } from './browser';
+import { launchChromium, seriousViolations, signedIn } from './browser';
 import { cliApiKey } from './cli';
 import { ADMIN } from './server';
-import { callApi } from './api';
+import { callApi, putAccountZone } from './api';
 
 const base = inject('base');
 const ZONE = 'Asia/Tokyo';
@@ -55,19 +55,9 @@ const dayName = (day: string) => {
 const addDays = (day: string, n: number) =>
   new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
 
-/** A new browser context in Tokyo at `width` px, signed in. */
-async function signedIn(user: { email: string; password: string }, width = 1280) {
-  const context = await browser.newContext({
-    baseURL: base,
-    viewport: { width, height: 900 },
-    timezoneId: ZONE,
-  });
-  const page = await context.newPage();
-  await page.goto('/sign-in');
-  await signIn(page, user.email, user.password);
-  await page.waitForURL((url) => url.pathname === '/dashboard');
-  return page;
-}
+/** A new browser context in the account’s zone at `width` px, signed in. */
+const signedInAt = (user: { email: string; password: string }, width = 1280) =>
+  signedIn(browser, base, user, { width, timezoneId: ZONE });
 
 /** The composer's last step, when the post has one (its other buttons edit the post). */
 const STEPS = ['Schedule', 'Reschedule', 'Submit for approval'];
@@ -115,19 +105,17 @@ beforeAll(async () => {
   });
   expect(post.status).toBe(201);
   dragged = post.json.data;
-  const zone = await api('PUT', '/api/account/settings', { timeZone: ZONE });
-  expect(zone.status).toBe(200);
+  await putAccountZone(key, ZONE);
   browser = await launchChromium();
 });
 afterAll(async () => {
-  // Other files share the account: its zone goes back to the default.
-  if (key) await api('PUT', '/api/account/settings', { timeZone: 'UTC' });
+  if (key) await putAccountZone(key, 'UTC');
   await browser?.close();
 });
 
 describe('posts, as an admin', () => {
   it('writes a post with an image, schedules it on the account’s clock, and sees it go out', async () => {
-    const page = await signedIn(ADMIN);
+    const page = await signedInAt(ADMIN);
     await page
       .getByRole('navigation', { name: 'Dashboard' })
       .getByRole('link', { name: 'Posts' })
@@ -229,7 +217,7 @@ describe('posts, as an admin', () => {
   }, 240_000);
 
   it('drags a scheduled post to another day, and moves it with the keyboard too', async () => {
-    const page = await signedIn(ADMIN);
+    const page = await signedInAt(ADMIN);
     const from = tokyoDay(Date.parse(dragged.scheduledAt));
     await page.goto(`/dashboard/posts/calendar?view=week&date=${from}`);
     await page.getByRole('heading', { name: /^Week of / }).waitFor();
@@ -276,7 +264,7 @@ describe('posts, as an admin', () => {
       });
       expect(created.status).toBe(201);
     }
-    const page = await signedIn(ADMIN);
+    const page = await signedInAt(ADMIN);
     for (const view of ['week', 'month']) {
       await page.goto(`/dashboard/posts/calendar?view=${view}&date=${monday}`);
       for (const [title, , day] of edges) {
@@ -306,7 +294,7 @@ describe('posts, as an admin', () => {
       [published, ['Archive']],
       [archived, ['Move back to draft']],
     ] as const;
-    const page = await signedIn(ADMIN);
+    const page = await signedInAt(ADMIN);
     // A published post is shown, not edited: the networks keep what was sent.
     await page.goto(`/dashboard/posts/${published}`);
     await page
@@ -334,7 +322,7 @@ describe('posts, as a user', () => {
   it('gets the controls the API lets a user use (posts have no admin tier), and they work', async () => {
     const id = (await api('POST', '/api/content/posts', { title: 'Posts e2e: for the team' })).json
       .data.id as string;
-    const page = await signedIn(MEMBER);
+    const page = await signedInAt(MEMBER);
     await page
       .getByRole('navigation', { name: 'Dashboard' })
       .getByRole('link', { name: 'Posts' })
@@ -356,7 +344,7 @@ describe('posts, as a user', () => {
 
 describe('accessibility', () => {
   it.each([1280, 375])('axe finds no serious or critical violation at %i px', async (width) => {
-    const page = await signedIn(ADMIN, width);
+    const page = await signedInAt(ADMIN, width);
     await page.goto('/dashboard/posts');
     await page.getByRole('heading', { name: 'Posts', level: 1 }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);

@@ -9,7 +9,7 @@ import type { MastodonStandIn } from '@chorus/stand-ins';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { callApi } from './api';
-import { launchChromium, seriousViolations, signIn } from './browser';
+import { launchChromium, seriousViolations, signedIn } from './browser';
 import { cliApiKey } from './cli';
 import { connectMastodon, disconnect } from './publishing-fixtures';
 import { ADMIN } from './server';
@@ -26,19 +26,9 @@ let seriesId = '';
 
 const api = (method: string, path: string, body?: unknown) => callApi(key, method, path, body);
 
-/** A new browser context in UTC (the account's zone) at `width` px, signed in. */
-async function signedIn(user: { email: string; password: string }, width = 1280) {
-  const context = await browser.newContext({
-    baseURL: base,
-    viewport: { width, height: 900 },
-    timezoneId: 'UTC',
-  });
-  const page = await context.newPage();
-  await page.goto('/sign-in');
-  await signIn(page, user.email, user.password);
-  await page.waitForURL((url) => url.pathname === '/dashboard');
-  return page;
-}
+/** A new browser context in UTC at `width` px, signed in. */
+const signedInAt = (user: { email: string; password: string }, width = 1280) =>
+  signedIn(browser, base, user, { width, timezoneId: 'UTC' });
 
 /** How the calendar names a day: "Monday 4 May 2026". */
 const dayName = (day: string) => {
@@ -79,7 +69,7 @@ afterAll(async () => {
 
 describe('posting slots and recurring posts', () => {
   it('an admin edits a channel’s weekly slots; a slot given twice is refused beside its row', async () => {
-    const page = await signedIn(ADMIN);
+    const page = await signedInAt(ADMIN);
     await page.goto('/dashboard/integrations');
     await page
       .getByRole('link', { name: `Posting slots of ${channel.name}` })
@@ -114,7 +104,7 @@ describe('posting slots and recurring posts', () => {
   });
 
   it('a user reads the slots, with no form', async () => {
-    const page = await signedIn(MEMBER);
+    const page = await signedInAt(MEMBER);
     await page.goto(slotsPath());
     await page.getByRole('heading', { name: 'Posting slots', level: 1 }).waitFor();
     await page.getByText('Wednesday 17:00').waitFor();
@@ -137,7 +127,7 @@ describe('posting slots and recurring posts', () => {
     expect(created.status).toBe(201);
     const occurrences = created.json.data.nextOccurrences as string[];
     expect(occurrences).toHaveLength(5);
-    const page = await signedIn(ADMIN);
+    const page = await signedInAt(ADMIN);
     for (const at of occurrences.slice(0, 3)) {
       const day = at.slice(0, 10);
       await page.goto(`/dashboard/posts/calendar?view=week&date=${day}`);
@@ -182,7 +172,7 @@ describe('posting slots and recurring posts', () => {
     expect(created.status).toBe(201);
     const id = created.json.data.id as string;
     expect((await api('PUT', `/api/content/posts/${id}`, { status: 'archived' })).status).toBe(200);
-    const page = await signedIn(ADMIN);
+    const page = await signedInAt(ADMIN);
     await page.goto(`/dashboard/posts/${id}`);
     const status = page.getByRole('region', { name: 'Status' });
     await status.getByText('Repeats: Every day').waitFor();
@@ -193,7 +183,7 @@ describe('posting slots and recurring posts', () => {
 
   it.each([1280, 375])('axe finds no serious or critical violation at %i px', async (width) => {
     for (const user of [ADMIN, MEMBER]) {
-      const page = await signedIn(user, width);
+      const page = await signedInAt(user, width);
       await page.goto(slotsPath());
       await page.getByRole('heading', { name: 'Posting slots', level: 1 }).waitFor();
       expect(await seriousViolations(page)).toEqual([]);

@@ -67,7 +67,7 @@ describe('account settings', () => {
 
   it.each([1280, 375])('axe finds no serious or critical violation at %i px', async (width) => {
     for (const user of [ADMIN, MEMBER]) {
-      const page = await signedIn(browser, base, user, width);
+      const page = await signedIn(browser, base, user, { width });
       await page.goto('/dashboard/settings');
       await page.getByRole('heading', { name: 'Account settings', level: 1 }).waitFor();
       expect(await seriousViolations(page)).toEqual([]);

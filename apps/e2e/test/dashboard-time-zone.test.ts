@@ -7,8 +7,8 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { callApi } from './api';
-import { launchChromium, signIn } from './browser';
+import { callApi, putAccountZone } from './api';
+import { launchChromium, signedIn } from './browser';
 import { cliApiKey } from './cli';
 import { ADMIN } from './server';
 
@@ -54,18 +54,7 @@ function tokyoDay(daysAhead: number) {
 }
 
 /** A new browser context in New York, signed in. */
-async function signedIn() {
-  const context = await browser.newContext({
-    baseURL: base,
-    viewport: { width: 1280, height: 900 },
-    timezoneId: BROWSER_ZONE,
-  });
-  const page = await context.newPage();
-  await page.goto('/sign-in');
-  await signIn(page, ADMIN.email, ADMIN.password);
-  await page.waitForURL((url) => url.pathname === '/dashboard');
-  return page;
-}
+const signedInAt = () => signedIn(browser, base, ADMIN, { timezoneId: BROWSER_ZONE });
 
 beforeAll(async () => {
   key = await cliApiKey(
@@ -73,13 +62,11 @@ beforeAll(async () => {
     'e2e-dashboard-time-zone',
     'read,write,content:read,content:write',
   );
-  const set = await api('PUT', '/api/account/settings', { timeZone: ACCOUNT_ZONE });
-  expect(set.status).toBe(200);
+  await putAccountZone(key, ACCOUNT_ZONE);
   browser = await launchChromium();
 });
 afterAll(async () => {
-  // Other files share the account: its zone goes back to the default.
-  if (key) await api('PUT', '/api/account/settings', { timeZone: 'UTC' });
+  if (key) await putAccountZone(key, 'UTC');
   await browser?.close();
 });
 
@@ -97,7 +84,7 @@ describe('the account’s time zone, read from another', () => {
     expect(created.status).toBe(201);
     const id = created.json.data.id as string;
 
-    const page = await signedIn();
+    const page = await signedInAt();
     for (const view of ['week', 'month']) {
       await page.goto(`/dashboard/posts/calendar?view=${view}&date=${day}`);
       await page.getByText(NOTE, { exact: true }).waitFor();
@@ -123,7 +110,7 @@ describe('the account’s time zone, read from another', () => {
 
   it('reads what is typed in the composer on the account’s clock', async () => {
     const day = tokyoDay(38);
-    const page = await signedIn();
+    const page = await signedInAt();
     await page.goto('/dashboard/posts/new');
     await page.getByRole('heading', { name: 'New post', level: 1 }).waitFor();
     await page.getByText(`In the account’s time zone, ${ACCOUNT_ZONE}.`, { exact: true }).waitFor();

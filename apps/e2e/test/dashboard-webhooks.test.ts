@@ -295,7 +295,7 @@ describe('webhooks, as a user', () => {
 
 describe('accessibility', () => {
   it.each([1280, 375])('axe finds no serious or critical violation at %i px', async (width) => {
-    const page = await signedIn(browser, base, ADMIN, width);
+    const page = await signedIn(browser, base, ADMIN, { width });
     await page.goto('/dashboard/webhooks');
     await page.getByRole('heading', { name: 'Webhooks', level: 1 }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
