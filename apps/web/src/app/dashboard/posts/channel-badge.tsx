@@ -15,9 +15,7 @@ export function ChannelAvatar({
   return (
     <span className={`channel-avatar net-${channel.integrationId}`} aria-hidden="true">
       {NETWORK_NAMES[channel.integrationId].slice(0, 1)}
-      {picture && (
-        <img src={picture} alt="" loading="lazy" referrerPolicy="no-referrer" />
-      )}
+      {picture && <img src={picture} alt="" loading="lazy" referrerPolicy="no-referrer" />}
     </span>
   );
 }

@@ -51,7 +51,7 @@ export default async function PostsPage(props: { searchParams: Promise<SearchPar
     return query ? `${PATH}?${query}` : PATH;
   };
   // A filter the procedure refuses (a tag over 50 characters) is said beside the filters.
-  const answer = await caller.posts
+  const listed = caller.posts
     .list({
       page,
       limit: PER_PAGE,
@@ -64,8 +64,8 @@ export default async function PostsPage(props: { searchParams: Promise<SearchPar
       (list) => ({ list, error: undefined }),
       (error: unknown) => ({ list: undefined, error: formError(error) }),
     );
+  const [answer, zone] = await Promise.all([listed, accountZone(caller)]);
   const posts = answer.list?.data ?? [];
-  const zone = await accountZone(caller);
   const filtered = Boolean(status || q || tag || channelId);
   const canWrite = mayCall(me, 'posts.create');
   return (

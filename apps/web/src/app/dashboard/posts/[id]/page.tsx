@@ -39,15 +39,17 @@ export default async function PostPage(props: { params: Params }) {
     throw error;
   });
   const post = found.data;
-  const { media, more } = await editorMedia(caller, post.mediaIds);
-  const channelList = await accountChannels(caller);
-  const channels = new Map(channelList.map((c) => [c.id, c]));
-  // Every time on the page is on the account's clock, as the calendar and the composer's.
-  const zone = await accountZone(caller);
   // Controls only for what the procedures let this user do.
   const canEdit = mayCall(me, 'posts.update');
   const canDelete = mayCall(me, 'posts.delete');
-  const submits = canEdit && (await mustSubmit(caller, me));
+  // Every time on the page is on the account's clock, as the calendar and the composer's.
+  const [{ media, more }, channelList, zone, submits] = await Promise.all([
+    editorMedia(caller, post.mediaIds),
+    accountChannels(caller),
+    accountZone(caller),
+    canEdit && mustSubmit(caller, me),
+  ]);
+  const channels = new Map(channelList.map((c) => [c.id, c]));
   const readOnly = readOnlyBecause(post, submits);
   return (
     <>

@@ -16,14 +16,11 @@ export default async function ApprovalsPage() {
   const me = await requirePrincipal(PATH);
   const caller = await dashboardCaller(PATH);
   const canDecide = mayCall(me, 'posts.approve');
-  const { data: posts, meta } = await caller.posts.list({
-    status: 'pending_approval',
-    sort: 'scheduledAt',
-    page: 1,
-    limit: 100,
-  });
+  const [{ data: posts, meta }, zone] = await Promise.all([
+    caller.posts.list({ status: 'pending_approval', sort: 'scheduledAt', page: 1, limit: 100 }),
+    accountZone(caller),
+  ]);
   const total = meta.pagination.total;
-  const zone = await accountZone(caller);
   return (
     <>
       <p className="small">

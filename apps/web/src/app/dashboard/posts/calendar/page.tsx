@@ -25,8 +25,7 @@ export default async function CalendarPage(props: { searchParams: Promise<Search
   const { view, date: anchor } = search;
   const me = await requirePrincipal(PATH);
   const caller = await dashboardCaller(PATH);
-  const channels = await accountChannels(caller);
-  const zone = await accountZone(caller);
+  const [channels, zone] = await Promise.all([accountChannels(caller), accountZone(caller)]);
   // Only a channel of the account is a filter; anything else is left out, not refused.
   const channelId = channels.some((c) => c.id === search.channelId) ? search.channelId : undefined;
   return (
