@@ -82,6 +82,9 @@ async function authorizeInBrowser(scope: string, decision: 'Allow' | 'Deny' = 'A
   const consent = await page.goto(url.toString());
   await page.getByRole('button', { name: decision }).click();
   await expect.poll(() => callbacks.length, { timeout: 30_000 }).toBe(1);
+  // The callback is seen when the browser asks for it, before it has loaded it: a next
+  // navigation started before then would be interrupted by this one.
+  await page.waitForURL((url) => url.href.startsWith(REDIRECT_URI));
   const [callback] = callbacks;
   if (!callback) throw new Error('no callback');
   return { callback, verifier, state, consent };

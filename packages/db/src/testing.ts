@@ -155,6 +155,7 @@ async function migratedTemplate(serverUrl: string): Promise<string> {
   const name = `chorus_template_${(await migrationsKey()).slice(0, 16)}`;
   const admin = postgres(serverUrl, { max: 1, onnotice: () => {} });
   try {
+    // A session lock: released when `admin` ends, whatever happens in between.
     await admin`select pg_advisory_lock(${TEMPLATE_LOCK})`;
     const [made] = await admin`select 1 from pg_database where datname = ${name}`;
     if (made) return name;
