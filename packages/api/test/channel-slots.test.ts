@@ -197,7 +197,10 @@ describe('schedule: "next_slot"', () => {
       },
       { status: 'published', targets: [{ channelId: bluesky }] },
     ];
-    await putSlots(mastodon, [{ day: 'monday', time: '03:03' }]);
+    // A Monday slot at neither of Bluesky's daily times (two hours apart, they cannot be both
+    // of these), whatever the time the file runs at: the two channels share no slot.
+    const lone = ['03:03', '03:33'].find((time) => time !== EARLIER && time !== SHARED);
+    await putSlots(mastodon, [{ day: 'monday', time: lone }]);
     refusals.push({ targets: [{ channelId: bluesky }, { channelId: mastodon }] });
     for (const body of refusals) {
       const res = await createPost({ schedule: 'next_slot', ...body });
