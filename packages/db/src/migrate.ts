@@ -7,7 +7,8 @@ import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
 import type { Database } from './client';
 
-const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));
+/** The committed drizzle-kit migrations (SQL and journal). */
+export const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));
 
 /** Any fixed number: the advisory lock that makes concurrent instances migrate one at a time. */
 const MIGRATION_LOCK = 7_250_021;

@@ -3,14 +3,13 @@ import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { serializeExchanges } from './socket-queue';
 import postgres from 'postgres';
 import { openDatabase, openPglite, type Database } from './client';
 import { markEmbedded } from './embedded';
-import { migrateDatabase } from './migrate';
+import { migrateDatabase, migrationsFolder } from './migrate';
 
 /**
  * A fresh, migrated database for one test file: in-memory PGlite by default, or a new
@@ -80,8 +79,6 @@ export async function servePglite(pglite: PGlite) {
   };
 }
 
-const migrationsFolder = fileURLToPath(new URL('../drizzle', import.meta.url));
-
 /**
  * An in-memory PGlite with every migration applied, started from a migrated data directory
  * rather than from nothing: a fresh PGlite runs initdb (2–5 s of CPU on a 2-core machine, per
@@ -98,8 +95,10 @@ async function migratedPglite(): Promise<PGlite> {
 
 let template: Promise<Blob> | undefined;
 
+const TEMPLATES_DIR = join(tmpdir(), 'chorus-pglite-templates');
+
 async function migratedDataDir(): Promise<Blob> {
-  const file = join(tmpdir(), 'chorus-pglite-templates', `${await migrationsKey()}.tar`);
+  const file = join(TEMPLATES_DIR, `${await migrationsKey()}.tar`);
   const kept = await readFile(file).catch(() => undefined);
   if (kept) return new Blob([kept]);
   const fresh = new PGlite();
@@ -108,7 +107,7 @@ async function migratedDataDir(): Promise<Blob> {
   const dump = await fresh.dumpDataDir('none');
   await database.close();
   // Written whole under another name first: a process reading it never sees half a file.
-  await mkdir(join(tmpdir(), 'chorus-pglite-templates'), { recursive: true });
+  await mkdir(TEMPLATES_DIR, { recursive: true });
   const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
   await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
   await rename(partial, file);
