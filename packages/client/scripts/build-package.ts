@@ -87,7 +87,10 @@ for (const [file, text] of emitted) {
   await writeFile(join(dist, relative(srcDir, file)), text);
 }
 await writeFile(join(dist, 'router.js'), 'export {};\n');
-await writeFile(join(dist, 'router.d.ts'), routerContract(byName('packages/api/src/trpc/root.d.ts')));
+await writeFile(
+  join(dist, 'router.d.ts'),
+  routerContract(byName('packages/api/src/trpc/root.d.ts')),
+);
 
 /** The client's `router.d.ts`: `appRouter`'s declared type, with the server's names replaced. */
 function routerContract(rootDeclaration: string): string {
