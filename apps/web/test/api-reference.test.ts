@@ -29,6 +29,26 @@ describe('the API reference', () => {
     expect(html).toContain('<a href="/api/openapi.json">');
   });
 
+  it('folds each operation’s field tables, saying how many fields, and keeps the schemas open', () => {
+    const html = renderReference(real, '/api/openapi.json');
+    const ops = html.slice(0, html.indexOf('<section id="schemas"'));
+    const schemas = html.slice(html.indexOf('<section id="schemas"'));
+    const folds = [
+      ...ops.matchAll(/<details class="fields"><summary>([^<]*)<\/summary>(.*?)<\/details>/g),
+    ];
+    expect(folds.length).toBeGreaterThan(40);
+    for (const [, summary = '', table = ''] of folds) {
+      const rowsIn = table.split('<tr><th scope="row">').length - 1;
+      expect(summary).toMatch(new RegExp(`: ${rowsIn} fields?$`));
+    }
+    // Every field table of an operation is in one.
+    expect(ops.replace(/<details class="fields">.*?<\/details>/g, '')).not.toContain(
+      'Field and type',
+    );
+    expect(schemas).not.toContain('<details');
+    expect(schemas).toContain('Field and type');
+  });
+
   it('escapes whatever the document says, and links only to the web and this site', () => {
     const hostile: JsonObject = {
       openapi: '3.1.0',

@@ -5,7 +5,16 @@
  */
 import { escapeHtml as esc, inline, markdown } from './markdown';
 import { STYLE } from './style';
-import { isObject, refName, resolve, rows, typeLabel, type Json, type JsonObject } from './schema';
+import {
+  isObject,
+  refName,
+  resolve,
+  rows,
+  typeLabel,
+  type Json,
+  type JsonObject,
+  type Row,
+} from './schema';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete', 'head', 'options'] as const;
 
@@ -72,14 +81,32 @@ function tagSections(doc: JsonObject, ops: Operation[]) {
   }));
 }
 
+/**
+ * A schema's fields as a table. `fold`: in a `<details>` saying how many. An operation's
+ * tables, nested schemas spelled out, are most of the page (thousands of rows): folded, the
+ * reference reads as a list of operations and renders fast, and a browser's find-in-page still
+ * opens them. The Schemas section, where links land, stays open.
+ */
 function fieldTable(
   doc: JsonObject,
   schema: Json | undefined,
   caption: string,
-  expandNamed = true,
+  { expandNamed = true, fold = false } = {},
 ): string {
   const found = rows(doc, schema, { expandNamed });
   if (!found.length) return '';
+  // Folded, the summary says what the caption would: the caption stays for screen readers.
+  const table = fieldRows(
+    found,
+    `<caption${fold ? ' class="visually-hidden"' : ''}>${esc(caption)}</caption>`,
+  );
+  if (!fold) return table;
+  const count = `${found.length} field${found.length === 1 ? '' : 's'}`;
+  return `<details class="fields"><summary>${esc(caption)}: ${count}</summary>${table}</details>`;
+}
+
+/** The table of `found`, under `captionHtml` (its `<caption>` element). */
+function fieldRows(found: Row[], captionHtml: string): string {
   const body = found
     .map((row) => {
       const required = row.required ? ' <span class="req">required</span>' : '';
@@ -96,7 +123,7 @@ function fieldTable(
       return `<tr><th scope="row">${field}${type}${required}</th><td>${markdown(row.description)}${notes}</td></tr>`;
     })
     .join('');
-  return `<table><caption>${esc(caption)}</caption><thead><tr><th scope="col">Field and type</th><th scope="col">Description</th></tr></thead><tbody>${body}</tbody></table>`;
+  return `<table>${captionHtml}<thead><tr><th scope="col">Field and type</th><th scope="col">Description</th></tr></thead><tbody>${body}</tbody></table>`;
 }
 
 function parameterTable(doc: JsonObject, operation: JsonObject): string {
@@ -152,7 +179,7 @@ function content(
     .map(({ types, media }) => {
       const name = refName(media.schema);
       const named = name ? ` (<a href="#schema-${slug(name)}">${esc(name)}</a>)` : '';
-      return `<p class="meta">${types.map((t) => `<code>${esc(t)}</code>`).join(' or ')}${named}</p>${fieldTable(doc, media.schema, caption, expandNamed)}${examples(media)}`;
+      return `<p class="meta">${types.map((t) => `<code>${esc(t)}</code>`).join(' or ')}${named}</p>${fieldTable(doc, media.schema, caption, { expandNamed, fold: true })}${examples(media)}`;
     })
     .join('');
 }
@@ -224,7 +251,7 @@ function schemaSections(doc: JsonObject): string {
   const items = schemas
     .map(([name, schema]) => {
       const description = isObject(schema) ? str(schema.description) : undefined;
-      return `<section id="schema-${slug(name)}"><h3>${esc(name)}</h3>${markdown(description)}${fieldTable(doc, schema, name, false)}</section>`;
+      return `<section id="schema-${slug(name)}"><h3>${esc(name)}</h3>${markdown(description)}${fieldTable(doc, schema, name, { expandNamed: false })}</section>`;
     })
     .join('');
   return `<section id="schemas" aria-labelledby="schemas-h"><h2 id="schemas-h">Schemas</h2>${items}</section>`;

@@ -46,6 +46,9 @@ td p{margin:0 0 .3rem}
 .field{font-family:ui-monospace,Menlo,Consolas,monospace}
 .notes{color:#3d444d;font-size:.85rem}
 .req{font-weight:600;color:#8a1c1c}
+details.fields{margin:.5rem 0}
+details.fields>summary{cursor:pointer;font-weight:600;padding:.25rem 0}
+details.fields[open]>summary{margin-bottom:.25rem}
 .visually-hidden{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 footer{border-top:1px solid #d0d7de;padding:1rem 1.25rem;color:#3d444d;font-size:.9rem}
 `;
