@@ -330,18 +330,28 @@ describe('networks apart', () => {
       { kind: 'slow', ms: 5_000 },
       { times: count, method: 'POST', path: '/api/v1/statuses' },
     );
-    const post = (channel: { accountId: string; channelId: string }, content: string) =>
+    const post = (
+      channel: { accountId: string; channelId: string },
+      content: string,
+      scheduledAt?: Date,
+    ) =>
       insertPost(database.db, {
         accountId: channel.accountId,
         content,
         targets: [{ channelId: channel.channelId }],
+        scheduledAt,
       });
     const statuses = async (list: { postId: string }[]) =>
       Promise.all(list.map(({ postId }) => targetsOf(database.db, postId))).then((targets) =>
         targets.flat().map((target) => target.status),
       );
+    // All due at one instant, so that one run of the scheduler queues them together and the
+    // worker's loops take them all at once: posts falling due across two runs could leave a
+    // loop waiting on a first, partial batch while the rest queue behind it (seen on a loaded
+    // machine: never all of them on their way at once).
+    const dueAt = new Date(Date.now() + 2_000);
     const onMastodon = await Promise.all(
-      Array.from({ length: count }, (_, i) => post(slow, `Slow ${i}`)),
+      Array.from({ length: count }, (_, i) => post(slow, `Slow ${i}`, dueAt)),
     );
     await until(
       async () => (await statuses(onMastodon)).every((status) => status === 'publishing'),
