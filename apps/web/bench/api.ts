@@ -6,7 +6,8 @@
  * and the CPU time per request of the server, PostgreSQL and Redis, per variant, and the
  * ratios. Env: DATABASE_URL (a PostgreSQL server, default loopback), REDIS_URL (default
  * loopback), BENCH_SECONDS per run (10), BENCH_ROUNDS (2), BENCH_USERS (1000), BENCH_POSTS
- * (10000: the posts of the same account),
+ * (10000: the posts of the same account), BENCH_WARM_SECONDS (5: each server's unmeasured
+ * warm-up on each row's load before its rounds),
  * BENCH_SOAK_SECONDS (0): then that long more of the users list at 64 connections on Chorus
  * alone, and the RSS after it (`BENCH_SOAK_SECONDS=300` for the 5-minute figure). Then what
  * compression costs the lists and saves on large answers (compression.ts).
@@ -34,6 +35,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const USERS = Number(process.env.BENCH_USERS ?? 1000);
 const POSTS = Number(process.env.BENCH_POSTS ?? 10_000);
 const SOAK_SECONDS = Number(process.env.BENCH_SOAK_SECONDS ?? 0);
+const WARM_SECONDS = Number(process.env.BENCH_WARM_SECONDS ?? 5);
 /** The script of Chorus's processes under `npm start`, whose memory the table shows. */
 const API_SERVER = 'src/serve.ts';
 const WEB_SERVER = 'scripts/serve-web.ts';
@@ -157,14 +159,16 @@ async function main() {
       product: `http://127.0.0.1:${productPort}`,
       baseline: `http://127.0.0.1:${baselinePort}`,
     };
-    // Warm both (JIT, connection pools, prepared statements).
-    for (const base of [bases.product, bases.baseline])
-      await drive({ ...listUsers(base), connections: 8, seconds: 2 });
 
     const pids = { product: processIn(product.pid ?? 0, API_SERVER), baseline: baseline.pid ?? 0 };
     const rows: string[] = [];
     for (const scenario of scenarios) {
       const runs = { product: new Runs(pids.product), baseline: new Runs(pids.baseline) };
+      // Each server warms up on this very load, unmeasured: its code compiled (a JIT still
+      // compiling spends a core's worth beside the requests), its pools and statements ready.
+      const warm = { connections: scenario.connections, seconds: WARM_SECONDS };
+      await drive({ ...scenario.baseline(bases.baseline), ...warm });
+      await drive({ ...scenario.load(bases.product), ...warm });
       for (let round = 0; round < ROUNDS; round++) {
         const common = { connections: scenario.connections, seconds: SECONDS };
         await runs.baseline.drive({ ...scenario.baseline(bases.baseline), ...common });
