@@ -1,6 +1,7 @@
 import type { Db } from '@chorus/db';
 import type { MediaSource } from '@chorus/services';
 import type PgBoss from 'pg-boss';
+import type { LaneOptions } from './lane';
 
 /** What every job handler gets: the database and the queue (to send follow-up jobs). */
 export interface JobContext {
@@ -21,11 +22,18 @@ export interface JobDefinition<T extends object = object> {
   name: string;
   /** Retry, expiry and retention of the queue's jobs. */
   queue?: Omit<PgBoss.Queue, 'name'>;
-  /** Batch size and polling of the worker. */
+  /** Batch size and polling of the worker's pg-boss `work` loop. */
   work?: PgBoss.WorkOptions;
-  /** How many fetch loops of this queue a worker runs side by side (default 1). */
-  loops?: number;
-  handle(jobs: PgBoss.Job<T>[], context: JobContext): Promise<void>;
+  /**
+   * Works the queue in a lane (lane.ts) instead of a `work` loop: this many jobs in flight,
+   * each slot freed as its own job ends, which the handler tells through `settled`.
+   */
+  lane?: Omit<LaneOptions, 'onError'>;
+  handle(
+    jobs: PgBoss.Job<T>[],
+    context: JobContext,
+    settled: (jobId: string) => void,
+  ): Promise<void>;
   /** Runs once when a worker starts, after the queue exists: catch-up, recurring schedules. */
   onStart?(context: JobContext): Promise<void>;
   /** Runs when the worker stops, before its queues drain. */

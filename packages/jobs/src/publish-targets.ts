@@ -14,10 +14,10 @@ export const PUBLISH_TARGET = 'publishing.target';
 export const DISPATCH_PUBLISHING = 'publishing.dispatch';
 
 /**
- * Each network has a queue of its own, worked by loops of its own: a network that answers
- * slowly, or not at all, holds up its own targets and never another network's (a batch waits
- * for its slowest target). Targets whose channel is gone go to PUBLISH_TARGET, where their
- * attempt fails them.
+ * Each network has a queue of its own, worked by a lane of its own: a network that answers
+ * slowly, or not at all, holds up none of another network's targets, and a slow target holds
+ * only its own slot in its network's lane. Targets whose channel is gone go to PUBLISH_TARGET,
+ * where their attempt fails them.
  */
 export const publishQueue = (network: Network | null) =>
   network ? `${PUBLISH_TARGET}.${network}` : PUBLISH_TARGET;
@@ -36,9 +36,6 @@ export function publishingTiming(env = process.env): PublishingTiming {
     concurrency: readSetting('CHORUS_PUBLISHING_CONCURRENCY', env),
   };
 }
-
-/** Fetch loops per worker and network: each takes a batch and waits for all of it before the next. */
-const LOOPS = 2;
 
 /**
  * Queues one job per target on its network's queue (at most one waiting per target: the queue
@@ -66,32 +63,30 @@ export async function queueTargets(
 }
 
 /**
- * The queues of publishing's attempts (publishQueue), one attempt per job: `publishTargets` claims, publishes, writes the outcome
- * and settles the post; a job for a target that is not due does nothing. A worker that dies
- * mid-attempt leaves the target `publishing`; the dispatcher's recovery takes it from there
- * (so pg-boss's own retry is off: a retry could not know whether the request left).
+ * The queues of publishing's attempts (publishQueue), one attempt per job: `publishTargets`
+ * claims, publishes, writes the outcome and settles the post; a job for a target that is not
+ * due does nothing. A worker that dies mid-attempt leaves the target `publishing`; the
+ * dispatcher's recovery takes it from there (so pg-boss's own retry is off: a retry could not
+ * know whether the request left).
  */
 export function publishTargetJobs(timing: PublishingTiming = publishingTiming()): JobDefinition[] {
-  const batchSize = Math.max(1, Math.ceil(timing.concurrency / LOOPS));
-  return [null, ...NETWORKS].map((network) => {
-    const name = publishQueue(network);
-    return defineJob<{ targetId: string }>({
-      name,
+  return [null, ...NETWORKS].map((network) =>
+    defineJob<{ targetId: string }>({
+      name: publishQueue(network),
       queue: { policy: 'short', retryLimit: 0, expireInSeconds: 3600 },
-      work: { pollingIntervalSeconds: 0.5, batchSize },
-      loops: network ? Math.min(LOOPS, timing.concurrency) : 1,
-      handle: async (jobs, { db, media, notify }) => {
+      lane: { slots: timing.concurrency, pollingIntervalSeconds: 0.5 },
+      handle: async (jobs, { db, media }, settled) => {
         // One claim and one read of channels, posts and media for the batch; then each target
-        // is sent on its own.
+        // is sent on its own, and its job ends (its slot freed) with its own attempt.
+        const jobOf = new Map(jobs.map((job) => [job.data.targetId, job.id]));
         await publishTargets(
           { db, media },
           jobs.map((job) => job.data.targetId),
+          (targetId) => settled(jobOf.get(targetId) ?? ''),
         );
-        // A full batch means more may be waiting: fetch again at once rather than after a poll.
-        if (jobs.length >= batchSize) notify(name);
       },
-    });
-  });
+    }),
+  );
 }
 
 /**

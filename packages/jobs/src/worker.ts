@@ -3,6 +3,7 @@ import type { MediaSource } from '@chorus/services';
 import PgBoss from 'pg-boss';
 import type { JobDefinition } from './definition';
 import { jobDefinitions } from './definitions';
+import { startLane, type Lane } from './lane';
 
 export interface WorkerOptions {
   /** The PostgreSQL server pg-boss keeps its queues on (the embedded server's URL included). */
@@ -64,13 +65,16 @@ export async function startWorker({
   const boss = createQueueClient(databaseUrl);
   boss.on('error', onError);
   await boss.start();
-  const loops = new Map<string, string[]>();
+  const loops = new Map<string, string>();
+  const lanes = new Map<string, Lane>();
   const context = {
     db,
     boss,
     media,
     notify: (queue: string) => {
-      for (const id of loops.get(queue) ?? []) boss.notifyWorker(id);
+      lanes.get(queue)?.wake();
+      const loop = loops.get(queue);
+      if (loop) boss.notifyWorker(loop);
     },
   };
   for (const definition of definitions) {
@@ -79,21 +83,27 @@ export async function startWorker({
     // A queue an earlier version made keeps that version's options (its policy, its expiry)
     // in pg-boss's table: each start writes the code's.
     await retryingConflicts(() => boss.updateQueue(definition.name, options));
-    const ids: string[] = [];
-    for (let loop = 0; loop < (definition.loops ?? 1); loop++) {
-      ids.push(
-        await boss.work<object>(definition.name, definition.work ?? {}, (jobs) =>
-          definition.handle(jobs, context),
-        ),
+    if (definition.lane) {
+      const lane = startLane<object>(
+        boss,
+        definition.name,
+        { ...definition.lane, onError },
+        (jobs, settled) => definition.handle(jobs, context, settled),
       );
+      lanes.set(definition.name, lane);
+      continue;
     }
-    loops.set(definition.name, ids);
+    const id = await boss.work<object>(definition.name, definition.work ?? {}, (jobs) =>
+      definition.handle(jobs, context, () => {}),
+    );
+    loops.set(definition.name, id);
   }
   for (const definition of definitions) await definition.onStart?.(context);
   return {
     boss,
     stop: async () => {
       for (const definition of definitions) definition.onStop?.();
+      await Promise.all([...lanes.values()].map((lane) => lane.stop(10_000)));
       await boss.stop({ graceful: true, timeout: 10_000, wait: true });
     },
   };

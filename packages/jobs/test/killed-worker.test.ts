@@ -81,8 +81,8 @@ describe('a sweep left running by a killed worker', () => {
     await start(
       chains.map((chain) => ({
         ...chain,
-        handle: async (jobs, context) => {
-          await chain.handle(jobs, context);
+        handle: async (jobs, context, settled) => {
+          await chain.handle(jobs, context, settled);
           swept.add(chain.name);
         },
       })),

@@ -369,4 +369,44 @@ describe('networks apart', () => {
       'the Mastodon targets',
     );
   });
+
+  it("a slow target holds only its own slot: its network's next targets go out beside it", async () => {
+    const slowInstance = await mastodonChannel('slowinstance');
+    const others = await mastodonChannel('otherinstance');
+    mastodon.faults.inject(
+      { kind: 'slow', ms: 8_000 },
+      { times: 2, method: 'POST', path: '/api/v1/statuses' },
+    );
+    const post = (channel: { accountId: string; channelId: string }, content: string) =>
+      insertPost(database.db, {
+        accountId: channel.accountId,
+        content,
+        targets: [{ channelId: channel.channelId }],
+      });
+    // Two slow targets, each falling due alone, so that each is fetched on its own: a worker
+    // that waited for a whole fetch before the next would have nothing left to take the rest.
+    const slow = [];
+    for (const content of ['Slow first', 'Slow second']) {
+      slow.push(await post(slowInstance, content));
+      await until(async () => statusesWith(content).length === 1, `"${content}" to be sent`);
+    }
+    const fast = await Promise.all(
+      ['Fast 1', 'Fast 2', 'Fast 3'].map((content) => post(others, content)),
+    );
+    await until(
+      async () =>
+        (await Promise.all(fast.map(({ postId }) => postStatus(database.db, postId)))).every(
+          (status) => status === 'published',
+        ),
+      'the Mastodon targets behind the slow ones',
+    );
+    // Out while neither slow target has had its answer.
+    for (const { postId } of slow) {
+      expect((await targetsOf(database.db, postId)).map((target) => target.status)).toEqual([
+        'publishing',
+      ]);
+    }
+    for (const { postId } of slow) await settled(postId);
+    for (const { postId } of slow) expect(await postStatus(database.db, postId)).toBe('published');
+  });
 });

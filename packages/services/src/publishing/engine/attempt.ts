@@ -25,21 +25,27 @@ export interface EngineOptions {
 
 export type AttemptResult = Outcome['status'] | null;
 
+/** Told of each target as its attempt ends (or at once, when it was not due), in any order. */
+export type OnSettled = (targetId: string) => void;
+
 /**
  * One attempt at each of these targets: claimed together before any network
  * call, what they need read in a few queries for the whole batch, then each sent on its own,
  * its outcome written after with the post settled; an expired token is refreshed once and the
  * call made again. Answers each target's new status, in order, or null where it was not due
  * (another worker has it, or a duplicate job). Never throws for a network's failure: that is
- * an outcome.
+ * an outcome. `onSettled` hears of each target as soon as it is done, before the slowest.
  */
 export async function publishTargets(
   opts: EngineOptions,
   targetIds: string[],
+  onSettled: OnSettled = () => {},
 ): Promise<AttemptResult[]> {
   const { db } = opts;
   const settings = opts.settings ?? publishingSettings(opts.env);
   const claims = await claimTargets(db, targetIds);
+  const claimed = new Set(claims.map((claim) => claim.id));
+  for (const id of targetIds) if (!claimed.has(id)) onSettled(id);
   let prepared: Prepared[];
   try {
     prepared = await prepareAttempts(db, claims, opts.media ?? {});
@@ -65,6 +71,7 @@ export async function publishTargets(
           ? await settle(db, item.claim, item.outcome).catch(() => null)
           : await send(opts, settings, item.claim, item.ready);
       results.set(item.claim.id, result);
+      onSettled(item.claim.id);
     }),
   );
   return targetIds.map((id) => results.get(id) ?? null);

@@ -1,4 +1,10 @@
-export { publishTarget, publishTargets, type EngineOptions, type AttemptResult } from './attempt';
+export {
+  publishTarget,
+  publishTargets,
+  type EngineOptions,
+  type AttemptResult,
+  type OnSettled,
+} from './attempt';
 export { claimTargets, type Outcome } from './claim';
 export { publishMedia, type MediaSigner, type MediaSource } from './media';
 export { backoffMs, verdict, type Verdict } from './policy';
