@@ -1,4 +1,5 @@
 import type PgBoss from 'pg-boss';
+import { coalesce } from './coalesce';
 
 export interface LaneOptions {
   /** Jobs of the queue in flight at once in this process. */
@@ -44,8 +45,6 @@ export function startLane<T>(
   let inFlight = 0;
   let stopped = false;
   let ended: string[] = [];
-  let filling: Promise<void> | undefined;
-  let again = false;
   /** The last fetch was cut short by the free slots: more jobs may be waiting. */
   let backlog = false;
   let drained: (() => void) | undefined;
@@ -69,21 +68,9 @@ export function startLane<T>(
     }
   };
 
+  const filling = coalesce(fill, onError);
   const wake = () => {
-    if (stopped) return;
-    if (filling) {
-      again = true;
-      return;
-    }
-    filling = fill()
-      .catch(onError)
-      .finally(() => {
-        filling = undefined;
-        if (again) {
-          again = false;
-          wake();
-        }
-      });
+    if (!stopped) filling();
   };
 
   const release = (count: number) => {
@@ -128,7 +115,7 @@ export function startLane<T>(
           setTimeout(resolve, timeoutMs).unref();
         });
       }
-      await filling;
+      await filling.idle();
       // What did not end in time stays active in the queue, as a worker that died leaves it.
       await complete().catch(onError);
     },

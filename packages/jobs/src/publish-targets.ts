@@ -8,6 +8,7 @@ import {
 } from '@chorus/services';
 import { readSetting } from '@chorus/settings';
 import { NETWORKS, type Network } from '@chorus/validators';
+import { coalesce } from './coalesce';
 import { defineJob, SWEEP_CHAIN_QUEUE, type JobContext, type JobDefinition } from './definition';
 
 export const PUBLISH_TARGET = 'publishing.target';
@@ -125,33 +126,10 @@ export const dispatchPublishingJob = (timing: PublishingTiming = publishingTimin
       }
     },
     onStart: async (context) => {
-      stopWaking = wakeOnce(() => dispatch(context));
+      stopWaking = onPublishingWake(coalesce(() => dispatch(context)));
       await context.boss.send(DISPATCH_PUBLISHING, {});
       await context.boss.schedule(DISPATCH_PUBLISHING, '* * * * *');
     },
     onStop: () => stopWaking?.(),
   });
 };
-
-/** Runs `work` at each wake; wakes during a run make one more run after it, not one each. */
-function wakeOnce(work: () => Promise<void>): () => void {
-  let running = false;
-  let again = false;
-  const run = () => {
-    if (running) {
-      again = true;
-      return;
-    }
-    running = true;
-    work()
-      .catch(() => {})
-      .finally(() => {
-        running = false;
-        if (again) {
-          again = false;
-          run();
-        }
-      });
-  };
-  return onPublishingWake(run);
-}
