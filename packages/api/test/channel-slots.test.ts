@@ -1,4 +1,4 @@
-import { accounts, eq } from '@chorus/db';
+import { accounts, eq, posts } from '@chorus/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness';
 import { channelOf } from './targets-fixtures';
@@ -185,6 +185,40 @@ describe('schedule: "next_slot"', () => {
     expect(updated.status, JSON.stringify(updated.json)).toBe(200);
     expect(updated.json.data.status).toBe('scheduled');
     expect([EARLIER, SHARED]).toContain(berlinTime(updated.json.data.scheduledAt));
+  });
+
+  it('never hands out a slot a series’ later occurrence holds, started or not', async () => {
+    const linkedin = await channelOf(h, h.main.accountId, 'linkedin');
+    await putSlots(linkedin, everyDayAt('07:15'));
+    const days = (await h.call('GET', path(linkedin))).json.data.upcoming.map(
+      (slot: { at: string }) => slot.at,
+    ) as string[];
+    const targets = [{ channelId: linkedin }];
+    const series = await createPost({
+      status: 'scheduled',
+      scheduledAt: days[0],
+      recurrence: 'FREQ=DAILY;COUNT=3',
+      targets,
+    });
+    expect(series.status, JSON.stringify(series.json)).toBe(201);
+    const upcoming = (await h.call('GET', path(linkedin))).json.data.upcoming;
+    expect(upcoming.slice(0, 4).map((slot: { free: boolean }) => slot.free)).toEqual([
+      false,
+      false,
+      false,
+      true,
+    ]);
+    const after = await createPost({ schedule: 'next_slot', targets });
+    expect(after.json.data.scheduledAt).toBe(days[3]);
+
+    // The series started a day earlier and went out once: its next two occurrences still hold.
+    const start = new Date(Date.parse(days[0] ?? '') - 86_400_000);
+    await h.db
+      .update(posts)
+      .set({ scheduledAt: start, nextOccurrenceAt: new Date(days[0] ?? '') })
+      .where(eq(posts.id, series.json.data.id));
+    const freed = await createPost({ schedule: 'next_slot', targets });
+    expect(freed.json.data.scheduledAt).toBe(days[2]);
   });
 
   it('refuses without targets, without a shared slot, beside scheduledAt or another status', async () => {

@@ -6,8 +6,10 @@ import {
   eq,
   gt,
   inArray,
+  isNotNull,
   lte,
   ne,
+  or,
   postTargets,
   posts,
   type Db,
@@ -15,6 +17,7 @@ import {
 import { WEEKDAYS, type ChannelSlots, type PutSlotsInput, type Slot } from '@chorus/validators';
 import { DateTime } from 'luxon';
 import { notFound } from '../shared/errors';
+import { seriesOf } from '../posts/recurrence';
 import { invalid } from '../posts/rules';
 import type { Tx } from '../posts/tx';
 
@@ -63,7 +66,11 @@ const timeZoneOf = async (db: Db | Tx, accountId: string) => {
   return row?.timeZone ?? 'UTC';
 };
 
-/** The instants some post on one of `channelIds` holds between `from` and `to`. */
+/**
+ * The instants some post on one of `channelIds` holds in (`from`, `to`]: a one-off post its
+ * `scheduledAt`; a series every occurrence of its rule in the window, and the one it waits for
+ * (kept when the account's zone changed), so a slot is never handed out under a later copy.
+ */
 async function takenInstants(
   db: Db | Tx,
   accountId: string,
@@ -71,7 +78,12 @@ async function takenInstants(
   window: { from: Date; to: Date; exceptPostId?: string },
 ) {
   const rows = await db
-    .selectDistinct({ at: posts.scheduledAt })
+    .selectDistinct({
+      id: posts.id,
+      at: posts.scheduledAt,
+      recurrence: posts.recurrence,
+      next: posts.nextOccurrenceAt,
+    })
     .from(posts)
     .innerJoin(postTargets, eq(postTargets.postId, posts.id))
     .where(
@@ -79,12 +91,25 @@ async function takenInstants(
         eq(posts.accountId, accountId),
         inArray(postTargets.channelId, channelIds),
         inArray(posts.status, [...HOLDING]),
-        gt(posts.scheduledAt, window.from),
         lte(posts.scheduledAt, window.to),
+        or(gt(posts.scheduledAt, window.from), isNotNull(posts.recurrence)),
         window.exceptPostId ? ne(posts.id, window.exceptPostId) : undefined,
       ),
     );
-  return new Set(rows.map((row) => row.at?.getTime()));
+  const taken = new Set<number>();
+  const take = (at: Date | null) => {
+    if (at && at > window.from && at <= window.to) taken.add(at.getTime());
+  };
+  const timeZone = rows.some((row) => row.recurrence) ? await timeZoneOf(db, accountId) : 'UTC';
+  for (const row of rows) {
+    take(row.at);
+    take(row.next);
+    if (!row.recurrence || !row.at) continue;
+    const series = seriesOf(row.recurrence, row.at, timeZone);
+    let at = series.firstFrom(new Date(window.from.getTime() + 1));
+    for (; at && at <= window.to; at = series.firstFrom(new Date(at.getTime() + 1))) take(at);
+  }
+  return taken;
 }
 
 async function findChannel(db: Db | Tx, principal: Principal, id: string) {
