@@ -3,7 +3,8 @@
  * admin edits a channel's weekly slots (a slot given twice is refused beside its row, what was
  * typed kept), a `user` reads them without a form, and the calendar shows a weekly series'
  * coming occurrences and the free slots, each marked in words, and a series' page its rule and
- * next occurrences (an archived one, that none is to come); axe at 1280 and 375 px.
+ * next occurrences (an archived one, that none is to come), a copy's page a link to its series;
+ * axe at 1280 and 375 px.
  */
 import type { MastodonStandIn } from '@chorus/stand-ins';
 import type { Browser, Page } from 'playwright-core';
@@ -178,6 +179,38 @@ describe('posting slots and recurring posts', () => {
     await status.getByText('Repeats: Every day').waitFor();
     await status.getByText('Archived: no more copies go out.').waitFor();
     expect(await status.getByRole('list', { name: 'Next:' }).count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('a copy’s page says it is one occurrence and links to its series', async () => {
+    const title = `Recurring e2e: copied ${Date.now()}`;
+    const created = await api('POST', '/api/content/posts', {
+      title,
+      content: 'Once a day',
+      status: 'scheduled',
+      scheduledAt: new Date(Date.now() + 2_000).toISOString(),
+      recurrence: 'FREQ=DAILY',
+    });
+    expect(created.status).toBe(201);
+    const series = created.json.data.id as string;
+    // The scheduler copies the first occurrence when it comes (a sweep every half second).
+    let copy: string | undefined;
+    for (let tries = 0; !copy && tries < 60; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const found = await api('GET', `/api/content/posts?q=${encodeURIComponent(title)}`);
+      copy = (found.json.data as { id: string; recurrenceOf: string | null }[]).find(
+        (post) => post.recurrenceOf === series,
+      )?.id;
+    }
+    if (!copy) throw new Error('the series made no copy within 30 s');
+    const page = await signedInAt(ADMIN);
+    await page.goto(`/dashboard/posts/${copy}`);
+    const status = page.getByRole('region', { name: 'Status' });
+    await status.getByText('One occurrence of a recurring post').waitFor();
+    await status.getByRole('link', { name: 'open the series' }).click();
+    await page.waitForURL((url) => url.pathname === `/dashboard/posts/${series}`);
+    await page.getByRole('region', { name: 'Status' }).getByText('Repeats: Every day').waitFor();
+    expect(await page.getByText('One occurrence of a recurring post').count()).toBe(0);
     await page.context().close();
   });
 

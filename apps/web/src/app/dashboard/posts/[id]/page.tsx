@@ -22,7 +22,7 @@ import { PostView } from '../post-view';
 import { StatusActions } from '../status-actions';
 import { dueSoon, PostWhen } from '../when';
 import { PostTargets } from './post-targets';
-import { SeriesDates } from './series-dates';
+import { SeriesDates, SeriesOrigin } from './series-dates';
 
 export const dynamic = 'force-dynamic';
 
@@ -85,6 +85,7 @@ export default async function PostPage(props: { params: Params }) {
           </span>
         </p>
         <SeriesDates post={post} zone={zone} />
+        <SeriesOrigin post={post} />
         <RejectionNotice rejection={post.rejection} zone={zone} />
         {canEdit && (
           <StatusActions

@@ -1,4 +1,5 @@
 import type { Post } from '@chorus/validators';
+import Link from 'next/link';
 import { ZoneTime } from '~/components/zone-time';
 import { repeatsInWords } from '../repeats';
 
@@ -37,5 +38,20 @@ export function SeriesDates({ post, zone }: { post: Post; zone: string }) {
         <p className="muted">{noneToCome(post.status)}</p>
       )}
     </div>
+  );
+}
+
+/**
+ * On a copy a series made: which series it came from, since changes to the occurrences to come
+ * are made there, not on the copy.
+ */
+export function SeriesOrigin({ post }: { post: Post }) {
+  if (post.recurrenceOf === null) return null;
+  return (
+    <p className="series small">
+      <span aria-hidden="true">↻ </span>One occurrence of a recurring post:{' '}
+      <Link href={`/dashboard/posts/${post.recurrenceOf}`}>open the series</Link> to change the ones
+      to come.
+    </p>
   );
 }
