@@ -2,11 +2,12 @@
  * The dashboard's home in Chromium against `npm start`: the admin's summary (users, platforms,
  * posts by status, the next scheduled posts in order, last 7 days of engagement, a disabled
  * webhook), the same page for a `user` without the admin-only figures, the navigation on one
- * row at 1280 px and in a menu at 375 px, and axe.
+ * row from 1280 px down (beside the brand, then under it, scrolling sideways) and in a menu at
+ * 375 px, and axe.
  *
  * Other test files share the server, so figures are read relative to this file's own data.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium, seriousViolations, signedIn } from './browser';
 import { cliApiKey } from './cli';
@@ -99,28 +100,43 @@ describe('home', () => {
     await page.context().close();
   });
 
-  it('fits an admin’s navigation on one row at 1280 px, and keeps it in a menu at 375 px', async () => {
-    const wide = await signedIn(browser, base, ADMIN, { width: 1280 });
-    const nav = wide.getByRole('navigation', { name: 'Dashboard' });
-    const links = await nav.getByRole('link').all();
-    expect(links.length).toBe(13);
-    const boxes = await Promise.all(
-      [
-        ...links,
-        nav.getByRole('button', { name: 'Sign out' }),
-        wide.getByRole('link', { name: 'Chorus', exact: true }),
-      ].map(async (entry) => (await entry.boundingBox()) ?? { x: 0, y: -1, width: 0, height: 0 }),
-    );
-    // Every link starts at the same height, and the brand and Sign out sit across that row.
-    const row = boxes[0] ?? { y: 0, height: 0 };
-    expect(new Set(boxes.slice(0, links.length).map((box) => box.y)).size).toBe(1);
-    for (const box of boxes) {
-      const middle = box.y + box.height / 2;
-      expect(middle).toBeGreaterThan(row.y);
-      expect(middle).toBeLessThan(row.y + row.height);
-    }
-    await wide.context().close();
+  it.each([1280, 1024, 800])(
+    'keeps an admin’s navigation on one row at %i px, every link reachable',
+    async (width) => {
+      const wide = await signedIn(browser, base, ADMIN, { width });
+      const nav = wide.getByRole('navigation', { name: 'Dashboard' });
+      const links = await nav.getByRole('link').all();
+      expect(links.length).toBe(13);
+      const signOut = nav.getByRole('button', { name: 'Sign out' });
+      const brand = wide.getByRole('link', { name: 'Chorus', exact: true });
+      const box = async (entry: Locator) =>
+        (await entry.boundingBox()) ?? { x: 0, y: -1, width: 0, height: 0 };
+      // Every link starts at the same height, and Sign out sits across that row; at 1280 px
+      // the brand does too, narrower the row is under it.
+      const boxes = await Promise.all([...links, signOut].map(box));
+      const row = boxes[0] ?? { y: 0, height: 0 };
+      expect(new Set(boxes.slice(0, links.length).map((b) => b.y)).size).toBe(1);
+      const across = (b: { y: number; height: number }) =>
+        b.y + b.height / 2 > row.y && b.y + b.height / 2 < row.y + row.height;
+      expect(boxes.every(across)).toBe(true);
+      const top = await box(brand);
+      expect(across(top)).toBe(width === 1280);
+      if (width < 1280) expect(top.y + top.height).toBeLessThanOrEqual(row.y);
+      // At 1024 px the whole row fits; narrower, a link beyond the edge scrolls into view
+      // within the row, and the page itself never scrolls sideways.
+      const scrolls = await nav.evaluate((el) => el.scrollWidth > el.clientWidth);
+      expect(scrolls).toBe(width < 1024);
+      const last = links.at(-1) as Locator;
+      await last.scrollIntoViewIfNeeded();
+      const seen = await box(last);
+      expect(seen.x + seen.width).toBeLessThanOrEqual(width);
+      expect(seen.y).toBe(row.y);
+      expect(await wide.evaluate(() => document.documentElement.scrollWidth)).toBe(width);
+      await wide.context().close();
+    },
+  );
 
+  it('keeps the navigation in a menu at 375 px', async () => {
     const phone = await signedIn(browser, base, ADMIN, { width: 375 });
     const menu = phone.getByRole('navigation', { name: 'Dashboard' });
     expect(await menu.isVisible()).toBe(false);
@@ -130,10 +146,13 @@ describe('home', () => {
     await phone.context().close();
   });
 
-  it.each([1280, 375])('axe finds no serious or critical violation at %i px', async (width) => {
-    const page = await signedIn(browser, base, ADMIN, { width });
-    await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
-    expect(await seriousViolations(page)).toEqual([]);
-    await page.context().close();
-  });
+  it.each([1280, 800, 375])(
+    'axe finds no serious or critical violation at %i px',
+    async (width) => {
+      const page = await signedIn(browser, base, ADMIN, { width });
+      await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.context().close();
+    },
+  );
 });
