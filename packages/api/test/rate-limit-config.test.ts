@@ -8,6 +8,7 @@ import {
   clientIp,
   trustedProxiesFromEnv,
   DEFAULT_RATE_LIMITS,
+  oauthClientBucket,
   principalBucket,
   rateLimitConfigFromEnv,
 } from '../src/rate-limit';
@@ -29,6 +30,7 @@ describe('rate-limit configuration', () => {
       },
       oauthMultiplier: 2,
       anonymous: 60,
+      oauthClient: 600,
     });
   });
 
@@ -46,12 +48,12 @@ describe('rate-limit configuration', () => {
 
   it('reads overrides, timeout and prefix', () => {
     const config = rateLimitConfigFromEnv({
-      RATE_LIMITS: '{"free":{"read":1000},"oauthMultiplier":3,"anonymous":120}',
+      RATE_LIMITS: '{"free":{"read":1000},"oauthMultiplier":3,"anonymous":120,"oauthClient":900}',
       RATE_LIMIT_TIMEOUT_MS: '50',
       RATE_LIMIT_PREFIX: 'eu:rl',
     });
     expect(config).toMatchObject({
-      limits: { free: { read: 1000 }, oauthMultiplier: 3, anonymous: 120 },
+      limits: { free: { read: 1000 }, oauthMultiplier: 3, anonymous: 120, oauthClient: 900 },
       timeoutMs: 50,
       prefix: 'eu:rl',
     });
@@ -110,6 +112,10 @@ describe('buckets', () => {
 
   it('counts unauthenticated requests per client IP', () => {
     expect(anonymousBucket('203.0.113.9', limits)).toEqual({ key: 'ip:203.0.113.9', limit: 60 });
+  });
+
+  it('counts a confidential OAuth client at the machine endpoints per client', () => {
+    expect(oauthClientBucket('app_1', limits)).toEqual({ key: 'oauth-client:app_1', limit: 600 });
   });
 });
 

@@ -1,9 +1,15 @@
-import type { RateLimiter } from '../rate-limit';
+import { oauthClientBucket, type RateLimiter } from '../rate-limit';
 import type { ApiError } from '../server/errors';
-import { toResponse } from '../server/node-fetch';
-import { createPipeline, type PipelineRoute } from '../server/pipeline';
+import { toResponse, type Answer } from '../server/node-fetch';
+import { createPipeline, type Admitted, type PipelineRoute } from '../server/pipeline';
 import { errorResponse, json } from '../server/respond';
-import { metadataAnswer, noStore, oauthEndpoints, type OAuthEndpointsOptions } from './endpoints';
+import {
+  metadataAnswer,
+  noStore,
+  oauthEndpoints,
+  type ClientCheck,
+  type OAuthEndpointsOptions,
+} from './endpoints';
 import { MAX_BODY } from './request';
 
 export interface OAuthDoorOptions extends OAuthEndpointsOptions {
@@ -12,14 +18,36 @@ export interface OAuthDoorOptions extends OAuthEndpointsOptions {
 }
 
 type Endpoint = PipelineRoute['serve'];
+/** An endpoint whose client authenticates itself: token, revocation, introspection. */
+type ClientEndpoint = (call: Admitted, check: ClientCheck) => Promise<Answer>;
+
+/** The metadata as the pipeline's route: public, no body, counted per client address. */
+export const publicRoute = (serve: Endpoint) =>
+  ({ caller: 'none', access: [], body: 'none', serve }) satisfies PipelineRoute;
 
 /**
- * An OAuth endpoint as the pipeline's route: no bearer credential is read (the client
- * authenticates itself, or the document is public), counted per client address, its body
- * capped at MAX_BODY.
+ * A client endpoint as one request's route (made per request): no bearer credential is read,
+ * the body is capped at MAX_BODY, and the client is authenticated once, for the rate-limit
+ * stage and for the endpoint. A confidential client that proves itself counts on its own
+ * budget; a public client, or credentials that fail, on the client address's.
  */
-export const oauthRoute = (serve: Endpoint, body: PipelineRoute['body'] = MAX_BODY) =>
-  ({ caller: 'none', access: [], body, serve }) satisfies PipelineRoute;
+export function clientRoute(
+  endpoint: ClientEndpoint,
+  checkClient: (req: Request, body: string | undefined) => ClientCheck,
+): PipelineRoute {
+  let check: ClientCheck | undefined;
+  const once = (req: Request, body: string | undefined) => (check ??= checkClient(req, body));
+  return {
+    caller: 'none',
+    access: [],
+    body: MAX_BODY,
+    async bucket(req, body, limits) {
+      const { client } = await once(req, body).result.catch(() => ({ client: null }));
+      return client?.confidential ? oauthClientBucket(client.id, limits) : null;
+    },
+    serve: (call) => endpoint(call, once(call.req, call.body)),
+  };
+}
 
 /**
  * A refusal in RFC 6749's shape (`error`, `error_description`), uncached — except for a
@@ -56,8 +84,8 @@ export function createOAuthDoor(
  */
 export function createOAuthEndpoints(options: OAuthDoorOptions) {
   const endpoints = oauthEndpoints(options);
-  const alone = (serve: Endpoint) => {
-    const door = createOAuthDoor(() => oauthRoute(serve), options);
+  const alone = (endpoint: ClientEndpoint) => {
+    const door = createOAuthDoor(() => clientRoute(endpoint, endpoints.checkClient), options);
     return async (req: Request) => toResponse(await door(req));
   };
   return {

@@ -7,6 +7,7 @@ import {
   introspectToken,
   OAuthError,
   revokeToken,
+  type OAuthClientRow,
 } from '@chorus/services';
 import { log } from '../server/logger';
 import type { Answer } from '../server/node-fetch';
@@ -91,50 +92,76 @@ export function metadataAnswer(
   });
 }
 
+/** A request's client, authenticated, with the parameters it sent. */
+interface Authenticated {
+  db: Database['db'];
+  client: OAuthClientRow;
+  params: Record<string, string | undefined>;
+}
+
+/**
+ * One request's client authentication, run once however many stages ask for it: the
+ * rate-limit stage (a confidential client counts on its own budget) and the endpoint, which
+ * answers a failure. `credentials` are what the request presented, once read.
+ */
+export interface ClientCheck {
+  readonly result: Promise<Authenticated>;
+  readonly credentials: PresentedCredentials | undefined;
+}
+
 /**
  * The authorization server's machine endpoints, as the pipeline's route handlers: token
  * (RFC 6749 §3.2), revocation (RFC 7009), introspection (RFC 7662) and metadata (RFC 8414).
  * The domain rules are in @chorus/services; this is their HTTP shape.
  */
 export function oauthEndpoints({ getDatabase, trustedProxies }: OAuthEndpointsOptions) {
-  /** Reads the parameters, authenticates the client, then runs `then`. */
-  async function withClient(
-    endpoint: string,
-    { req, body, headers }: OAuthCall,
-    then: (
-      db: Database['db'],
-      client: Awaited<ReturnType<typeof authenticateClient>>,
-      params: Record<string, string | undefined>,
-    ) => Promise<Answer>,
-  ): Promise<Answer> {
+  /** Reads the parameters and authenticates the client (RFC 6749 §2.3), once per request. */
+  function checkClient(req: Request, body: string | undefined): ClientCheck {
     let credentials: PresentedCredentials | undefined;
-    try {
+    const result = (async () => {
       const params = readParams(body ?? '', req.headers.get('content-type'));
       credentials = clientCredentials(req, params);
       const { db } = await getDatabase();
       const ip = clientIp(req, { trusted: trustedProxies });
-      const client = await authenticateClient(db, credentials, ip);
-      return await then(db, client, params);
+      return { db, params, client: await authenticateClient(db, credentials, ip) };
+    })();
+    return {
+      result,
+      get credentials() {
+        return credentials;
+      },
+    };
+  }
+
+  /** Runs `then` for the checked client; a failure answers in RFC 6749's shape. */
+  async function withClient(
+    endpoint: string,
+    { headers }: OAuthCall,
+    check: ClientCheck,
+    then: (authenticated: Authenticated) => Promise<Answer>,
+  ): Promise<Answer> {
+    try {
+      return await then(await check.result);
     } catch (error) {
-      return failure(error, credentials, endpoint, headers);
+      return failure(error, check.credentials, endpoint, headers);
     }
   }
 
-  const token = (call: OAuthCall) =>
-    withClient('token', call, async (db, client, params) =>
+  const token = (call: OAuthCall, check: ClientCheck) =>
+    withClient('token', call, check, async ({ db, client, params }) =>
       json(200, await grantTokens({ db, client, params }), noStore(call.headers)),
     );
 
-  const revoke = (call: OAuthCall) =>
-    withClient('revoke', call, async (db, client, params) => {
+  const revoke = (call: OAuthCall, check: ClientCheck) =>
+    withClient('revoke', call, check, async ({ db, client, params }) => {
       if (!params.token)
         throw new OAuthError('invalid_request', 'The token parameter is required.');
       await revokeToken({ db, client, token: params.token });
       return new Response(null, { status: 200, headers: noStore(call.headers) });
     });
 
-  const introspect = (call: OAuthCall) =>
-    withClient('introspect', call, async (db, client, params) => {
+  const introspect = (call: OAuthCall, check: ClientCheck) =>
+    withClient('introspect', call, check, async ({ db, client, params }) => {
       // Public clients cannot authenticate, so they cannot introspect (RFC 7662 §2.1).
       if (!client.confidential) {
         throw new OAuthError('invalid_client', 'Introspection needs a confidential client.');
@@ -148,5 +175,5 @@ export function oauthEndpoints({ getDatabase, trustedProxies }: OAuthEndpointsOp
 
   const metadata = async ({ req, headers }: OAuthCall) => metadataAnswer(req, headers);
 
-  return { token, revoke, introspect, metadata };
+  return { token, revoke, introspect, metadata, checkClient };
 }

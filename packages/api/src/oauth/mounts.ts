@@ -1,7 +1,7 @@
 import { AppError } from '@chorus/services';
 import type { FetchHandler } from '../server/listener';
 import { refusingRoute } from '../server/pipeline';
-import { createOAuthDoor, oauthRoute, type OAuthDoorOptions } from './door';
+import { clientRoute, createOAuthDoor, publicRoute, type OAuthDoorOptions } from './door';
 import { oauthEndpoints } from './endpoints';
 
 /**
@@ -11,21 +11,25 @@ import { oauthEndpoints } from './endpoints';
  */
 export function oauthMounts(options: OAuthDoorOptions): [string, FetchHandler][] {
   const endpoints = oauthEndpoints(options);
+  const client = (endpoint: Parameters<typeof clientRoute>[0]) => () =>
+    clientRoute(endpoint, endpoints.checkClient);
+  const metadata = publicRoute(endpoints.metadata);
   /** The OAuth routes: each endpoint at exactly its path, answering its methods only. */
   const table = new Map([
-    ['/oauth/token', { methods: ['POST'], route: oauthRoute(endpoints.token) }],
-    ['/oauth/revoke', { methods: ['POST'], route: oauthRoute(endpoints.revoke) }],
-    ['/oauth/introspect', { methods: ['POST'], route: oauthRoute(endpoints.introspect) }],
+    ['/oauth/token', { methods: ['POST'], route: client(endpoints.token) }],
+    ['/oauth/revoke', { methods: ['POST'], route: client(endpoints.revoke) }],
+    ['/oauth/introspect', { methods: ['POST'], route: client(endpoints.introspect) }],
     [
       '/.well-known/oauth-authorization-server',
-      { methods: ['GET', 'HEAD'], route: oauthRoute(endpoints.metadata, 'none') },
+      { methods: ['GET', 'HEAD'], route: () => metadata },
     ],
   ]);
   const door = createOAuthDoor((req, path) => {
     const entry = table.get(path);
     if (!entry)
       return refusingRoute('none', new AppError('route_not_found', 'No route for this path.'));
-    if (entry.methods.includes(req.method)) return entry.route;
+    // A client route is made per request: it keeps that request's client authentication.
+    if (entry.methods.includes(req.method)) return entry.route();
     const refused = new AppError('method_not_allowed', `${req.method} is not allowed here.`);
     return refusingRoute('none', refused, entry.methods);
   }, options);

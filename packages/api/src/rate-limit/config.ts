@@ -22,6 +22,7 @@ const ZRateLimits = z.strictObject({
   enterprise: tier.optional(),
   oauthMultiplier: z.number().positive().optional(),
   anonymous: figure.optional(),
+  oauthClient: figure.optional(),
 });
 
 const fail = (name: string, problem: string): never => {

@@ -11,6 +11,7 @@ export { createRateLimiter, type RateLimiter, type RateLimiterOptions } from './
 export {
   anonymousBucket,
   DEFAULT_RATE_LIMITS,
+  oauthClientBucket,
   principalBucket,
   WINDOW_MS,
   type Bucket,

@@ -13,6 +13,8 @@ export interface RateLimits {
   oauthMultiplier: number;
   /** Unauthenticated requests, per client IP, reads and writes together. */
   anonymous: number;
+  /** A confidential OAuth client's requests to the machine endpoints, per client. */
+  oauthClient: number;
 }
 
 export const DEFAULT_RATE_LIMITS: RateLimits = {
@@ -23,6 +25,7 @@ export const DEFAULT_RATE_LIMITS: RateLimits = {
   },
   oauthMultiplier: 2,
   anonymous: 60,
+  oauthClient: 600,
 };
 
 /** A partial override, as RATE_LIMITS or a test gives it. */
@@ -32,6 +35,7 @@ export interface RateLimitsOverride {
   enterprise?: { read?: number; write?: number };
   oauthMultiplier?: number;
   anonymous?: number;
+  oauthClient?: number;
 }
 
 export function withOverride(override: RateLimitsOverride = {}, base = DEFAULT_RATE_LIMITS) {
@@ -40,6 +44,7 @@ export function withOverride(override: RateLimitsOverride = {}, base = DEFAULT_R
     tiers: { free: tier('free'), pro: tier('pro'), enterprise: tier('enterprise') },
     oauthMultiplier: override.oauthMultiplier ?? base.oauthMultiplier,
     anonymous: override.anonymous ?? base.anonymous,
+    oauthClient: override.oauthClient ?? base.oauthClient,
   } satisfies RateLimits;
 }
 
@@ -81,4 +86,14 @@ export function principalBucket(principal: Principal, method: string, limits: Ra
 export const anonymousBucket = (clientIp: string, limits: RateLimits): Bucket => ({
   key: `ip:${clientIp}`,
   limit: limits.anonymous,
+});
+
+/**
+ * A confidential OAuth client that proved itself at the token, revocation or introspection
+ * endpoint: its own budget, wherever it calls from (a partner's servers behind one address
+ * refresh tokens for all their users). Public clients cannot prove who they are: per address.
+ */
+export const oauthClientBucket = (clientId: string, limits: RateLimits): Bucket => ({
+  key: `oauth-client:${clientId}`,
+  limit: limits.oauthClient,
 });

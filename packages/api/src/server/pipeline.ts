@@ -8,6 +8,7 @@ import {
   reportRateLimit,
   type Bucket,
   type RateLimiter,
+  type RateLimits,
 } from '../rate-limit';
 import { withIdempotency } from '../rest/idempotency';
 import { accessBreach, type AccessRule } from './access';
@@ -25,10 +26,10 @@ import { responseHeaders } from './respond';
  * door — REST procedures, REST handler routes, `/api/trpc`, the OAuth machine endpoints — goes
  * through these stages, each once, in this order:
  *
- * request id → security headers → body cap → principal → rate limit → access → (the route,
- * which wraps its effect in the idempotency stage) → request log, with the error envelope
- * around all of them. A door only translates its protocol: it finds the route (`Door.route`)
- * and says how its errors look (`Door.refusal`).
+ * request id → security headers → body cap → principal (or the route's own caller: an OAuth
+ * client) → rate limit → access → (the route, which wraps its effect in the idempotency stage)
+ * → request log, with the error envelope around all of them. A door only translates its
+ * protocol: it finds the route (`Door.route`) and says how its errors look (`Door.refusal`).
  */
 
 /** What a route is handed once the pipeline has admitted the request. */
@@ -65,6 +66,11 @@ export interface PipelineRoute {
   acceptsSession?: boolean;
   /** The rules the caller must meet, one per call (a tRPC batch has one per call); none for public. */
   access: readonly AccessRule[];
+  /**
+   * The budget of a route whose callers are not users (`caller: 'none'`), once its body is read:
+   * an OAuth client that proves itself counts on its own; null, its client address's.
+   */
+  bucket?(req: Request, body: string | undefined, limits: RateLimits): Promise<Bucket | null>;
   /** Requests this one counts as (a tRPC batch of N: N). */
   cost?: number;
   /** Health probes: the budget is reported, never spent nor refused. */
@@ -176,12 +182,10 @@ export function createPipeline<R extends PipelineRoute = PipelineRoute>(
     const cap = bodyCap(req, route);
     const body = cap === undefined ? undefined : await readCapped(req, cap);
     const principal = await callerOf(req, route, headers);
-    await spendBudget(
-      rateLimiter,
-      callerBucket(req, principal, rateLimiter.limits),
-      route,
-      headers,
-    );
+    const bucket =
+      (route.bucket && (await route.bucket(req, body, rateLimiter.limits))) ??
+      callerBucket(req, principal, rateLimiter.limits);
+    await spendBudget(rateLimiter, bucket, route, headers);
     checkAccess(principal, route.access);
     const idempotent = async (fingerprint: object, run: () => Promise<Answer>) => {
       if (req.method !== 'POST' || !principal) return run();
