@@ -221,6 +221,25 @@ describe('schedule: "next_slot"', () => {
     expect(freed.json.data.scheduledAt).toBe(days[2]);
   });
 
+  it('starts a series at the first slot free at each of its occurrences', async () => {
+    const linkedin = await channelOf(h, h.main.accountId, 'linkedin');
+    await putSlots(linkedin, everyDayAt('07:45'));
+    const days = (await h.call('GET', path(linkedin))).json.data.upcoming.map(
+      (slot: { at: string }) => slot.at,
+    ) as string[];
+    const targets = [{ channelId: linkedin }];
+    const oneOff = await createPost({ status: 'scheduled', scheduledAt: days[2], targets });
+    expect(oneOff.status, JSON.stringify(oneOff.json)).toBe(201);
+    // Three days in a row: from days[0] or days[1] the series would meet the post on days[2].
+    const series = await createPost({
+      schedule: 'next_slot',
+      recurrence: 'FREQ=DAILY;COUNT=3',
+      targets,
+    });
+    expect(series.status, JSON.stringify(series.json)).toBe(201);
+    expect(series.json.data.scheduledAt).toBe(days[3]);
+  });
+
   it('refuses without targets, without a shared slot, beside scheduledAt or another status', async () => {
     const refusals = [
       {},

@@ -12,7 +12,7 @@ import type { Tx } from './tx';
 export async function withNextSlot<T extends CreatePostInput | UpdatePostInput>(
   tx: Tx,
   input: T,
-  post: { accountId: string; id?: string; current?: string },
+  post: { accountId: string; id?: string; current?: string; recurrence?: string | null },
   now: Date,
 ): Promise<T> {
   if (input.schedule !== 'next_slot') return input;
@@ -38,6 +38,8 @@ export async function withNextSlot<T extends CreatePostInput | UpdatePostInput>(
     accountId: post.accountId,
     channelIds,
     postId: post.id,
+    // A series takes a slot free at each of its occurrences: the rule given, else the post's.
+    recurrence: input.recurrence === undefined ? post.recurrence : input.recurrence,
     now,
   });
   return { ...input, status: 'scheduled', scheduledAt: at.toISOString() };

@@ -165,12 +165,19 @@ const noSlot = (message: string) => invalid('schedule', message);
 
 /**
  * `schedule: "next_slot"`: the earliest slot, within eight weeks, that every channel of the
- * post has and that no other post of those channels holds. The channels are locked until the
+ * post has and that no other post of those channels holds, nor, for a series (`recurrence`),
+ * any of its later occurrences within those weeks. The channels are locked until the
  * transaction ends, so two posts asking at once never get the same slot.
  */
 export async function nextFreeSlot(
   tx: Tx,
-  opts: { accountId: string; channelIds: string[]; postId?: string; now: Date },
+  opts: {
+    accountId: string;
+    channelIds: string[];
+    postId?: string;
+    recurrence?: string | null;
+    now: Date;
+  },
 ): Promise<Date> {
   const { accountId, now } = opts;
   const channelIds = [...new Set(opts.channelIds)];
@@ -205,7 +212,24 @@ export async function nextFreeSlot(
     to: last,
     exceptPostId: opts.postId,
   });
-  const free = instants.find((at) => !taken.has(at.getTime()));
-  if (!free) throw noSlot('Every shared posting slot of the next eight weeks is taken.');
+  const { recurrence } = opts;
+  const isFree = (at: Date) => {
+    if (taken.has(at.getTime())) return false;
+    if (!recurrence) return true;
+    const series = seriesOf(recurrence, at, timeZone);
+    let next = series.firstFrom(new Date(at.getTime() + 1));
+    for (; next && next <= last; next = series.firstFrom(new Date(next.getTime() + 1))) {
+      if (taken.has(next.getTime())) return false;
+    }
+    return true;
+  };
+  const free = instants.find(isFree);
+  if (!free) {
+    throw noSlot(
+      recurrence
+        ? 'No shared posting slot of the next eight weeks is free at every occurrence of the series.'
+        : 'Every shared posting slot of the next eight weeks is taken.',
+    );
+  }
   return free;
 }
