@@ -90,4 +90,57 @@ describe('seriesOf', () => {
       '2026-05-29T17:00:00.000Z',
     ]);
   });
+
+  it('answers from a start near the time asked, as it would walking from the first occurrence', () => {
+    // COUNT makes seriesOf walk from the series' start; well under 1,000 occurrences in, the
+    // same rule without it must give the same occurrences from its nearer start.
+    const rules = [
+      'FREQ=DAILY',
+      'FREQ=DAILY;INTERVAL=3',
+      'FREQ=DAILY;BYDAY=MO,WE',
+      'FREQ=WEEKLY',
+      'FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,FR',
+      'FREQ=WEEKLY;INTERVAL=5',
+      'FREQ=MONTHLY',
+      'FREQ=MONTHLY;INTERVAL=2',
+      'FREQ=MONTHLY;BYDAY=-1FR',
+      'FREQ=MONTHLY;INTERVAL=3;BYDAY=1MO',
+      'FREQ=MONTHLY;BYDAY=2TU,4TU',
+    ];
+    const starts = [
+      ['2026-01-31T08:30:00Z', 'Europe/Berlin'],
+      ['2026-03-07T15:00:00Z', 'America/New_York'],
+      ['2025-12-30T23:45:00Z', 'UTC'],
+      ['2026-04-05T01:00:00Z', 'Pacific/Auckland'],
+    ] as const;
+    const daysLater = [0, 1, 9, 40, 200, 500, 800];
+    let compared = 0;
+    for (const rule of rules) {
+      for (const [first, zone] of starts) {
+        const start = new Date(first);
+        const near = seriesOf(rule, start, zone);
+        const walked = seriesOf(`${rule};COUNT=1000`, start, zone);
+        for (const days of daysLater) {
+          const at = new Date(start.getTime() + days * 86_400_000 + 3_600_000);
+          const label = `${rule} from ${first} ${zone}, ${days} days on`;
+          expect(iso(near.upcoming(at, 6)), label).toEqual(iso(walked.upcoming(at, 6)));
+          const back = new Date(at.getTime() - 20 * 86_400_000);
+          expect(near.latestBetween(back, at)?.toISOString(), label).toBe(
+            walked.latestBetween(back, at)?.toISOString(),
+          );
+          const ahead = new Date(at.getTime() + 56 * 86_400_000);
+          expect(iso(near.between(at, ahead)), label).toEqual(iso(walked.between(at, ahead)));
+          compared++;
+        }
+      }
+    }
+    expect(compared).toBe(rules.length * starts.length * daysLater.length);
+  });
+
+  it('finds a two-year-old daily series’ next occurrences', () => {
+    const series = seriesOf('FREQ=DAILY', new Date('2024-11-01T09:00:00Z'), 'Europe/Berlin');
+    const at = new Date('2026-11-29T12:00:00Z');
+    expect(series.firstFrom(at)?.toISOString()).toBe('2026-11-30T09:00:00.000Z');
+    expect(series.between(at, new Date('2026-12-02T12:00:00Z'))).toHaveLength(3);
+  });
 });

@@ -105,9 +105,7 @@ async function takenInstants(
     take(row.at);
     take(row.next);
     if (!row.recurrence || !row.at) continue;
-    const series = seriesOf(row.recurrence, row.at, timeZone);
-    let at = series.firstFrom(new Date(window.from.getTime() + 1));
-    for (; at && at <= window.to; at = series.firstFrom(new Date(at.getTime() + 1))) take(at);
+    seriesOf(row.recurrence, row.at, timeZone).between(window.from, window.to).forEach(take);
   }
   return taken;
 }
@@ -216,12 +214,8 @@ export async function nextFreeSlot(
   const isFree = (at: Date) => {
     if (taken.has(at.getTime())) return false;
     if (!recurrence) return true;
-    const series = seriesOf(recurrence, at, timeZone);
-    let next = series.firstFrom(new Date(at.getTime() + 1));
-    for (; next && next <= last; next = series.firstFrom(new Date(next.getTime() + 1))) {
-      if (taken.has(next.getTime())) return false;
-    }
-    return true;
+    const later = seriesOf(recurrence, at, timeZone).between(at, last);
+    return later.every((next) => !taken.has(next.getTime()));
   };
   const free = instants.find(isFree);
   if (!free) {
