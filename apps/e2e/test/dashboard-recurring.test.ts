@@ -1,10 +1,10 @@
 /**
  * Posting slots and recurring posts in the dashboard, in Chromium against `npm start`: an
  * admin edits a channel's weekly slots (a slot given twice is refused beside its row, what was
- * typed kept), a `user` reads them without a form, and the calendar shows a weekly series'
- * coming occurrences and the free slots, each marked in words, and a series' page its rule and
- * next occurrences (an archived one, that none is to come), a copy's page a link to its series;
- * axe at 1280 and 375 px.
+ * typed kept), the composer's Next free slot takes the first free one, a `user` reads them
+ * without a form, the calendar shows a weekly series' coming occurrences and the free slots,
+ * each marked in words, a series' page its rule and next occurrences (an archived one, that
+ * none is to come), and a copy's page a link to its series; axe at 1280 and 375 px.
  */
 import type { MastodonStandIn } from '@chorus/stand-ins';
 import type { Browser, Page } from 'playwright-core';
@@ -101,6 +101,36 @@ describe('posting slots and recurring posts', () => {
     await page.reload();
     expect(await slotRow(page, 1).getByLabel('Day').inputValue()).toBe('monday');
     await page.getByRole('button', { name: 'Remove slot 2' }).waitFor();
+    await page.context().close();
+  });
+
+  it('the composer puts a post in its channel’s next free slot, and says when', async () => {
+    const slots = await api('GET', `/api/content/channels/${channel.id}/slots`);
+    const free = (slots.json.data.upcoming as { at: string; free: boolean }[]).find((s) => s.free);
+    if (!free) throw new Error('the channel has no free slot');
+    const title = `Queued e2e ${Date.now()}`;
+    const page = await signedInAt(ADMIN);
+    await page.goto('/dashboard/posts/new');
+    await page.getByLabel('Title').fill(title);
+    await page.getByLabel('Content').fill('Into the next free slot.');
+    const next = page.getByRole('button', { name: 'Next free slot' });
+    // Without a channel there is no slot to take: said beside the time, nothing created.
+    await expect.poll(() => next.isDisabled(), { timeout: 15_000 }).toBe(false);
+    await next.click();
+    await page.getByText(/Posting slots are per channel/).first().waitFor();
+    expect(await page.getByLabel('Publish at').getAttribute('aria-invalid')).toBe('true');
+    expect(page.url()).toMatch(/\/dashboard\/posts\/new$/);
+    await page
+      .getByRole('group', { name: 'Channels' })
+      .getByRole('checkbox', { name: new RegExp(channel.name) })
+      .check();
+    await expect.poll(() => next.isDisabled(), { timeout: 15_000 }).toBe(false);
+    await next.click();
+    await page.getByRole('status').getByText(`Scheduled “${title}” for`).waitFor();
+    await page.waitForURL(/\/dashboard\/posts\/post_/);
+    const id = page.url().split('/').at(-1) ?? '';
+    const { json } = await api('GET', `/api/content/posts/${id}`);
+    expect(json.data).toMatchObject({ status: 'scheduled', scheduledAt: free.at });
     await page.context().close();
   });
 

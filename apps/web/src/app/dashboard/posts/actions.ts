@@ -5,6 +5,7 @@ import { ZPostStatus, type Issue, type PostStatus, ZTargetInput } from '@chorus/
 import { z } from 'zod';
 import { act } from '~/server/action';
 import { failed, malformed, succeeded, text, type ActionResult } from '~/server/action-result';
+import { accountZone } from '~/server/account-zone';
 import type { DashboardCaller } from '~/server/dashboard';
 import { formError } from '~/server/form-errors';
 
@@ -84,12 +85,29 @@ const when = (form: FormData) => text(form, 'scheduledAt') || undefined;
 
 /**
  * The composer's Schedule (or Reschedule) button: the post is written straight into
- * `scheduled`, with its text, in one change.
+ * `scheduled`, with its text, in one change; Next free slot lets the API choose the time
+ * (`schedule: "next_slot"`), the time field left aside.
  */
-const scheduling = (form: FormData) =>
-  form.get('intent') === 'schedule'
-    ? { status: 'scheduled' as const, scheduledAt: when(form) }
-    : {};
+function scheduling(form: FormData) {
+  const intent = form.get('intent');
+  if (intent === 'schedule') return { status: 'scheduled' as const, scheduledAt: when(form) };
+  if (intent === 'queue') return { schedule: 'next_slot' as const };
+  return {};
+}
+
+/** What a toast says of a post put in its next free slot: when, on the account's clock. */
+async function scheduledFor(
+  caller: DashboardCaller,
+  post: { title: string; scheduledAt: string | null },
+) {
+  const zone = await accountZone(caller);
+  const at = new Intl.DateTimeFormat('en-GB', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: zone,
+  }).format(new Date(post.scheduledAt ?? Date.now()));
+  return `Scheduled “${post.title}” for ${at} (${zone}).`;
+}
 
 /**
  * The composer's Submit for approval, once the post is saved as a draft: the API's submit
@@ -120,6 +138,9 @@ export async function createPost(_: ActionResult, form: FormData): Promise<Actio
         at: Date.now(),
       };
     }
+    // The slot was the API's choice: the toast says which.
+    if (form.get('intent') === 'queue')
+      return { ...succeeded(await scheduledFor(caller, data)), location };
     const done =
       data.status === 'scheduled' ? `Scheduled “${data.title}”.` : `Created “${data.title}”.`;
     return { ...succeeded(done), location };
@@ -140,6 +161,7 @@ export async function updatePost(_: ActionResult, form: FormData): Promise<Actio
     } catch (error) {
       return failed(error, form);
     }
+    if (form.get('intent') === 'queue') return scheduledFor(caller, data);
     const done = form.get('intent') === 'schedule' ? 'Scheduled' : 'Saved';
     return `${done} “${data.title}”.`;
   });

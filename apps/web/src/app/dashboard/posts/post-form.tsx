@@ -230,7 +230,7 @@ function Composer(props: ComposerProps) {
         scheduledAt={post?.scheduledAt}
         zone={props.zone}
         typed={typed?.when}
-        error={fields.scheduledAt}
+        error={fields.scheduledAt ?? fields.schedule}
         pending={pending}
         blocked={blocked}
         id={id}

@@ -21,7 +21,8 @@ type SubmitBarProps = {
 
 /**
  * Save, and the step after writing: a time on the account's clock and Schedule (or Reschedule,
- * or Submit for approval), disabled with the reason while the post would be refused.
+ * or Submit for approval), or the channels' next free posting slot, disabled with the reason
+ * while the post would be refused.
  */
 export function SubmitBar({
   step,
@@ -72,6 +73,23 @@ export function SubmitBar({
       >
         {next.label}
       </button>
+      {next.intent === 'schedule' && (
+        <button
+          type="submit"
+          name="intent"
+          value="queue"
+          disabled={pending || blocked !== null}
+          aria-describedby={`${id}-queue`}
+        >
+          Next free slot
+        </button>
+      )}
+      {next.intent === 'schedule' && (
+        <p id={`${id}-queue`} className="small muted">
+          Next free slot: the earliest of the chosen channels’ posting slots that none of their
+          posts holds (each channel’s slots are set on its page under Integrations).
+        </p>
+      )}
       {blocked && (
         <p id={`${id}-blocked`} className="small muted">
           {blocked}
