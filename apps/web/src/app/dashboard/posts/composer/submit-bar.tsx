@@ -63,27 +63,29 @@ export function SubmitBar({
         hint={hint}
         error={error}
       />
-      <button
-        type="submit"
-        name="intent"
-        value={next.intent}
-        className="primary"
-        disabled={pending || blocked !== null}
-        aria-describedby={blocked ? `${id}-blocked` : undefined}
-      >
-        {next.label}
-      </button>
-      {next.intent === 'schedule' && (
+      <div className="composer-actions">
         <button
           type="submit"
           name="intent"
-          value="queue"
+          value={next.intent}
+          className="primary"
           disabled={pending || blocked !== null}
-          aria-describedby={`${id}-queue`}
+          aria-describedby={blocked ? `${id}-blocked` : undefined}
         >
-          Next free slot
+          {next.label}
         </button>
-      )}
+        {next.intent === 'schedule' && (
+          <button
+            type="submit"
+            name="intent"
+            value="queue"
+            disabled={pending || blocked !== null}
+            aria-describedby={`${id}-queue`}
+          >
+            Next free slot
+          </button>
+        )}
+      </div>
       {next.intent === 'schedule' && (
         <p id={`${id}-queue`} className="small muted">
           Next free slot: the earliest of the chosen channels’ posting slots that none of their
