@@ -141,6 +141,14 @@ describe('GET and PUT /api/content/channels/{id}/slots', () => {
   });
 });
 
+/** A new channel with a slot every day at `time`: its id, its next slots, it as a post's targets. */
+async function dailyChannel(time: string) {
+  const id = await channelOf(h, h.main.accountId, 'linkedin');
+  await putSlots(id, everyDayAt(time));
+  const upcoming = (await h.call('GET', path(id))).json.data.upcoming as { at: string }[];
+  return { id, days: upcoming.map((slot) => slot.at), targets: [{ channelId: id }] };
+}
+
 describe('schedule: "next_slot"', () => {
   it('schedules at the earliest free slot all the channels share, the next post at the one after', async () => {
     await putSlots(bluesky, [...everyDayAt(EARLIER), ...everyDayAt(SHARED)]);
@@ -188,12 +196,7 @@ describe('schedule: "next_slot"', () => {
   });
 
   it('never hands out a slot a series’ later occurrence holds, started or not', async () => {
-    const linkedin = await channelOf(h, h.main.accountId, 'linkedin');
-    await putSlots(linkedin, everyDayAt('07:15'));
-    const days = (await h.call('GET', path(linkedin))).json.data.upcoming.map(
-      (slot: { at: string }) => slot.at,
-    ) as string[];
-    const targets = [{ channelId: linkedin }];
+    const { id, days, targets } = await dailyChannel('07:15');
     const series = await createPost({
       status: 'scheduled',
       scheduledAt: days[0],
@@ -201,7 +204,7 @@ describe('schedule: "next_slot"', () => {
       targets,
     });
     expect(series.status, JSON.stringify(series.json)).toBe(201);
-    const upcoming = (await h.call('GET', path(linkedin))).json.data.upcoming;
+    const upcoming = (await h.call('GET', path(id))).json.data.upcoming;
     expect(upcoming.slice(0, 4).map((slot: { free: boolean }) => slot.free)).toEqual([
       false,
       false,
@@ -222,12 +225,7 @@ describe('schedule: "next_slot"', () => {
   });
 
   it('starts a series at the first slot free at each of its occurrences', async () => {
-    const linkedin = await channelOf(h, h.main.accountId, 'linkedin');
-    await putSlots(linkedin, everyDayAt('07:45'));
-    const days = (await h.call('GET', path(linkedin))).json.data.upcoming.map(
-      (slot: { at: string }) => slot.at,
-    ) as string[];
-    const targets = [{ channelId: linkedin }];
+    const { days, targets } = await dailyChannel('07:45');
     const oneOff = await createPost({ status: 'scheduled', scheduledAt: days[2], targets });
     expect(oneOff.status, JSON.stringify(oneOff.json)).toBe(201);
     // Three days in a row: from days[0] or days[1] the series would meet the post on days[2].

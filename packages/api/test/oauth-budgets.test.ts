@@ -4,28 +4,13 @@
  * refresh tokens for all their users); a public client, and credentials that fail, count on
  * the client address's, as unauthenticated requests do.
  */
-import { createOAuthClient, findOAuthClient } from '@chorus/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOAuthEndpoints } from '../src/oauth';
 import { startHarness, type Harness } from './harness';
+import { registerClient } from './oauth-clients';
 import { awayFromWindowEdge, testRateLimiter } from './rate-limiter';
 
 let h: Harness;
-
-async function register(confidential: boolean) {
-  const { client, clientSecret } = await createOAuthClient({
-    db: h.db,
-    principal: h.session(),
-    input: {
-      name: 'App',
-      redirectUris: ['https://client.test/cb'],
-      scopes: ['read'],
-      confidential,
-    },
-  });
-  if (!(await findOAuthClient(h.db, client.id))) throw new Error('no client');
-  return { id: client.id, secret: clientSecret ?? '' };
-}
 
 beforeAll(async () => {
   h = await startHarness();
@@ -53,8 +38,9 @@ const budget = (res: Response) => [
 
 describe('rate limits at /oauth/token', () => {
   it('count a confidential client on its own budget, anyone else on the address’s', async () => {
-    const confidential = await register(true);
-    const publicClient = await register(false);
+    const { row, secret } = await registerClient(h, true);
+    const confidential = { id: row.id, secret };
+    const publicClient = { id: (await registerClient(h, false)).row.id };
     const rateLimiter = testRateLimiter({ anonymous: 2, oauthClient: 4 });
     const { token } = createOAuthEndpoints({ getDatabase: async () => h.database, rateLimiter });
     await awayFromWindowEdge();

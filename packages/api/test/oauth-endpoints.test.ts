@@ -2,8 +2,6 @@ import { createHash, randomBytes } from 'node:crypto';
 import { hashToken } from '@chorus/auth';
 import { eq, oauthTokens } from '@chorus/db';
 import {
-  createOAuthClient,
-  findOAuthClient,
   issueAuthorizationCode,
   validateAuthorizeRequest,
   type OAuthClientRow,
@@ -12,34 +10,18 @@ import { SCOPES, type Scope } from '@chorus/validators';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOAuthEndpoints } from '../src/oauth';
 import { startHarness, type Harness } from './harness';
+import { REDIRECT, registerClient } from './oauth-clients';
 
-const REDIRECT = 'https://client.example.test/cb';
 let h: Harness;
 let endpoints: ReturnType<typeof createOAuthEndpoints>;
 let confidential: { row: OAuthClientRow; secret: string };
 let publicClient: OAuthClientRow;
 
-async function register(isConfidential: boolean) {
-  const { client, clientSecret } = await createOAuthClient({
-    db: h.db,
-    principal: h.session(),
-    input: {
-      name: 'App',
-      redirectUris: [REDIRECT],
-      scopes: [...SCOPES],
-      confidential: isConfidential,
-    },
-  });
-  const row = await findOAuthClient(h.db, client.id);
-  if (!row) throw new Error('no client');
-  return { row, secret: clientSecret ?? '' };
-}
-
 beforeAll(async () => {
   h = await startHarness();
   endpoints = createOAuthEndpoints({ getDatabase: async () => h.database });
-  confidential = await register(true);
-  publicClient = (await register(false)).row;
+  confidential = await registerClient(h, true);
+  publicClient = (await registerClient(h, false)).row;
 });
 afterAll(() => h.close());
 
