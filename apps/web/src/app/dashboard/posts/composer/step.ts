@@ -1,10 +1,7 @@
 import type { Post, PostStatus } from '@chorus/validators';
 
-/**
- * What the composer's last buttons send besides saving: a time (`schedule`), the channels'
- * next free posting slot (`queue`), or the post for approval (`submit`).
- */
-export type Intent = 'schedule' | 'queue' | 'submit';
+/** What the composer's last button sends besides saving. */
+export type Intent = 'schedule' | 'submit';
 
 /** The composer's buttons: saving, and the step after writing (when there is one). */
 export interface ComposerStep {
