@@ -117,7 +117,10 @@ describe('posting slots and recurring posts', () => {
     // Without a channel there is no slot to take: said beside the time, nothing created.
     await expect.poll(() => next.isDisabled(), { timeout: 15_000 }).toBe(false);
     await next.click();
-    await page.getByText(/Posting slots are per channel/).first().waitFor();
+    await page
+      .getByText(/Posting slots are per channel/)
+      .first()
+      .waitFor();
     expect(await page.getByLabel('Publish at').getAttribute('aria-invalid')).toBe('true');
     expect(page.url()).toMatch(/\/dashboard\/posts\/new$/);
     await page
