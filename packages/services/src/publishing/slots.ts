@@ -70,12 +70,13 @@ const timeZoneOf = async (db: Db | Tx, accountId: string) => {
  * The instants some post on one of `channelIds` holds in (`from`, `to`]: a one-off post its
  * `scheduledAt`; a series every occurrence of its rule in the window, and the one it waits for
  * (kept when the account's zone changed), so a slot is never handed out under a later copy.
+ * Rules are read in `timeZone`, the account's, which the callers already have.
  */
 async function takenInstants(
   db: Db | Tx,
   accountId: string,
   channelIds: string[],
-  window: { from: Date; to: Date; exceptPostId?: string },
+  window: { from: Date; to: Date; timeZone: string; exceptPostId?: string },
 ) {
   const rows = await db
     .selectDistinct({
@@ -100,12 +101,11 @@ async function takenInstants(
   const take = (at: Date | null) => {
     if (at && at > window.from && at <= window.to) taken.add(at.getTime());
   };
-  const timeZone = rows.some((row) => row.recurrence) ? await timeZoneOf(db, accountId) : 'UTC';
   for (const row of rows) {
     take(row.at);
     take(row.next);
     if (!row.recurrence || !row.at) continue;
-    seriesOf(row.recurrence, row.at, timeZone).between(window.from, window.to).forEach(take);
+    seriesOf(row.recurrence, row.at, window.timeZone).between(window.from, window.to).forEach(take);
   }
   return taken;
 }
@@ -125,7 +125,7 @@ async function describe(db: Db | Tx, principal: Principal, id: string, slots: Sl
   const instants = slotInstants(slots, timeZone, now, UPCOMING_DAYS).slice(0, UPCOMING_MAX);
   const last = instants.at(-1);
   const taken = last
-    ? await takenInstants(db, principal.accountId, [id], { from: now, to: last })
+    ? await takenInstants(db, principal.accountId, [id], { from: now, to: last, timeZone })
     : new Set<number>();
   return {
     channelId: id,
@@ -208,6 +208,7 @@ export async function nextFreeSlot(
   const taken = await takenInstants(tx, accountId, channelIds, {
     from: now,
     to: last,
+    timeZone,
     exceptPostId: opts.postId,
   });
   const { recurrence } = opts;
