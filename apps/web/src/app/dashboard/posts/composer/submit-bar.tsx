@@ -44,6 +44,9 @@ export function SubmitBar({
   }
   const current = scheduledAt ? inputIn(scheduledAt, zone) : undefined;
   const note = <ZoneNote zone={zone} prefix="In the account’s time zone" />;
+  // Whoever may schedule may also take the channels' next free slot.
+  const queue = next.intent === 'schedule';
+  const disabled = pending || blocked !== null;
   const hint =
     next.intent === 'submit' ? (
       <>An admin approves it first; with no time it goes out once approved. {note}</>
@@ -69,24 +72,24 @@ export function SubmitBar({
           name="intent"
           value={next.intent}
           className="primary"
-          disabled={pending || blocked !== null}
+          disabled={disabled}
           aria-describedby={blocked ? `${id}-blocked` : undefined}
         >
           {next.label}
         </button>
-        {next.intent === 'schedule' && (
+        {queue && (
           <button
             type="submit"
             name="intent"
             value="queue"
-            disabled={pending || blocked !== null}
+            disabled={disabled}
             aria-describedby={`${id}-queue`}
           >
             Next free slot
           </button>
         )}
       </div>
-      {next.intent === 'schedule' && (
+      {queue && (
         <p id={`${id}-queue`} className="small muted">
           Next free slot: the earliest of the chosen channels’ posting slots that none of their
           posts holds (each channel’s slots are set on its page under Integrations).
