@@ -1,5 +1,6 @@
 import type { Database } from '@chorus/db';
 import { createTestServerDatabase } from '@chorus/db/testing';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineJob, startWorker, type Worker } from '../src';
 
@@ -39,5 +40,105 @@ describe('the worker', () => {
     await worker.boss.send('test-echo', { word: 'hello' });
     await handled;
     expect(seen).toEqual(['hello']);
+  });
+});
+
+/** Tries `attempt` every 100 ms until it passes, for up to 20 s. */
+async function eventually(what: string, attempt: () => unknown) {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (Date.now() > deadline) throw new Error(`${what}: not within 20 s`, { cause: error });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+/**
+ * A TCP proxy on loopback in front of the database that the test can cut (every connection
+ * dropped, new ones refused) and restore: PostgreSQL going away and coming back.
+ */
+async function cuttableProxy(target: URL) {
+  const sockets = new Set<Socket>();
+  let cut = false;
+  const server = createServer((client) => {
+    if (cut) return void client.destroy();
+    const upstream = connect(Number(target.port), target.hostname);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = new URL(target);
+  url.port = String((server.address() as AddressInfo).port);
+  return {
+    url: url.toString(),
+    cut: () => {
+      cut = true;
+      for (const socket of sockets) socket.destroy();
+    },
+    restore: () => void (cut = false),
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+describe('a worker whose database goes away while a job runs', () => {
+  it('is told of the completion that failed and keeps working once the database is back', async () => {
+    const database = await createTestServerDatabase();
+    const proxy = await cuttableProxy(new URL(database.url));
+    // What rejects with no handler ends a process in production: here, the test sees it.
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    const errors: Error[] = [];
+    const seen: string[] = [];
+    let running = () => {};
+    const started = new Promise<void>((resolve) => (running = resolve));
+    let finish = () => {};
+    const finished = new Promise<void>((resolve) => (finish = resolve));
+    const worker = await startWorker({
+      databaseUrl: proxy.url,
+      db: database.db,
+      onError: (error) => errors.push(error),
+      definitions: [
+        defineJob<{ word: string }>({
+          name: 'test-outage',
+          queue: { retryLimit: 0 },
+          work: { pollingIntervalSeconds: 0.5 },
+          handle: async (jobs) => {
+            const words = jobs.map((job) => job.data.word);
+            seen.push(...words);
+            if (!words.includes('first')) return;
+            running();
+            await finished;
+          },
+        }),
+      ],
+    });
+    try {
+      await worker.boss.send('test-outage', { word: 'first' });
+      await started;
+      proxy.cut();
+      // The job ends while the database is unreachable: its completion fails.
+      finish();
+      await eventually('the failure reported', () => expect(errors.length).toBeGreaterThan(0));
+      proxy.restore();
+      await eventually('a job sent', () => worker.boss.send('test-outage', { word: 'second' }));
+      await eventually('the job worked', () => expect(seen).toContain('second'));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      await worker.stop();
+      await proxy.close();
+      await database.close();
+    }
   });
 });
