@@ -68,3 +68,7 @@ const stop = () => {
 };
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
+// `npm start` gone without stopping this process (it crashed, or was killed with -9): stop too.
+// Left running, this server would hold the port against the restarted instance, and serve
+// without the job worker and (on the embedded default) the database that went with it.
+process.on('disconnect', stop);
