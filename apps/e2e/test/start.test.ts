@@ -168,6 +168,22 @@ describe('npm start', () => {
     expect((await fetch(`${base}/sign-in`)).status).toBe(200);
   });
 
+  it('runs its supervisor under npm itself, with no signal-relaying wrapper above it', () => {
+    const server = readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry))
+      .map(Number)
+      .find((pid) => proc.commandLine(pid).includes('src/serve.ts') && descendsFrom(pid, startPid));
+    expect(server).toBeDefined();
+    const above: string[] = [];
+    for (let at = proc.parent(server ?? 0); at > 1 && at !== startPid; at = proc.parent(at))
+      above.push(proc.commandLine(at).replaceAll('\0', ' '));
+    // tsx's CLI relays a stop signal to the script's process and kills it (SIGKILL) unless it
+    // acknowledges within 60 ms, which a supervisor busy with the embedded database or the
+    // worker may not: its graceful stop (jobs, PGlite) would never run.
+    expect(above.filter((command) => /tsx\/dist\/cli|\.bin\/tsx/.test(command))).toEqual([]);
+    expect(above[0]).toContain('--import tsx src/start.ts');
+  });
+
   // Its withdrawal when the server stops is checked by ./server.ts after stopping it.
   it('announces the embedded database to the CLI while running', () => {
     expect(existsSync(join(dataDir, 'embedded-server.json'))).toBe(!process.env.DATABASE_URL);
