@@ -3,8 +3,7 @@
  * TCP connection goes to the next target in turn. Nothing sticks a client to an instance,
  * so whatever the instances must share (sessions, rate limits) is seen to be shared.
  */
-import { connect, createServer, type Socket } from 'node:net';
-import { freePort } from './processes';
+import { startTcpProxy } from '@chorus/db/testing';
 
 export interface Balancer {
   base: string;
@@ -15,30 +14,11 @@ export interface Balancer {
 
 export async function startBalancer(targets: number[]): Promise<Balancer> {
   const counts = new Map(targets.map((port) => [port, 0]));
-  const sockets = new Set<Socket>();
   let next = 0;
-  const server = createServer((client) => {
+  const proxy = await startTcpProxy(() => {
     const port = targets[next++ % targets.length] as number;
     counts.set(port, (counts.get(port) ?? 0) + 1);
-    const upstream = connect(port, '127.0.0.1');
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-      socket.on('error', () => {
-        client.destroy();
-        upstream.destroy();
-      });
-    }
-    client.pipe(upstream).pipe(client);
+    return port;
   });
-  const port = await freePort();
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return {
-    base: `http://127.0.0.1:${port}`,
-    counts,
-    close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
+  return { base: `http://127.0.0.1:${proxy.port}`, counts, close: proxy.close };
 }

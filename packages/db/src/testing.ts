@@ -11,6 +11,8 @@ import { openDatabase, openPglite, type Database } from './client';
 import { markEmbedded } from './embedded';
 import { migrateDatabase, migrationsFolder } from './migrate';
 
+export { startTcpProxy, type TcpProxy } from './tcp-proxy';
+
 /**
  * A fresh, migrated database for one test file: in-memory PGlite by default, or a new
  * database on the PostgreSQL server of DATABASE_URL (dropped again by `close`).

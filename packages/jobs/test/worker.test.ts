@@ -1,6 +1,5 @@
 import type { Database } from '@chorus/db';
-import { createTestServerDatabase } from '@chorus/db/testing';
-import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
+import { createTestServerDatabase, startTcpProxy } from '@chorus/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineJob, startWorker, type Worker } from '../src';
 
@@ -56,44 +55,15 @@ async function eventually(what: string, attempt: () => unknown) {
   }
 }
 
-/**
- * A TCP proxy on loopback in front of the database that the test can cut (every connection
- * dropped, new ones refused) and restore: PostgreSQL going away and coming back.
- */
-async function cuttableProxy(target: URL) {
-  const sockets = new Set<Socket>();
-  let cut = false;
-  const server = createServer((client) => {
-    if (cut) return void client.destroy();
-    const upstream = connect(Number(target.port), target.hostname);
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-      socket.on('error', () => {
-        client.destroy();
-        upstream.destroy();
-      });
-    }
-    client.pipe(upstream).pipe(client);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = new URL(target);
-  url.port = String((server.address() as AddressInfo).port);
-  return {
-    url: url.toString(),
-    cut: () => {
-      cut = true;
-      for (const socket of sockets) socket.destroy();
-    },
-    restore: () => void (cut = false),
-    close: () => new Promise((resolve) => server.close(resolve)),
-  };
-}
-
 describe('a worker whose database goes away while a job runs', () => {
   it('is told of the completion that failed and keeps working once the database is back', async () => {
     const database = await createTestServerDatabase();
-    const proxy = await cuttableProxy(new URL(database.url));
+    // The worker reaches the database through a proxy the test can cut.
+    const direct = new URL(database.url);
+    const proxy = await startTcpProxy(() => Number(direct.port), direct.hostname);
+    const proxied = new URL(direct);
+    proxied.hostname = '127.0.0.1';
+    proxied.port = String(proxy.port);
     // What rejects with no handler ends a process in production: here, the test sees it.
     const unhandled: unknown[] = [];
     const onUnhandled = (reason: unknown) => unhandled.push(reason);
@@ -105,7 +75,7 @@ describe('a worker whose database goes away while a job runs', () => {
     let finish = () => {};
     const finished = new Promise<void>((resolve) => (finish = resolve));
     const worker = await startWorker({
-      databaseUrl: proxy.url,
+      databaseUrl: proxied.toString(),
       db: database.db,
       onError: (error) => errors.push(error),
       definitions: [
