@@ -56,7 +56,7 @@ async function eventually(what: string, attempt: () => unknown) {
 }
 
 describe('a worker whose database goes away while a job runs', () => {
-  it('is told of the completion that failed and keeps working once the database is back', async () => {
+  it('reports the completion the database refused, rejects nothing unhandled, and works on once it is back', async () => {
     const database = await createTestServerDatabase();
     // The worker reaches the database through a proxy the test can cut.
     const direct = new URL(database.url);
