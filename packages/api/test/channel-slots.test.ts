@@ -251,6 +251,18 @@ describe('schedule: "next_slot"', () => {
     // A Monday slot at neither of Bluesky's daily times (two hours apart, they cannot be both
     // of these), whatever the time the file runs at: the two channels share no slot.
     const lone = ['03:03', '03:33'].find((time) => time !== EARLIER && time !== SHARED);
+    // A channel with no slots: the refusal says where to set them, in the dashboard or here.
+    await putSlots(mastodon, []);
+    const none = await createPost({ schedule: 'next_slot', targets: [{ channelId: mastodon }] });
+    expect(none.status).toBe(400);
+    expect(none.json.error.details.issues).toContainEqual(
+      expect.objectContaining({
+        path: 'schedule',
+        message: expect.stringMatching(
+          /under Integrations.*PUT \/api\/content\/channels\/\{id\}\/slots/,
+        ),
+      }),
+    );
     await putSlots(mastodon, [{ day: 'monday', time: lone }]);
     refusals.push({ targets: [{ channelId: bluesky }, { channelId: mastodon }] });
     for (const body of refusals) {

@@ -198,7 +198,7 @@ export async function nextFreeSlot(
   if (shared.length === 0) {
     throw noSlot(
       channelIds.length === 1
-        ? 'This channel has no posting slots: add some (PUT /api/content/channels/{id}/slots).'
+        ? 'This channel has no posting slots: set some on its page under Integrations, or with PUT /api/content/channels/{id}/slots.'
         : "The post's channels have no posting slot in common.",
     );
   }
