@@ -251,6 +251,14 @@ describe('schedule: "next_slot"', () => {
     // A Monday slot at neither of Bluesky's daily times (two hours apart, they cannot be both
     // of these), whatever the time the file runs at: the two channels share no slot.
     const lone = ['03:03', '03:33'].find((time) => time !== EARLIER && time !== SHARED);
+    // The refusals speak to the dashboard's users too, beside the composer's time field.
+    const noChannel = await createPost({ schedule: 'next_slot' });
+    expect(noChannel.json.error.details.issues).toContainEqual(
+      expect.objectContaining({
+        path: 'schedule',
+        message: expect.stringMatching(/choose at least one channel/),
+      }),
+    );
     // A channel with no slots: the refusal says where to set them, in the dashboard or here.
     await putSlots(mastodon, []);
     const none = await createPost({ schedule: 'next_slot', targets: [{ channelId: mastodon }] });

@@ -180,7 +180,9 @@ export async function nextFreeSlot(
   const { accountId, now } = opts;
   const channelIds = [...new Set(opts.channelIds)];
   if (channelIds.length === 0) {
-    throw noSlot('Posting slots are per channel: give the post targets to use next_slot.');
+    throw noSlot(
+      'Posting slots are per channel: choose at least one channel for the post (its targets) to take the next free slot.',
+    );
   }
   const rows = await tx
     .select({ slots: channels.slots })
