@@ -3,7 +3,6 @@
  * ./server.ts): what a client following the contract, or an attacker, sees.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { readFile, mkdtemp, rm } from 'node:fs/promises';
 import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
@@ -12,6 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { callApi } from './api';
 import { cliApiKey } from './cli';
+import { proc } from './proc';
 import { freePort, startChorus } from './processes';
 import { ADMIN } from './server';
 
@@ -277,22 +277,8 @@ describe('npm start on a port in use', () => {
 });
 
 describe('npm start killed without warning', () => {
-  /** The processes of a process group (Linux /proc), with their parent and command line. */
-  const groupOf = (pgid: number) =>
-    readdirSync('/proc')
-      .filter((name) => /^\d+$/.test(name))
-      .flatMap((pid) => {
-        try {
-          // The fields after the command's name: state, parent, process group.
-          const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-          const [, ppid, pgrp] = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-          if (Number(pgrp) !== pgid) return [];
-          const commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-          return [{ pid: Number(pid), parent: Number(ppid), commandLine }];
-        } catch {
-          return []; // gone meanwhile
-        }
-      });
+  /** The processes of a process group: they keep it when their parent dies. */
+  const inGroup = (pgid: number) => proc.all().filter((pid) => proc.group(pid) === pgid);
 
   it('takes its HTTP server and Next with it, freeing the port for the restarted instance', async () => {
     const port = await freePort();
@@ -304,15 +290,17 @@ describe('npm start killed without warning', () => {
       CHORUS_WORKER: 'false',
     });
     try {
-      const server = groupOf(chorus.pid).find((p) => p.commandLine.includes('src/serve.ts'));
+      const server = inGroup(chorus.pid).find((pid) =>
+        proc.commandLine(pid).includes('src/serve.ts'),
+      );
       if (!server) throw new Error(`no HTTP server process among ${chorus.pid}'s group`);
       // Its parent is the supervisor (src/start.ts): a crash there, as a kill -9.
-      process.kill(server.parent, 'SIGKILL');
+      process.kill(proc.parent(server), 'SIGKILL');
       const deadline = Date.now() + 15_000;
-      while (groupOf(chorus.pid).length > 0 && Date.now() < deadline) {
+      while (inGroup(chorus.pid).length > 0 && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
-      expect(groupOf(chorus.pid).map((p) => p.commandLine)).toEqual([]);
+      expect(inGroup(chorus.pid).map(proc.commandLine)).toEqual([]);
       const answered = await fetch(`http://127.0.0.1:${port}/api/health`).then(
         () => true,
         () => false,

@@ -3,10 +3,11 @@
  * production server; started once by ./server.ts), the CLI printing a key, REST calls with it.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, readlinkSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { cliApiKey } from './cli';
+import { proc, processRunning } from './proc';
 import { ADMIN } from './server';
 
 const base = inject('base');
@@ -15,29 +16,6 @@ const output = inject('startOutput');
 const root = inject('root');
 const startPid = inject('startPid');
 
-/** A file of /proc, or '' when what it described has gone meanwhile. */
-const read = (path: string, as: 'file' | 'link' = 'file') => {
-  try {
-    return as === 'file' ? readFileSync(path, 'utf8') : readlinkSync(path);
-  } catch {
-    return '';
-  }
-};
-
-/** /proc's view of a process (Linux): its parent, command line and sockets. */
-const proc = {
-  parent: (pid: number) => Number(read(`/proc/${pid}/stat`).split(') ')[1]?.split(' ')[1] ?? 0),
-  commandLine: (pid: number) => read(`/proc/${pid}/cmdline`),
-  /** The inodes of the sockets the process holds open. */
-  sockets: (pid: number) =>
-    readdirSync(`/proc/${pid}/fd`)
-      .map((fd) => /^socket:\[(\d+)\]$/.exec(read(`/proc/${pid}/fd/${fd}`, 'link'))?.[1])
-      .filter((inode): inode is string => inode !== undefined),
-};
-const descendsFrom = (pid: number, ancestor: number) => {
-  for (let at = pid; at > 1; at = proc.parent(at)) if (at === ancestor) return true;
-  return false;
-};
 /** Inodes of listening TCP sockets (state 0A), IPv4 and IPv6. */
 const tcpListeners = () =>
   new Set(
@@ -148,13 +126,7 @@ describe('npm start', () => {
   });
 
   it("serves Next on a Unix socket only the app's user can enter, on no TCP port of its own", async () => {
-    const web = readdirSync('/proc')
-      .filter((entry) => /^\d+$/.test(entry))
-      .map(Number)
-      .find(
-        (pid) =>
-          proc.commandLine(pid).includes('scripts/serve-web.ts') && descendsFrom(pid, startPid),
-      );
+    const web = processRunning('scripts/serve-web.ts', startPid);
     expect(web).toBeDefined();
     const sockets = proc.sockets(web ?? 0);
     const tcp = tcpListeners();
@@ -169,10 +141,7 @@ describe('npm start', () => {
   });
 
   it('runs its supervisor under npm itself, with no signal-relaying wrapper above it', () => {
-    const server = readdirSync('/proc')
-      .filter((entry) => /^\d+$/.test(entry))
-      .map(Number)
-      .find((pid) => proc.commandLine(pid).includes('src/serve.ts') && descendsFrom(pid, startPid));
+    const server = processRunning('src/serve.ts', startPid);
     expect(server).toBeDefined();
     const above: string[] = [];
     for (let at = proc.parent(server ?? 0); at > 1 && at !== startPid; at = proc.parent(at))

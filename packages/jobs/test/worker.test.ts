@@ -2,6 +2,7 @@ import type { Database } from '@chorus/db';
 import { createTestServerDatabase, startTcpProxy } from '@chorus/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineJob, startWorker, type Worker } from '../src';
+import { until } from './publishing-fixtures';
 
 describe('the worker', () => {
   let database: Database & { url: string };
@@ -41,19 +42,6 @@ describe('the worker', () => {
     expect(seen).toEqual(['hello']);
   });
 });
-
-/** Tries `attempt` every 100 ms until it passes, for up to 20 s. */
-async function eventually(what: string, attempt: () => unknown) {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (Date.now() > deadline) throw new Error(`${what}: not within 20 s`, { cause: error });
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
 
 describe('a worker whose database goes away while a job runs', () => {
   it('reports the completion the database refused, rejects nothing unhandled, and works on once it is back', async () => {
@@ -99,10 +87,16 @@ describe('a worker whose database goes away while a job runs', () => {
       proxy.cut();
       // The job ends while the database is unreachable: its completion fails.
       finish();
-      await eventually('the failure reported', () => expect(errors.length).toBeGreaterThan(0));
+      await until(() => errors.length > 0, 'the failure reported', 20_000);
       proxy.restore();
-      await eventually('a job sent', () => worker.boss.send('test-outage', { word: 'second' }));
-      await eventually('the job worked', () => expect(seen).toContain('second'));
+      // Sent once the queue's pool reaches the database again.
+      const sent = () =>
+        worker.boss.send('test-outage', { word: 'second' }).then(
+          () => true,
+          () => false,
+        );
+      await until(sent, 'a job sent', 20_000);
+      await until(() => seen.includes('second'), 'the job worked', 20_000);
       expect(unhandled).toEqual([]);
     } finally {
       process.off('unhandledRejection', onUnhandled);
