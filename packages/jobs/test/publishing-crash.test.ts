@@ -13,7 +13,8 @@ import {
   type XStandIn,
 } from '@chorus/stand-ins';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertPost, postStatus, seedChannel, targetsOf, until } from './publishing-fixtures';
+import { insertPost, postStatus, seedChannel, targetsOf } from './publishing-fixtures';
+import { until } from './until';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 

@@ -31,8 +31,8 @@ import {
   seedChannel,
   storeMedia,
   targetsOf,
-  until,
 } from './publishing-fixtures';
+import { until } from './until';
 
 /**
  * The publishing engine end to end on a real worker (pg-boss on the test database): the

@@ -16,7 +16,8 @@ import {
   startWorker,
   type Worker,
 } from '../src';
-import { insertPost, postStatus, seedChannel, targetsOf, until } from './publishing-fixtures';
+import { insertPost, postStatus, seedChannel, targetsOf } from './publishing-fixtures';
+import { until } from './until';
 
 /**
  * The error policy of docs/publishing.md, class by class, through a real worker against the

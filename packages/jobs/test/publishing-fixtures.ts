@@ -184,15 +184,3 @@ export async function eventTypesOf(db: Db, postId: string) {
     .orderBy(events.createdAt, events.id);
   return rows.map((row) => row.type);
 }
-
-export async function until(
-  check: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 60_000,
-) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}

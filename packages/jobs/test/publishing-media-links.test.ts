@@ -12,14 +12,8 @@ import { startInstagram, startThreads, type InstagramStandIn } from '@chorus/sta
 import { localDiskStorage } from '@chorus/storage';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dispatchPublishingJob, publishTargetJobs, startWorker, type Worker } from '../src';
-import {
-  insertPost,
-  postStatus,
-  seedChannel,
-  storeMedia,
-  targetsOf,
-  until,
-} from './publishing-fixtures';
+import { insertPost, postStatus, seedChannel, storeMedia, targetsOf } from './publishing-fixtures';
+import { until } from './until';
 
 /**
  * Networks that fetch media by URL (Instagram, Threads) get a signed link to our REST door,

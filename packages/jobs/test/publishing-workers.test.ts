@@ -10,7 +10,8 @@ import {
   startWorker,
   type Worker,
 } from '../src';
-import { insertPost, seedChannel, targetsOf, until } from './publishing-fixtures';
+import { insertPost, seedChannel, targetsOf } from './publishing-fixtures';
+import { until } from './until';
 
 /** Two workers on one database, 200 targets due at the same moment: each sent exactly once. */
 

@@ -7,6 +7,7 @@ import { createTestServerDatabase } from '@chorus/db/testing';
 import { createAccount, createWebhook, recordEvent } from '@chorus/services';
 import { SCOPES } from '@chorus/validators';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from './until';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -24,14 +25,6 @@ const exited = (child: ChildProcess) =>
     if (child.exitCode !== null || child.signalCode !== null) resolve();
     else child.once('exit', () => resolve());
   });
-
-async function until(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 60_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 describe('a worker killed mid-delivery', () => {
   let database: Database & { url: string };

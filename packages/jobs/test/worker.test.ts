@@ -2,7 +2,7 @@ import type { Database } from '@chorus/db';
 import { createTestServerDatabase, startTcpProxy } from '@chorus/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defineJob, startWorker, type Worker } from '../src';
-import { until } from './publishing-fixtures';
+import { until } from './until';
 
 describe('the worker', () => {
   let database: Database & { url: string };
