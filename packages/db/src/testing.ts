@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -113,7 +113,15 @@ async function migratedDataDir(): Promise<Blob> {
   const partial = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
   await writeFile(partial, Buffer.from(await dump.arrayBuffer()));
   await rename(partial, file);
+  await removeStale(file);
   return dump;
+}
+
+/** Templates of earlier migrations are never read again (a process reading one keeps it open). */
+async function removeStale(current: string) {
+  for (const name of await readdir(TEMPLATES_DIR))
+    if (name.endsWith('.tar') && join(TEMPLATES_DIR, name) !== current)
+      await rm(join(TEMPLATES_DIR, name), { force: true });
 }
 
 /** What the template depends on: the migration files (SQL and journal) and PGlite's version. */
@@ -170,6 +178,12 @@ async function migratedTemplate(serverUrl: string): Promise<string> {
       await database.close();
     }
     await admin.unsafe(`alter database ${partial} rename to ${name}`);
+    // Templates of earlier migrations: dropped unless a test run is copying one right now.
+    const stale = await admin<{ datname: string }[]>`
+      select datname from pg_database
+      where datname like 'chorus\\_template\\_%' and datname <> ${name}`;
+    for (const { datname } of stale)
+      await admin.unsafe(`drop database if exists ${datname}`).catch(() => {});
     return name;
   } finally {
     await admin.end();
