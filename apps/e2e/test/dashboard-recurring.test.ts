@@ -1,8 +1,8 @@
 /**
  * Posting slots and recurring posts in the dashboard, in Chromium against `npm start`: an
  * admin edits a channel's weekly slots (a slot given twice is refused beside its row, what was
- * typed kept), the composer's Next free slot takes the first free one, a `user` reads them
- * without a form, the calendar shows a weekly series' coming occurrences and the free slots,
+ * typed kept), the composer's Next free slot names the first free one and takes it, a `user`
+ * reads them without a form, the calendar shows a weekly series' coming occurrences and the free slots,
  * each marked in words, a series' page its rule and next occurrences (an archived one, that
  * none is to come), and a copy's page a link to its series; axe at 1280 and 375 px.
  */
@@ -127,6 +127,8 @@ describe('posting slots and recurring posts', () => {
       .getByRole('group', { name: 'Channels' })
       .getByRole('checkbox', { name: new RegExp(channel.name) })
       .check();
+    // Before the click, beside the button: the slot it would take.
+    await page.getByText(`Next free slot: ${inWords(free.at)}, the earliest`).waitFor();
     await expect.poll(() => next.isDisabled(), { timeout: 15_000 }).toBe(false);
     await next.click();
     await page.getByRole('status').getByText(`Scheduled “${title}” for`).waitFor();

@@ -283,3 +283,82 @@ describe('schedule: "next_slot"', () => {
     }
   });
 });
+
+describe('GET /api/content/channels/next-slot', () => {
+  const preview = (query: string, token?: string | null) =>
+    h.call('GET', `/api/content/channels/next-slot?${query}`, { token });
+
+  it('names the slot next_slot then takes, for a series too, without taking it', async () => {
+    const { id, days, targets } = await dailyChannel('08:15');
+    const first = await preview(`channelIds=${id}`);
+    expect(first.status, JSON.stringify(first.json)).toBe(200);
+    expect(first.json.data).toEqual({ at: days[0], timeZone: 'Europe/Berlin', reason: null });
+    // Asking again gives the same: the preview holds nothing.
+    expect((await preview(`channelIds=${id}`)).json.data.at).toBe(days[0]);
+    const taken = await createPost({ schedule: 'next_slot', targets });
+    expect(taken.json.data.scheduledAt).toBe(days[0]);
+
+    await createPost({ status: 'scheduled', scheduledAt: days[3], targets });
+    const rule = 'FREQ=DAILY;COUNT=3';
+    const series = await preview(`channelIds=${id}&recurrence=${encodeURIComponent(rule)}`);
+    // From days[1] or days[2] the series would meet the post on days[3].
+    expect(series.json.data.at).toBe(days[4]);
+    const created = await createPost({ schedule: 'next_slot', recurrence: rule, targets });
+    expect(created.json.data.scheduledAt).toBe(days[4]);
+  });
+
+  it('counts the slot of the post being rescheduled as free', async () => {
+    const { id, days, targets } = await dailyChannel('08:45');
+    const post = await createPost({ schedule: 'next_slot', targets });
+    expect(post.json.data.scheduledAt).toBe(days[0]);
+    expect((await preview(`channelIds=${id}`)).json.data.at).toBe(days[1]);
+    const own = await preview(`channelIds=${id}&postId=${post.json.data.id}`);
+    expect(own.json.data.at).toBe(days[0]);
+  });
+
+  it('answers why when no slot would be taken', async () => {
+    const bare = await channelOf(h, h.main.accountId, 'linkedin');
+    const none = await preview(`channelIds=${bare}`);
+    expect(none.status).toBe(200);
+    expect(none.json.data.at).toBeNull();
+    expect(none.json.data.reason).toMatch(/no posting slots: set some on its page/);
+    const { id } = await dailyChannel('09:05');
+    const apart = await preview(`channelIds=${id},${bare}`);
+    expect(apart.json.data).toMatchObject({ at: null, reason: expect.stringMatching(/in common/) });
+  });
+
+  it('refuses a malformed query naming the field', async () => {
+    const ids = Array.from({ length: 51 }, (_, i) => `chn_${i}`).join(',');
+    for (const [query, field] of [
+      ['', 'channelIds'],
+      ['channelIds=', 'channelIds'],
+      [`channelIds=${bluesky},,${mastodon}`, 'channelIds'],
+      [`channelIds=${ids}`, 'channelIds'],
+      [`channelIds=${bluesky}&recurrence=FREQ%3DHOURLY`, 'recurrence'],
+    ] as const) {
+      const res = await preview(query);
+      expect(res.status, query).toBe(400);
+      expect(res.json.error.code).toBe('validation_error');
+      expect(res.json.error.details.issues[0].path, query).toMatch(new RegExp(`^${field}`));
+    }
+  });
+
+  it('is the account’s: another account’s channel is 404, even beside one of ours', async () => {
+    expect((await preview(`channelIds=${foreign}`)).status).toBe(404);
+    const mixed = await preview(`channelIds=${bluesky},${foreign}`);
+    expect(mixed.status).toBe(404);
+    expect(mixed.json.error.code).toBe('resource_not_found');
+    expect((await preview(`channelIds=${bluesky}`, other.token)).status).toBe(404);
+    expect((await preview(`channelIds=${foreign}`, other.token)).status).toBe(200);
+  });
+
+  it('needs content:read, for every member', async () => {
+    expect((await preview(`channelIds=${bluesky}`, readOnly)).status).toBe(200);
+    expect((await preview(`channelIds=${bluesky}`, member)).status).toBe(200);
+    const analyticsOnly = (await h.keyFor(h.main.adminId, ['analytics:read'])).secret;
+    const narrow = await preview(`channelIds=${bluesky}`, analyticsOnly);
+    expect(narrow.status).toBe(403);
+    expect(narrow.json.error.code).toBe('insufficient_scope');
+    expect((await preview(`channelIds=${bluesky}`, null)).status).toBe(401);
+  });
+});

@@ -41,9 +41,11 @@ type SelectProps = {
   options: readonly { value: string; label: string }[];
   defaultValue?: string;
   error?: string;
+  /** Told each new choice (the select stays uncontrolled). */
+  onChange?: (value: string) => void;
 };
 
-export function SelectField({ label, name, options, defaultValue, error }: SelectProps) {
+export function SelectField({ label, name, options, defaultValue, error, onChange }: SelectProps) {
   const id = useId();
   return (
     <div className="field">
@@ -52,6 +54,7 @@ export function SelectField({ label, name, options, defaultValue, error }: Selec
         id={id}
         name={name}
         defaultValue={defaultValue}
+        onChange={onChange && ((event) => onChange(event.currentTarget.value))}
         aria-invalid={error ? true : undefined}
         aria-describedby={error ? `${id}-error` : undefined}
       >

@@ -140,6 +140,11 @@ export async function timeZonesOf(db: Reader, accountIds: string[]) {
   return zones;
 }
 
+/** One account's time zone (UTC for an account that is gone). */
+export async function timeZoneOf(db: Reader, accountId: string) {
+  return (await timeZonesOf(db, [accountId])).get(accountId) ?? 'UTC';
+}
+
 export interface SeriesFields {
   accountId: string;
   status: string;
@@ -154,8 +159,7 @@ export interface SeriesFields {
  */
 export async function nextOccurrenceOf(db: Reader, post: SeriesFields, now: Date) {
   if (post.status !== 'scheduled' || !post.recurrence || !post.scheduledAt) return null;
-  const zone = (await timeZonesOf(db, [post.accountId])).get(post.accountId) ?? 'UTC';
-  const series = seriesOf(post.recurrence, post.scheduledAt, zone);
+  const series = seriesOf(post.recurrence, post.scheduledAt, await timeZoneOf(db, post.accountId));
   return series.firstFrom(post.scheduledAt > now ? post.scheduledAt : now);
 }
 

@@ -9,4 +9,10 @@ export * from './discover';
 export * from './validate';
 export * from './start';
 export * from './retry';
-export { getChannelSlots, nextFreeSlot, putChannelSlots, slotInstants } from './slots';
+export {
+  getChannelSlots,
+  nextFreeSlot,
+  previewNextSlot,
+  putChannelSlots,
+  slotInstants,
+} from './slots';

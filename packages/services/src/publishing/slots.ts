@@ -1,6 +1,5 @@
 import type { Principal } from '@chorus/auth';
 import {
-  accounts,
   and,
   channels,
   eq,
@@ -14,10 +13,17 @@ import {
   posts,
   type Db,
 } from '@chorus/db';
-import { WEEKDAYS, type ChannelSlots, type PutSlotsInput, type Slot } from '@chorus/validators';
+import {
+  WEEKDAYS,
+  type ChannelSlots,
+  type NextSlot,
+  type NextSlotQuery,
+  type PutSlotsInput,
+  type Slot,
+} from '@chorus/validators';
 import { DateTime } from 'luxon';
 import { notFound } from '../shared/errors';
-import { seriesOf } from '../posts/recurrence';
+import { seriesOf, timeZoneOf } from '../posts/recurrence';
 import { invalid } from '../posts/rules';
 import type { Tx } from '../posts/tx';
 
@@ -57,14 +63,6 @@ export function slotInstants(slots: Slot[], timeZone: string, from: Date, days: 
   }
   return instants;
 }
-
-const timeZoneOf = async (db: Db | Tx, accountId: string) => {
-  const [row] = await db
-    .select({ timeZone: accounts.timeZone })
-    .from(accounts)
-    .where(eq(accounts.id, accountId));
-  return row?.timeZone ?? 'UTC';
-};
 
 /**
  * The instants some post on one of `channelIds` holds in (`from`, `to`]: a one-off post its
@@ -161,35 +159,40 @@ export async function putChannelSlots(opts: {
 
 const noSlot = (message: string) => invalid('schedule', message);
 
+interface SlotSearch {
+  accountId: string;
+  channelIds: string[];
+  /** The post being (re)scheduled: the slot it holds now does not count as taken. */
+  postId?: string;
+  recurrence?: string | null;
+  now: Date;
+}
+
+/** The free slot found, or why there is none (in words for whoever asked for one). */
+type Found = { at: Date; timeZone: string } | { refused: string; timeZone: string };
+
 /**
- * `schedule: "next_slot"`: the earliest slot, within eight weeks, that every channel of the
- * post has and that no other post of those channels holds, nor, for a series (`recurrence`),
- * any of its later occurrences within those weeks. The channels are locked until the
- * transaction ends, so two posts asking at once never get the same slot.
+ * The earliest slot, within eight weeks, that every channel has and that no other post of
+ * those channels holds, nor, for a series (`recurrence`), any of its later occurrences within
+ * those weeks. With `lock`, the channels stay locked until the transaction ends.
  */
-export async function nextFreeSlot(
-  tx: Tx,
-  opts: {
-    accountId: string;
-    channelIds: string[];
-    postId?: string;
-    recurrence?: string | null;
-    now: Date;
-  },
-): Promise<Date> {
+async function searchFreeSlot(db: Db | Tx, opts: SlotSearch, lock: boolean): Promise<Found> {
   const { accountId, now } = opts;
   const channelIds = [...new Set(opts.channelIds)];
+  const timeZone = await timeZoneOf(db, accountId);
   if (channelIds.length === 0) {
-    throw noSlot(
-      'Posting slots are per channel: choose at least one channel for the post (its targets) to take the next free slot.',
-    );
+    return {
+      refused:
+        'Posting slots are per channel: choose at least one channel for the post (its targets) to take the next free slot.',
+      timeZone,
+    };
   }
-  const rows = await tx
+  const query = db
     .select({ slots: channels.slots })
     .from(channels)
     .where(and(eq(channels.accountId, accountId), inArray(channels.id, channelIds)))
-    .orderBy(channels.id)
-    .for('update');
+    .orderBy(channels.id);
+  const rows = await (lock ? query.for('update') : query);
   // Missing channels are the targets' check to report; here they have no slots.
   const sets = rows.map((row) => new Set(slotsOf(row).map(order)));
   const first = rows[0] && slotsOf(rows[0]);
@@ -198,16 +201,17 @@ export async function nextFreeSlot(
       ? (first ?? []).filter((slot) => sets.every((set) => set.has(order(slot))))
       : [];
   if (shared.length === 0) {
-    throw noSlot(
-      channelIds.length === 1
-        ? 'This channel has no posting slots: set some on its page under Integrations, or with PUT /api/content/channels/{id}/slots.'
-        : "The post's channels have no posting slot in common.",
-    );
+    return {
+      refused:
+        channelIds.length === 1
+          ? 'This channel has no posting slots: set some on its page under Integrations, or with PUT /api/content/channels/{id}/slots.'
+          : "The post's channels have no posting slot in common.",
+      timeZone,
+    };
   }
-  const timeZone = await timeZoneOf(tx, accountId);
   const instants = slotInstants(shared, timeZone, now, SEARCH_DAYS);
   const last = instants.at(-1) ?? now;
-  const taken = await takenInstants(tx, accountId, channelIds, {
+  const taken = await takenInstants(db, accountId, channelIds, {
     from: now,
     to: last,
     timeZone,
@@ -221,12 +225,46 @@ export async function nextFreeSlot(
     return later.every((next) => !taken.has(next.getTime()));
   };
   const free = instants.find(isFree);
-  if (!free) {
-    throw noSlot(
-      recurrence
-        ? 'No shared posting slot of the next eight weeks is free at every occurrence of the series.'
-        : 'Every shared posting slot of the next eight weeks is taken.',
-    );
-  }
-  return free;
+  if (free) return { at: free, timeZone };
+  return {
+    refused: recurrence
+      ? 'No shared posting slot of the next eight weeks is free at every occurrence of the series.'
+      : 'Every shared posting slot of the next eight weeks is taken.',
+    timeZone,
+  };
+}
+
+/**
+ * `schedule: "next_slot"`: the slot `searchFreeSlot` finds, refused as the `schedule` field's
+ * fault when there is none. The channels are locked until the transaction ends, so two posts
+ * asking at once never get the same slot.
+ */
+export async function nextFreeSlot(tx: Tx, opts: SlotSearch): Promise<Date> {
+  const found = await searchFreeSlot(tx, opts, true);
+  if ('refused' in found) throw noSlot(found.refused);
+  return found.at;
+}
+
+/**
+ * `GET /api/content/channels/next-slot`: the slot `schedule: "next_slot"` would take now, or
+ * why none would be, without taking it (a post scheduled meanwhile may take it first).
+ * Another account's channel is 404, as its slots are.
+ */
+export async function previewNextSlot(opts: {
+  db: Db;
+  principal: Principal;
+  query: NextSlotQuery;
+}): Promise<NextSlot> {
+  const { db, principal, query } = opts;
+  const channelIds = [...new Set(query.channelIds)];
+  const found = await db
+    .select({ id: channels.id })
+    .from(channels)
+    .where(and(eq(channels.accountId, principal.accountId), inArray(channels.id, channelIds)));
+  if (found.length !== channelIds.length) throw notFound('Channel');
+  const search = { ...query, accountId: principal.accountId, channelIds, now: new Date() };
+  const result = await searchFreeSlot(db, search, false);
+  return 'refused' in result
+    ? { at: null, timeZone: result.timeZone, reason: result.refused }
+    : { at: result.at.toISOString(), timeZone: result.timeZone, reason: null };
 }

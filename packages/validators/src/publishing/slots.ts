@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZTimestamp } from '../common';
 import { ZEnvelope } from '../envelope';
+import { ZRecurrence } from '../recurrence';
 
 export const WEEKDAYS = [
   'monday',
@@ -65,3 +66,48 @@ export const ZChannelSlots = z
 export type ChannelSlots = z.infer<typeof ZChannelSlots>;
 
 export const ZChannelSlotsResponse = ZEnvelope(ZChannelSlots, 'ChannelSlotsResponse');
+
+/** The most channels one preview names: a post's most targets. */
+const MAX_PREVIEW_CHANNELS = 50;
+
+export const ZNextSlotQuery = z.object({
+  channelIds: z
+    .string()
+    .max(MAX_PREVIEW_CHANNELS * 65)
+    .transform((value) => value.split(',').map((id) => id.trim()))
+    .pipe(
+      z
+        .array(z.string().min(1, 'An empty channel id.').max(64))
+        .max(MAX_PREVIEW_CHANNELS, `At most ${MAX_PREVIEW_CHANNELS} channels.`),
+    )
+    .meta({
+      description: "The post's channels (its targets'), comma-separated.",
+      example: 'chn_01JD2Y8Q9Z3M4N5P6R7S8T9V0W,chn_01JD2Y8Q9Z3M4N5P6R7S8T9V0X',
+    }),
+  recurrence: ZRecurrence.optional().meta({
+    description: "For a series: the slot must be free at each of the rule's occurrences too.",
+  }),
+  postId: z
+    .string()
+    .min(1)
+    .max(64)
+    .meta({ description: 'The post being rescheduled: the slot it holds now counts as free.' })
+    .optional(),
+});
+export type NextSlotQuery = z.infer<typeof ZNextSlotQuery>;
+
+export const ZNextSlot = z
+  .object({
+    at: ZTimestamp.nullable().meta({
+      description: 'The slot `schedule: "next_slot"` would take now; null when none would.',
+    }),
+    timeZone: z.string().meta({ example: 'Europe/Berlin' }),
+    reason: z
+      .string()
+      .nullable()
+      .meta({ description: 'Why no slot would be taken (the refusal `next_slot` would give).' }),
+  })
+  .meta({ id: 'NextSlot' });
+export type NextSlot = z.infer<typeof ZNextSlot>;
+
+export const ZNextSlotResponse = ZEnvelope(ZNextSlot, 'NextSlotResponse');

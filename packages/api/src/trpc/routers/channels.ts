@@ -1,9 +1,11 @@
-import { getChannelSlots, listChannels, putChannelSlots } from '@chorus/services';
+import { getChannelSlots, listChannels, previewNextSlot, putChannelSlots } from '@chorus/services';
 import {
   ZChannelIdParam,
   ZChannelList,
   ZChannelSlotsResponse,
   ZListChannelsQuery,
+  ZNextSlotQuery,
+  ZNextSlotResponse,
   ZPutSlots,
 } from '@chorus/validators';
 import { ok, okPage } from '../envelope';
@@ -46,6 +48,24 @@ export const channelsRouter = router({
     .output(ZChannelSlotsResponse)
     .query(async ({ ctx, input }) =>
       ok(await getChannelSlots({ db: ctx.db, principal: ctx.principal, id: input.id })),
+    ),
+
+  nextSlot: scoped('content:read')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/api/content/channels/next-slot',
+        operationId: 'previewNextSlot',
+        tags,
+        summary: 'The slot next_slot would take',
+        description:
+          'The earliest posting slot, within eight weeks, that all the given channels share and no post of theirs holds (for a `recurrence`, at each of its occurrences too): what a post created or updated with `schedule: "next_slot"` would take now. Nothing is taken: a post scheduled meanwhile may take it first. With no such slot, `at` is null and `reason` says why. Another account\'s channel is 404.',
+      },
+    })
+    .input(ZNextSlotQuery)
+    .output(ZNextSlotResponse)
+    .query(async ({ ctx, input }) =>
+      ok(await previewNextSlot({ db: ctx.db, principal: ctx.principal, query: input })),
     ),
 
   putSlots: adminScoped('content:write')

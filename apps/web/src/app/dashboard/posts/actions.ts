@@ -62,6 +62,11 @@ const ZValidateForm = z.object({
   mediaIds: z.array(ZId).max(100),
   targets: z.array(ZTargetInput).max(100),
 });
+const ZNextSlotAsk = z.object({
+  channelIds: z.array(ZId).min(1).max(100),
+  recurrence: z.string().max(1000).nullable(),
+  postId: ZId.optional(),
+});
 const ZResolve = z.object({
   id: ZId,
   targetId: ZId,
@@ -265,4 +270,25 @@ function draftRefusal(error: unknown): { issues: Issue[] } | { error: string } {
   const failure = toApiError(error);
   const issues = failure.details?.issues;
   return Array.isArray(issues) ? { issues: issues as Issue[] } : { error: failure.message };
+}
+
+export type NextSlotAnswer = { at: string | null; reason: string | null } | { error: string };
+
+/**
+ * The slot Next free slot would take now, or why none (nothing written): shown beside the
+ * button before it is pressed. A post already scheduled does not count its own slot as taken.
+ */
+export async function previewNextSlot(input: unknown): Promise<NextSlotAnswer> {
+  const body = ZNextSlotAsk.safeParse(input);
+  if (!body.success) return { error: 'The form was not understood.' };
+  const { channelIds, recurrence, postId } = body.data;
+  const refused = (error: unknown): NextSlotAnswer => ({ error: toApiError(error).message });
+  return act<NextSlotAnswer>({ path: PATH, shows: false, refused }, async (caller) => {
+    const { data } = await caller.channels.nextSlot({
+      channelIds: channelIds.join(','),
+      recurrence: recurrence ?? undefined,
+      postId,
+    });
+    return { at: data.at, reason: data.reason };
+  });
 }

@@ -22,6 +22,7 @@ import {
 } from './composer/draft';
 import { composerStep } from './composer/step';
 import { SubmitBar } from './composer/submit-bar';
+import { useNextSlot } from './composer/use-next-slot';
 import { useServerCheck } from './composer/use-server-check';
 import { VariantPanel } from './composer/variant-panel';
 import { VariantTabs } from './composer/variant-tabs';
@@ -72,6 +73,8 @@ function useSpokenLater(text: string) {
 
 type ComposerProps = PostFormProps & {
   typed?: Record<string, string>;
+  /** The Repeats choice: a series takes a slot free at each of its occurrences. */
+  recurrence: string | null;
   fields: Record<string, string>;
   /** Fields after the composer's own, before its buttons. */
   children: ReactNode;
@@ -101,6 +104,13 @@ function Composer(props: ComposerProps) {
   const issues = editable
     ? mergeIssues(localIssues(draft, channelById, mediaById), server.issues)
     : [];
+  const step = composerStep(post?.status, props.submits ?? false);
+  const nextSlot = useNextSlot({
+    // Asked only where the button is offered.
+    channelIds: step.next?.intent === 'schedule' ? chosen.map((v) => v.channelId) : [],
+    recurrence: props.recurrence,
+    postId: post?.id,
+  });
   const issuesOf = (index: number) => issues.filter((i) => fieldOf(i.path).target === index);
   const spoken = useSpokenLater(
     countsSpoken(
@@ -226,13 +236,14 @@ function Composer(props: ComposerProps) {
         </p>
       )}
       <SubmitBar
-        step={composerStep(post?.status, props.submits ?? false)}
+        step={step}
         scheduledAt={post?.scheduledAt}
         zone={props.zone}
         typed={typed?.when}
         error={fields.scheduledAt ?? fields.schedule}
         pending={pending}
         blocked={blocked}
+        nextSlot={nextSlot}
         id={id}
       />
     </>
@@ -274,6 +285,8 @@ export function PostForm({ post, media, moreMedia, channels, submits, zone }: Po
   };
   const fields = result.fields ?? {};
   const typed = result.values;
+  const shownRecurrence = typed?.recurrence ?? post?.recurrence ?? '';
+  const [recurrence, setRecurrence] = useState(shownRecurrence);
   // Drawn anew after each answer, and when the saved post arrives from the server.
   const key = `${result.at}-${post?.updatedAt}`;
   return (
@@ -295,6 +308,7 @@ export function PostForm({ post, media, moreMedia, channels, submits, zone }: Po
         submits={submits}
         zone={zone}
         typed={typed}
+        recurrence={recurrence || null}
         fields={fields}
         checkedMedia={typed ? sent.current : (post?.mediaIds ?? [])}
         pending={pending}
@@ -311,8 +325,9 @@ export function PostForm({ post, media, moreMedia, channels, submits, zone }: Po
           label="Repeats"
           name="recurrence"
           options={repeatOptions(post?.recurrence ?? null)}
-          defaultValue={typed?.recurrence ?? post?.recurrence ?? ''}
+          defaultValue={shownRecurrence}
           error={fields.recurrence}
+          onChange={setRecurrence}
         />
       </Composer>
     </form>

@@ -2,7 +2,8 @@
 
 import { Field } from '~/components/field';
 import { inputIn } from '~/components/zone-dates';
-import { ZoneNote } from '~/components/zone-time';
+import { ZoneNote, ZoneTime } from '~/components/zone-time';
+import type { NextSlotAnswer } from '../actions';
 import type { ComposerStep } from './step';
 
 type SubmitBarProps = {
@@ -16,8 +17,26 @@ type SubmitBarProps = {
   pending: boolean;
   /** Why the next step cannot be taken yet (problems to fix, the server's check pending). */
   blocked: string | null;
+  /** What Next free slot would take now (undefined with no channel chosen). */
+  nextSlot?: NextSlotAnswer | 'asking';
   id: string;
 };
+
+const SLOTS_EXPLAINED =
+  'the earliest of the chosen channels’ posting slots that none of their posts holds (each channel’s slots are set on its page under Integrations).';
+
+/** Before the click: when Next free slot would schedule the post, or why it would not. */
+function NextSlotNote({ answer, zone }: { answer?: NextSlotAnswer | 'asking'; zone: string }) {
+  if (answer === undefined) return <>Next free slot: {SLOTS_EXPLAINED}</>;
+  if (answer === 'asking') return <>Next free slot: finding the chosen channels’ next free slot…</>;
+  if ('error' in answer) return <>Next free slot: {answer.error}</>;
+  if (answer.at === null) return <>Next free slot: none. {answer.reason}</>;
+  return (
+    <>
+      Next free slot: <ZoneTime iso={answer.at} zone={zone} />, {SLOTS_EXPLAINED}
+    </>
+  );
+}
 
 /**
  * Save, and the step after writing: a time on the account's clock and Schedule (or Reschedule,
@@ -32,6 +51,7 @@ export function SubmitBar({
   error,
   pending,
   blocked,
+  nextSlot,
   id,
 }: SubmitBarProps) {
   const { next } = step;
@@ -90,9 +110,8 @@ export function SubmitBar({
         )}
       </div>
       {queue && (
-        <p id={`${id}-queue`} className="small muted">
-          Next free slot: the earliest of the chosen channels’ posting slots that none of their
-          posts holds (each channel’s slots are set on its page under Integrations).
+        <p id={`${id}-queue`} className="small muted" aria-live="polite">
+          <NextSlotNote answer={nextSlot} zone={zone} />
         </p>
       )}
       {blocked && (
