@@ -42,7 +42,7 @@ const ZMediaIds = z
 const ZScheduleTime = ZZonedTime;
 
 /** At most this many channels per post, and posts per thread (the longest networks allow). */
-const MAX_TARGETS = 50;
+export const MAX_TARGETS = 50;
 const MAX_THREAD_PARTS = 25;
 
 const ZThreadPart = z

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ZTimestamp } from '../common';
 import { ZEnvelope } from '../envelope';
+import { MAX_TARGETS } from '../posts';
 import { ZRecurrence } from '../recurrence';
 
 export const WEEKDAYS = [
@@ -67,18 +68,15 @@ export type ChannelSlots = z.infer<typeof ZChannelSlots>;
 
 export const ZChannelSlotsResponse = ZEnvelope(ZChannelSlots, 'ChannelSlotsResponse');
 
-/** The most channels one preview names: a post's most targets. */
-const MAX_PREVIEW_CHANNELS = 50;
-
 export const ZNextSlotQuery = z.object({
   channelIds: z
     .string()
-    .max(MAX_PREVIEW_CHANNELS * 65)
+    .max(MAX_TARGETS * 65)
     .transform((value) => value.split(',').map((id) => id.trim()))
     .pipe(
       z
         .array(z.string().min(1, 'An empty channel id.').max(64))
-        .max(MAX_PREVIEW_CHANNELS, `At most ${MAX_PREVIEW_CHANNELS} channels.`),
+        .max(MAX_TARGETS, `At most ${MAX_TARGETS} channels.`),
     )
     .meta({
       description: "The post's channels (its targets'), comma-separated.",
