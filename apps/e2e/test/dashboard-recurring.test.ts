@@ -2,9 +2,9 @@
  * Posting slots and recurring posts in the dashboard, in Chromium against `npm start`: an
  * admin edits a channel's weekly slots (a slot given twice is refused beside its row, what was
  * typed kept), the composer's Next free slot names the first free one and takes it, a `user`
- * reads them without a form, the calendar shows a weekly series' coming occurrences and the free slots,
- * each marked in words, a series' page its rule and next occurrences (an archived one, that
- * none is to come), and a copy's page a link to its series; axe at 1280 and 375 px.
+ * reads them without a form, the calendar shows a weekly series' coming occurrences and the
+ * free slots, each marked in words, a series' page its rule and next occurrences (an archived
+ * one, that none is to come), and a copy's page a link to its series; axe at 1280 and 375 px.
  */
 import type { MastodonStandIn } from '@chorus/stand-ins';
 import type { Browser, Page } from 'playwright-core';

@@ -161,6 +161,7 @@ const noSlot = (message: string) => invalid('schedule', message);
 
 interface SlotSearch {
   accountId: string;
+  /** Each once. */
   channelIds: string[];
   /** The post being (re)scheduled: the slot it holds now does not count as taken. */
   postId?: string;
@@ -169,45 +170,52 @@ interface SlotSearch {
 }
 
 /** The free slot found, or why there is none (in words for whoever asked for one). */
-type Found = { at: Date; timeZone: string } | { refused: string; timeZone: string };
+type Found = { timeZone: string } & ({ at: Date } | { refused: string });
 
 /**
- * The earliest slot, within eight weeks, that every channel has and that no other post of
- * those channels holds, nor, for a series (`recurrence`), any of its later occurrences within
- * those weeks. With `lock`, the channels stay locked until the transaction ends.
+ * The weekly slots of each of the account's channels among `channelIds` (none for a channel
+ * not found); with `lock`, the channels stay locked until the transaction ends.
  */
-async function searchFreeSlot(db: Db | Tx, opts: SlotSearch, lock: boolean): Promise<Found> {
-  const { accountId, now } = opts;
-  const channelIds = [...new Set(opts.channelIds)];
-  const timeZone = await timeZoneOf(db, accountId);
-  if (channelIds.length === 0) {
-    return {
-      refused:
-        'Posting slots are per channel: choose at least one channel for the post (its targets) to take the next free slot.',
-      timeZone,
-    };
-  }
+async function slotsOfChannels(db: Db | Tx, accountId: string, ids: string[], lock: boolean) {
+  if (ids.length === 0) return [];
   const query = db
     .select({ slots: channels.slots })
     .from(channels)
-    .where(and(eq(channels.accountId, accountId), inArray(channels.id, channelIds)))
+    .where(and(eq(channels.accountId, accountId), inArray(channels.id, ids)))
     .orderBy(channels.id);
-  const rows = await (lock ? query.for('update') : query);
+  return (await (lock ? query.for('update') : query)).map(slotsOf);
+}
+
+/**
+ * The earliest slot, within eight weeks, that every channel has (`channelSlots`, one list per
+ * channel found) and that no other post of those channels holds, nor, for a series
+ * (`recurrence`), any of its later occurrences within those weeks.
+ */
+async function searchFreeSlot(
+  db: Db | Tx,
+  opts: SlotSearch,
+  channelSlots: Slot[][],
+): Promise<Found> {
+  const { accountId, channelIds, now } = opts;
+  const timeZone = await timeZoneOf(db, accountId);
+  const refuse = (refused: string) => ({ refused, timeZone });
+  if (channelIds.length === 0) {
+    return refuse(
+      'Posting slots are per channel: choose at least one channel for the post (its targets) to take the next free slot.',
+    );
+  }
   // Missing channels are the targets' check to report; here they have no slots.
-  const sets = rows.map((row) => new Set(slotsOf(row).map(order)));
-  const first = rows[0] && slotsOf(rows[0]);
+  const sets = channelSlots.map((slots) => new Set(slots.map(order)));
   const shared =
-    rows.length === channelIds.length
-      ? (first ?? []).filter((slot) => sets.every((set) => set.has(order(slot))))
+    channelSlots.length === channelIds.length
+      ? (channelSlots[0] ?? []).filter((slot) => sets.every((set) => set.has(order(slot))))
       : [];
   if (shared.length === 0) {
-    return {
-      refused:
-        channelIds.length === 1
-          ? 'This channel has no posting slots: set some on its page under Integrations, or with PUT /api/content/channels/{id}/slots.'
-          : "The post's channels have no posting slot in common.",
-      timeZone,
-    };
+    return refuse(
+      channelIds.length === 1
+        ? 'This channel has no posting slots: set some on its page under Integrations, or with PUT /api/content/channels/{id}/slots.'
+        : "The post's channels have no posting slot in common.",
+    );
   }
   const instants = slotInstants(shared, timeZone, now, SEARCH_DAYS);
   const last = instants.at(-1) ?? now;
@@ -226,12 +234,11 @@ async function searchFreeSlot(db: Db | Tx, opts: SlotSearch, lock: boolean): Pro
   };
   const free = instants.find(isFree);
   if (free) return { at: free, timeZone };
-  return {
-    refused: recurrence
+  return refuse(
+    recurrence
       ? 'No shared posting slot of the next eight weeks is free at every occurrence of the series.'
       : 'Every shared posting slot of the next eight weeks is taken.',
-    timeZone,
-  };
+  );
 }
 
 /**
@@ -240,7 +247,9 @@ async function searchFreeSlot(db: Db | Tx, opts: SlotSearch, lock: boolean): Pro
  * asking at once never get the same slot.
  */
 export async function nextFreeSlot(tx: Tx, opts: SlotSearch): Promise<Date> {
-  const found = await searchFreeSlot(tx, opts, true);
+  const channelIds = [...new Set(opts.channelIds)];
+  const slots = await slotsOfChannels(tx, opts.accountId, channelIds, true);
+  const found = await searchFreeSlot(tx, { ...opts, channelIds }, slots);
   if ('refused' in found) throw noSlot(found.refused);
   return found.at;
 }
@@ -256,15 +265,13 @@ export async function previewNextSlot(opts: {
   query: NextSlotQuery;
 }): Promise<NextSlot> {
   const { db, principal, query } = opts;
+  const { accountId } = principal;
   const channelIds = [...new Set(query.channelIds)];
-  const found = await db
-    .select({ id: channels.id })
-    .from(channels)
-    .where(and(eq(channels.accountId, principal.accountId), inArray(channels.id, channelIds)));
-  if (found.length !== channelIds.length) throw notFound('Channel');
-  const search = { ...query, accountId: principal.accountId, channelIds, now: new Date() };
-  const result = await searchFreeSlot(db, search, false);
-  return 'refused' in result
-    ? { at: null, timeZone: result.timeZone, reason: result.refused }
-    : { at: result.at.toISOString(), timeZone: result.timeZone, reason: null };
+  const slots = await slotsOfChannels(db, accountId, channelIds, false);
+  if (slots.length !== channelIds.length) throw notFound('Channel');
+  const search = { ...query, accountId, channelIds, now: new Date() };
+  const found = await searchFreeSlot(db, search, slots);
+  return 'refused' in found
+    ? { at: null, timeZone: found.timeZone, reason: found.refused }
+    : { at: found.at.toISOString(), timeZone: found.timeZone, reason: null };
 }
