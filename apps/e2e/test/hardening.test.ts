@@ -276,11 +276,45 @@ describe('npm start on a port in use', () => {
   });
 });
 
-describe('npm start killed without warning', () => {
+describe('npm start stopped from outside', () => {
   /** The processes of a process group: they keep it when their parent dies. */
   const inGroup = (pgid: number) => proc.all().filter((pid) => proc.group(pid) === pgid);
 
-  it('takes its HTTP server and Next with it, freeing the port for the restarted instance', async () => {
+  /** Waits up to 15 s for the group to empty, then asserts it did and the port is free. */
+  async function expectAllGone(pgid: number, port: number) {
+    const deadline = Date.now() + 15_000;
+    while (inGroup(pgid).length > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(inGroup(pgid).map(proc.commandLine)).toEqual([]);
+    const answered = await fetch(`http://127.0.0.1:${port}/api/health`).then(
+      () => true,
+      () => false,
+    );
+    expect(answered).toBe(false);
+  }
+
+  // `docker stop` and a service manager signal the main process only, not its group: npm must
+  // hand the signal down (the scripts `exec`, so no shell sits between npm and node to drop it).
+  it('stops every process and frees the port on a SIGTERM to npm itself', async () => {
+    const port = await freePort();
+    const dataDir = await mkdtemp(join(tmpdir(), 'chorus-sigterm-'));
+    const chorus = await startChorus(root, {
+      ...inject('env'),
+      PORT: String(port),
+      CHORUS_DATA_DIR: dataDir,
+      CHORUS_WORKER: 'false',
+    });
+    try {
+      process.kill(chorus.pid, 'SIGTERM');
+      await expectAllGone(chorus.pid, port);
+    } finally {
+      await chorus.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('killed without warning (the supervisor), takes its HTTP server and Next with it, freeing the port for the restarted instance', async () => {
     const port = await freePort();
     const dataDir = await mkdtemp(join(tmpdir(), 'chorus-orphan-'));
     const chorus = await startChorus(root, {
@@ -296,16 +330,7 @@ describe('npm start killed without warning', () => {
       if (!server) throw new Error(`no HTTP server process among ${chorus.pid}'s group`);
       // Its parent is the supervisor (src/start.ts): a crash there, as a kill -9.
       process.kill(proc.parent(server), 'SIGKILL');
-      const deadline = Date.now() + 15_000;
-      while (inGroup(chorus.pid).length > 0 && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-      expect(inGroup(chorus.pid).map(proc.commandLine)).toEqual([]);
-      const answered = await fetch(`http://127.0.0.1:${port}/api/health`).then(
-        () => true,
-        () => false,
-      );
-      expect(answered).toBe(false);
+      await expectAllGone(chorus.pid, port);
     } finally {
       await chorus.stop();
       await rm(dataDir, { recursive: true, force: true });
