@@ -128,7 +128,30 @@ describe('posting slots and recurring posts', () => {
       .getByRole('checkbox', { name: new RegExp(channel.name) })
       .check();
     // Before the click, beside the button: the slot it would take.
-    await page.getByText(`Next free slot: ${inWords(free.at)}, the earliest`).waitFor();
+    const nextSlotLine = (at: string) =>
+      page.getByText(`Next free slot: ${inWords(at)}, the earliest`).waitFor();
+    await nextSlotLine(free.at);
+    // A series takes a slot free at each of its occurrences: with a post a week after that
+    // slot, a weekly one takes a later slot, and the line follows the Repeats choice.
+    const blocker = await api('POST', '/api/content/posts', {
+      title: `Held a week on ${Date.now()}`,
+      content: 'A week after the next free slot.',
+      status: 'scheduled',
+      scheduledAt: new Date(Date.parse(free.at) + 7 * DAY_MS).toISOString(),
+      targets: [{ channelId: channel.id }],
+    });
+    expect(blocker.status).toBe(201);
+    const weekly = await api(
+      'GET',
+      `/api/content/channels/next-slot?channelIds=${channel.id}&recurrence=FREQ%3DWEEKLY`,
+    );
+    const weeklyAt = weekly.json.data.at as string;
+    expect(Date.parse(weeklyAt)).toBeGreaterThan(Date.parse(free.at));
+    const repeats = page.getByLabel('Repeats');
+    await repeats.selectOption({ label: 'Every week' });
+    await nextSlotLine(weeklyAt);
+    await repeats.selectOption({ label: 'Does not repeat' });
+    await nextSlotLine(free.at);
     await expect.poll(() => next.isDisabled(), { timeout: 15_000 }).toBe(false);
     await next.click();
     await page.getByRole('status').getByText(`Scheduled “${title}” for`).waitFor();
@@ -136,6 +159,7 @@ describe('posting slots and recurring posts', () => {
     const id = page.url().split('/').at(-1) ?? '';
     const { json } = await api('GET', `/api/content/posts/${id}`);
     expect(json.data).toMatchObject({ status: 'scheduled', scheduledAt: free.at });
+    expect((await api('DELETE', `/api/content/posts/${blocker.json.data.id}`)).status).toBe(204);
     await page.context().close();
   });
 
