@@ -22,6 +22,14 @@ let key = '';
 
 const api = (method: string, path: string, body?: unknown) => callApi(key, method, path, body);
 const inHours = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString();
+/** How the posts pages write a time in UTC: "30 Nov 2026, 10:00". */
+const inWords = (at: string) =>
+  new Intl.DateTimeFormat('en-GB', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: 'UTC',
+  }).format(new Date(at));
+let firstAt = '';
 
 beforeAll(async () => {
   key = await cliApiKey(
@@ -42,6 +50,7 @@ beforeAll(async () => {
       scheduledAt: inHours(hours),
     });
     expect(post.status).toBe(201);
+    firstAt = post.json.data.scheduledAt as string;
   }
   const hook = await api('POST', '/api/webhooks', { url: HOOK_URL, events: ['*'] });
   expect(hook.status).toBe(201);
@@ -77,7 +86,14 @@ describe('home', () => {
       'Home: goes out first',
       'Home: goes out second',
     ]);
-    expect(titles[0]).toMatch(/ UTC$/);
+    // On the account's clock (UTC here; dashboard-time-zone.test.ts reads it in Tokyo's), as
+    // the posts pages write times, each title a link to its post.
+    expect(titles[0]).toBe(`Home: goes out first · ${inWords(firstAt)}`);
+    await page.getByText('Times are in the account’s time zone, UTC.', { exact: true }).waitFor();
+    await next.getByRole('link', { name: 'Home: goes out first' }).click();
+    await page.getByRole('heading', { name: 'Post', level: 1 }).waitFor();
+    await page.getByText('Home: goes out first').first().waitFor();
+    await page.goBack();
 
     const disabled = page.getByRole('region', { name: 'Disabled webhooks' });
     await disabled.getByRole('link', { name: HOOK_URL }).waitFor();

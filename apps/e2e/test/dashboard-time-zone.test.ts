@@ -3,7 +3,8 @@
  * recurrence and the calendar are in the account's zone). The account is in Asia/Tokyo
  * (UTC+9) and the browser in America/New_York (UTC−5 or −4): a post at 08:30 in Tokyo is the
  * evening before in New York, and shows on Tokyo's day, at Tokyo's time, on every page; what is
- * typed in the composer is Tokyo's wall clock. Every page says which zone it uses.
+ * typed in the composer is Tokyo's wall clock, and the home page's next posts are at Tokyo's
+ * time. Every page says which zone it uses.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -19,6 +20,7 @@ const DAY_MS = 86_400_000;
 // Other files share the server and its account: titles of this file's own.
 const PLACED = 'Time zone e2e: breakfast in Tokyo';
 const TYPED = 'Time zone e2e: typed on Tokyo’s clock';
+const SOON = 'Time zone e2e: on the home page';
 const NOTE = `Times are in the account’s time zone, ${ACCOUNT_ZONE}.`;
 let browser: Browser;
 let key = '';
@@ -106,6 +108,28 @@ describe('the account’s time zone, read from another', () => {
     expect(await page.getByLabel('Publish at').inputValue()).toBe(`${day}T08:30`);
     await page.getByText(`In the account’s time zone, ${ACCOUNT_ZONE}.`, { exact: true }).waitFor();
     await page.context().close();
+  });
+
+  it('lists the next scheduled posts on the home page at the account’s time', async () => {
+    // Within the hour, so that no post of another file comes before it in the next five.
+    const at = Math.ceil((Date.now() + 30 * 60_000) / 60_000) * 60_000;
+    const created = await api('POST', '/api/content/posts', {
+      title: SOON,
+      status: 'scheduled',
+      scheduledAt: new Date(at).toISOString(),
+    });
+    expect(created.status).toBe(201);
+    const page = await signedInAt();
+    await page.goto('/dashboard');
+    const item = page
+      .getByRole('list', { name: 'Next scheduled posts' })
+      .getByRole('listitem')
+      .filter({ hasText: SOON });
+    expect(await item.textContent()).toBe(`${SOON} · ${inWords(at, ACCOUNT_ZONE)}`);
+    await page.getByText(NOTE, { exact: true }).waitFor();
+    await page.context().close();
+    const removed = await api('DELETE', `/api/content/posts/${created.json.data.id}`);
+    expect(removed.status).toBe(204);
   });
 
   it('reads what is typed in the composer on the account’s clock', async () => {

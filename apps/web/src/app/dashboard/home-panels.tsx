@@ -1,6 +1,7 @@
 import type { Post, PostStatus, Webhook } from '@chorus/validators';
 import Link from 'next/link';
-import { count, utc } from '~/components/format';
+import { count } from '~/components/format';
+import { ZoneNote, ZoneTime } from '~/components/zone-time';
 import { WebhookState } from './webhooks/webhook-state';
 
 /** A figure of the home page; `href` where a page says more. */
@@ -43,10 +44,15 @@ const STATUS_LABELS: Record<PostStatus, string> = {
   archived: 'Archived',
 };
 
-type PostsProps = { byStatus: { status: PostStatus; total: number }[]; next: Post[] };
+type PostsProps = {
+  byStatus: { status: PostStatus; total: number }[];
+  next: Post[];
+  /** The account's time zone, in which the posts pages show times. */
+  zone: string;
+};
 
-/** Posts by status, and the next ones the scheduler sends. */
-export function PostsPanel({ byStatus, next }: PostsProps) {
+/** Posts by status, and the next ones the scheduler sends, on the account's clock. */
+export function PostsPanel({ byStatus, next, zone }: PostsProps) {
   return (
     <section className="panel" aria-labelledby="home-posts">
       <h2 id="home-posts">Posts</h2>
@@ -62,19 +68,24 @@ export function PostsPanel({ byStatus, next }: PostsProps) {
       {next.length === 0 ? (
         <p className="muted">Nothing scheduled.</p>
       ) : (
-        <ol className="plain" aria-label="Next scheduled posts">
-          {next.map((post) => (
-            <li key={post.id}>
-              {post.title}
-              {post.scheduledAt && (
-                <span className="muted small">
-                  {' '}
-                  · <time dateTime={post.scheduledAt}>{utc(post.scheduledAt)}</time>
-                </span>
-              )}
-            </li>
-          ))}
-        </ol>
+        <>
+          <ol className="plain" aria-label="Next scheduled posts">
+            {next.map((post) => (
+              <li key={post.id}>
+                <Link href={`/dashboard/posts/${post.id}`}>{post.title}</Link>
+                {post.scheduledAt && (
+                  <span className="muted small">
+                    {' '}
+                    · <ZoneTime iso={post.scheduledAt} zone={zone} />
+                  </span>
+                )}
+              </li>
+            ))}
+          </ol>
+          <p className="muted small">
+            <ZoneNote zone={zone} />
+          </p>
+        </>
       )}
     </section>
   );

@@ -1,5 +1,6 @@
 import { ENGAGEMENT_TYPES, POST_STATUSES } from '@chorus/validators';
 import { count, percent } from '~/components/format';
+import { accountZone } from '~/server/account-zone';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
 import { lastDays } from './analytics/range';
 import { publishingTrouble } from './posts/trouble';
@@ -29,6 +30,7 @@ export default async function DashboardHome() {
     byStatus.push({ status, total: list.meta.pagination.total });
   }
   const next = await caller.posts.list({ status: 'scheduled', sort: 'scheduledAt', limit: 5 });
+  const zone = await accountZone(caller);
   const trouble = await publishingTrouble(caller);
   const week = await caller.analytics.stats(lastDays(7));
   // Every endpoint of a normal account fits in the largest page.
@@ -84,7 +86,7 @@ export default async function DashboardHome() {
       <p className="lead">This account at a glance.</p>
       <SummaryCards summaries={summaries} />
       <div className="grid-2">
-        <PostsPanel byStatus={byStatus} next={next.data} />
+        <PostsPanel byStatus={byStatus} next={next.data} zone={zone} />
         <AttentionPanel disabled={disabled} />
       </div>
       <PlatformsPanel connected={connected.data} names={names} />
