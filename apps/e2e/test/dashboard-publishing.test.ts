@@ -102,6 +102,10 @@ describe('a post’s page after publishing', () => {
     expect(await link.getAttribute('href')).toBe(target?.url);
     expect(standIn.published().filter((s) => s.text.includes('Refused once'))).toHaveLength(1);
     await item.getByText('Published', { exact: true }).waitFor();
+    // The activity names the channel each step of publishing was about.
+    const activity = page.getByRole('region', { name: 'Activity' });
+    await activity.getByText(`failed to publish to ${channel.name} (Mastodon): `).waitFor();
+    await activity.getByText(`published to ${channel.name} (Mastodon)`).waitFor();
     await page.context().close();
   });
 
@@ -158,6 +162,10 @@ describe('a post’s page after publishing', () => {
     await link.waitFor();
     expect(await link.getAttribute('href')).toBe(url);
     expect(await postOf(id)).toMatchObject({ status: 'published' });
+    await page
+      .getByRole('region', { name: 'Activity' })
+      .getByText(`resolved ${channel.name} (Mastodon) as published`)
+      .waitFor();
     await page.context().close();
   });
 

@@ -20,6 +20,12 @@ export function ChannelAvatar({
   );
 }
 
+/** A channel in words, "northwind.test (Bluesky)"; one no longer connected says so. */
+export const channelInWords = (channel: Channel | undefined) =>
+  channel
+    ? `${channel.name} (${NETWORK_NAMES[channel.integrationId]})`
+    : 'a channel since disconnected';
+
 /** A channel as people recognise it: mark, name, handle and network. */
 export function ChannelBadge({ channel }: { channel: Channel }) {
   return (

@@ -125,7 +125,7 @@ export default async function PostPage(props: { params: Params }) {
           <PostView post={post} media={media} />
         )}
       </section>
-      <ActivityList caller={caller} id={post.id} zone={zone} />
+      <ActivityList caller={caller} id={post.id} channels={channels} zone={zone} />
       {(dueSoon(post) || post.status === 'publishing') && <AutoRefresh seconds={5} />}
     </>
   );

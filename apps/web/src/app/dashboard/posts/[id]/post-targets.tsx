@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { ActionButton } from '~/components/action-button';
 import { ZoneTime } from '~/components/zone-time';
 import { retryPost } from '../actions';
-import { ChannelBadge } from '../channel-badge';
+import { ChannelBadge, channelInWords } from '../channel-badge';
 import { ResolveDialog } from './resolve-dialog';
 
 const TARGET_LABELS: Record<Target['status'], string> = {
@@ -89,7 +89,7 @@ export function PostTargets({ post, channels, canAct, zone }: PostTargetsProps) 
         {post.targets.map((target) => {
           const channel = channels.get(target.channelId);
           const network = channel ? NETWORK_NAMES[channel.integrationId] : 'The network';
-          const name = channel ? `${channel.name} (${network})` : 'a removed channel';
+          const name = channelInWords(channel);
           return (
             <li key={target.id} aria-label={name}>
               <div className="target-head">

@@ -1,6 +1,7 @@
-import type { Activity, ActivityAction } from '@chorus/validators';
+import type { Activity, ActivityAction, Channel } from '@chorus/validators';
 import { ZoneTime } from '~/components/zone-time';
 import type { DashboardCaller } from '~/server/dashboard';
+import { channelInWords } from '../channel-badge';
 
 const SAID: Record<ActivityAction, string> = {
   created: 'created the post',
@@ -16,7 +17,7 @@ const SAID: Record<ActivityAction, string> = {
   failed: 'failed to publish',
   unconfirmed: 'could not confirm publishing',
   retried: 'retried publishing',
-  resolved: 'resolved a target',
+  resolved: 'resolved',
   repeated: 'published a copy for an occurrence',
   archived: 'archived it',
   restored: 'made it a draft again',
@@ -35,14 +36,26 @@ const detailOf = (entry: Activity) => {
   return scheduledAt ? ' for ' : '';
 };
 
+/** What was done, naming the channel of an entry about one (publishing to it, resolving it). */
+function said(entry: Activity, channels: Map<string, Channel>) {
+  if (!entry.channelId) return SAID[entry.action];
+  const channel = channelInWords(channels.get(entry.channelId));
+  if (entry.action !== 'resolved') return `${SAID[entry.action]} to ${channel}`;
+  const { published } = entry.details as { published?: boolean };
+  return `${SAID.resolved} ${channel} as ${published ? 'published' : 'not published'}`;
+}
+
 /** Who did what to the post, newest first: the latest 25 entries, each member by name. */
 export async function ActivityList({
   caller,
   id,
+  channels,
   zone,
 }: {
   caller: DashboardCaller;
   id: string;
+  /** The account's channels, by id, to name those entries are about. */
+  channels: Map<string, Channel>;
   /** The account's time zone, as the rest of the post's page. */
   zone: string;
 }) {
@@ -66,8 +79,7 @@ export async function ActivityList({
             return (
               <li key={entry.id}>
                 <strong>{entry.actorId ? (names.get(entry.actorId) ?? '') : 'Chorus'}</strong>{' '}
-                {SAID[entry.action]}
-                {entry.targetId && ' to a channel'}
+                {said(entry, channels)}
                 {detailOf(entry)}
                 {scheduledAt && <ZoneTime iso={scheduledAt} zone={zone} />}{' '}
                 <span className="muted small">
