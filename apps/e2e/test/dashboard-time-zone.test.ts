@@ -93,6 +93,8 @@ describe('the account’s time zone, read from another', () => {
       const item = dayCell(page, day).getByRole('listitem').filter({ hasText: PLACED });
       await item.waitFor();
       expect(await item.locator('.time').textContent()).toBe('08:30');
+      // A post without channels shows no channel marks, and no table's dash in their place.
+      expect(await item.textContent()).not.toContain('—');
       expect(await dayCell(page, addDays(day, -1)).getByText(PLACED).count()).toBe(0);
     }
     // Today is Tokyo's too.

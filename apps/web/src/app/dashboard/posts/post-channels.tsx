@@ -1,5 +1,6 @@
-import { NETWORK_NAMES, type Channel, type Target } from '@chorus/validators';
-import { ChannelAvatar } from './channel-badge';
+import type { Channel, Target } from '@chorus/validators';
+import type { ReactNode } from 'react';
+import { ChannelAvatar, channelInWords } from './channel-badge';
 
 const TROUBLE: Partial<Record<Target['status'], string>> = {
   failed: 'failed',
@@ -8,24 +9,25 @@ const TROUBLE: Partial<Record<Target['status'], string>> = {
 
 /**
  * A post's channels as their marks, each named for screen readers, a failed or unconfirmed one
- * flagged so that trouble shows at a glance.
+ * flagged so that trouble shows at a glance; `none` for a post without channels (a table's
+ * dash; nothing on a calendar's chip).
  */
 export function PostChannels({
   post,
   channels,
+  none = <span className="muted">—</span>,
 }: {
   post: { targets: Pick<Target, 'id' | 'channelId' | 'status'>[] };
   channels: ReadonlyMap<string, Channel>;
+  none?: ReactNode;
 }) {
-  if (post.targets.length === 0) return <span className="muted">—</span>;
+  if (post.targets.length === 0) return none;
   return (
     <ul className="post-channels">
       {post.targets.map((target) => {
         const channel = channels.get(target.channelId);
         const trouble = TROUBLE[target.status];
-        const name = channel
-          ? `${channel.name} (${NETWORK_NAMES[channel.integrationId]})`
-          : 'A removed channel';
+        const name = channelInWords(channel);
         return (
           <li key={target.id} className={trouble ? 'trouble' : undefined} title={name}>
             {channel ? <ChannelAvatar channel={channel} /> : <span aria-hidden="true">?</span>}

@@ -267,7 +267,7 @@ export function Calendar(props: CalendarProps) {
                           {post.title}
                         </Link>
                         <span className="sr-only">, {STATUS_LABELS[post.status]}</span>
-                        <PostChannels post={post} channels={channelById} />
+                        <PostChannels post={post} channels={channelById} none={null} />
                         {movable && post.scheduledAt && (
                           <MoveDialog
                             title={post.title}

@@ -25,7 +25,7 @@ export function OccurrenceItem({
         <span aria-hidden="true">↻ </span>Repeats
       </span>
       <span className="sr-only">, a coming occurrence of a recurring post</span>
-      <PostChannels post={occurrence} channels={channels} />
+      <PostChannels post={occurrence} channels={channels} none={null} />
     </li>
   );
 }
