@@ -6,7 +6,7 @@
  * typed in the composer is Tokyo's wall clock, and the home page's next posts are at Tokyo's
  * time. Every page says which zone it uses.
  */
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { callApi, putAccountZone } from './api';
 import { launchChromium, signedIn } from './browser';
@@ -96,6 +96,13 @@ describe('the account’s time zone, read from another', () => {
       // A post without channels shows no channel marks, and no table's dash in their place.
       expect(await item.textContent()).not.toContain('—');
       expect(await dayCell(page, addDays(day, -1)).getByText(PLACED).count()).toBe(0);
+      // A day without posts is drawn as the others, not in the empty state's dashed box.
+      const box = (cell: Locator) =>
+        cell.evaluate((element) => {
+          const style = getComputedStyle(element);
+          return [style.padding, style.textAlign, style.borderTopStyle, style.borderRadius];
+        });
+      expect(await box(dayCell(page, addDays(day, -1)))).toEqual(await box(dayCell(page, day)));
     }
     // Today is Tokyo's too.
     await page.goto('/dashboard/posts/calendar?view=week');

@@ -222,7 +222,8 @@ export function Calendar(props: CalendarProps) {
           const classes = [
             'calendar-day',
             view === 'month' && !day.startsWith(month) && 'outside',
-            items.length + repeats.length + slots.length === 0 && 'empty',
+            // Not `empty`: that is the empty state's class, whose box it would take.
+            items.length + repeats.length + slots.length === 0 && 'no-posts',
             over === day && 'drop-target',
           ];
           return (
