@@ -10,6 +10,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium, seriousViolations, signedIn } from './browser';
+import { timeInWords as inWords } from './calendar-words';
 import { cliApiKey } from './cli';
 import { ADMIN } from './server';
 import { callApi } from './api';
@@ -22,13 +23,6 @@ let key = '';
 
 const api = (method: string, path: string, body?: unknown) => callApi(key, method, path, body);
 const inHours = (hours: number) => new Date(Date.now() + hours * 3_600_000).toISOString();
-/** How the posts pages write a time in UTC: "30 Nov 2026, 10:00". */
-const inWords = (at: string) =>
-  new Intl.DateTimeFormat('en-GB', {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: 'UTC',
-  }).format(new Date(at));
 let firstAt = '';
 
 beforeAll(async () => {

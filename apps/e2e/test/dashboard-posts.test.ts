@@ -12,6 +12,7 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium, seriousViolations, signedIn } from './browser';
+import { addDays, DAY_MS, dayCell, dayName } from './calendar-words';
 import { cliApiKey } from './cli';
 import { ADMIN } from './server';
 import { callApi, putAccountZone } from './api';
@@ -19,7 +20,6 @@ import { callApi, putAccountZone } from './api';
 const base = inject('base');
 const ZONE = 'Asia/Tokyo';
 const ZONE_OFFSET_MS = 9 * 3_600_000;
-const DAY_MS = 86_400_000;
 const MEMBER = { name: 'Paula Poster', email: 'paula-posts@e2e.test', password: 'paula-password' };
 const IMAGE = 'e2e-posts-pixel.png';
 // Other files share the server and its account: titles of this file's own.
@@ -45,15 +45,6 @@ const postOf = async (id: string) =>
 
 /** `YYYY-MM-DD` of an instant on Tokyo's calendar. */
 const tokyoDay = (ms: number) => new Date(ms + ZONE_OFFSET_MS).toISOString().slice(0, 10);
-/** How the calendar names a day: "Monday 4 May 2026". */
-const dayName = (day: string) => {
-  const date = new Date(`${day}T00:00:00Z`);
-  const part = (options: Intl.DateTimeFormatOptions) =>
-    new Intl.DateTimeFormat('en-GB', { ...options, timeZone: 'UTC' }).format(date);
-  return `${part({ weekday: 'long' })} ${date.getUTCDate()} ${part({ month: 'long' })} ${date.getUTCFullYear()}`;
-};
-const addDays = (day: string, n: number) =>
-  new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
 
 /** A new browser context in the account’s zone at `width` px, signed in. */
 const signedInAt = (user: { email: string; password: string }, width = 1280) =>
@@ -78,8 +69,6 @@ async function statusControls(page: Page) {
 const controlsBecome = (page: Page, names: string[]) =>
   expect.poll(() => statusControls(page)).toEqual(names);
 const toast = (page: Page, text: string) => page.getByRole('status').getByText(text).waitFor();
-const dayCell = (page: Page, day: string): Locator =>
-  page.getByRole('listitem', { name: new RegExp(`^${dayName(day)}`) });
 
 beforeAll(async () => {
   key = await cliApiKey(

@@ -11,6 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { callApi } from './api';
 import { launchChromium, seriousViolations, signedIn } from './browser';
+import { DAY_MS, dayCell, timeInWords as inWords } from './calendar-words';
 import { cliApiKey } from './cli';
 import { connectMastodon, disconnect } from './publishing-fixtures';
 import { ADMIN } from './server';
@@ -18,7 +19,6 @@ import { ADMIN } from './server';
 const base = inject('base');
 const MEMBER = { name: 'Sol Slots', email: 'sol-slots@e2e.test', password: 'sol-password' };
 const SERIES = 'Recurring e2e: tip of the week';
-const DAY_MS = 86_400_000;
 let browser: Browser;
 let key = '';
 let standIn: MastodonStandIn | undefined;
@@ -31,22 +31,6 @@ const api = (method: string, path: string, body?: unknown) => callApi(key, metho
 const signedInAt = (user: { email: string; password: string }, width = 1280) =>
   signedIn(browser, base, user, { width, timezoneId: 'UTC' });
 
-/** How the calendar names a day: "Monday 4 May 2026". */
-const dayName = (day: string) => {
-  const date = new Date(`${day}T00:00:00Z`);
-  const part = (options: Intl.DateTimeFormatOptions) =>
-    new Intl.DateTimeFormat('en-GB', { ...options, timeZone: 'UTC' }).format(date);
-  return `${part({ weekday: 'long' })} ${date.getUTCDate()} ${part({ month: 'long' })} ${date.getUTCFullYear()}`;
-};
-/** How the posts pages write a time (in the account's zone, UTC here): "6 May 2026, 12:00". */
-const inWords = (at: string) =>
-  new Intl.DateTimeFormat('en-GB', {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: 'UTC',
-  }).format(new Date(at));
-const dayCell = (page: Page, day: string) =>
-  page.getByRole('listitem', { name: new RegExp(`^${dayName(day)}`) });
 const slotsPath = () => `/dashboard/integrations/channels/${channel.id}`;
 const slotRow = (page: Page, n: number) => page.getByRole('group', { name: `Slot ${n}` });
 

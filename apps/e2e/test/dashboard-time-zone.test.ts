@@ -6,17 +6,17 @@
  * typed in the composer is Tokyo's wall clock, and the home page's next posts are at Tokyo's
  * time. Every page says which zone it uses.
  */
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { callApi, putAccountZone } from './api';
 import { launchChromium, signedIn } from './browser';
+import { addDays, DAY_MS, dayCell, timeInWords as inWords } from './calendar-words';
 import { cliApiKey } from './cli';
 import { ADMIN } from './server';
 
 const base = inject('base');
 const ACCOUNT_ZONE = 'Asia/Tokyo';
 const BROWSER_ZONE = 'America/New_York';
-const DAY_MS = 86_400_000;
 // Other files share the server and its account: titles of this file's own.
 const PLACED = 'Time zone e2e: breakfast in Tokyo';
 const TYPED = 'Time zone e2e: typed on Tokyo’s clock';
@@ -30,24 +30,6 @@ const api = (method: string, path: string, body?: unknown) => callApi(key, metho
 /** `YYYY-MM-DD` of an instant on the calendar of `zone`. */
 const dayIn = (ms: number, zone: string) =>
   new Intl.DateTimeFormat('en-CA', { timeZone: zone }).format(ms);
-/** How the posts pages write a time: "31 Dec 2026, 08:30". */
-const inWords = (ms: number, zone: string) =>
-  new Intl.DateTimeFormat('en-GB', {
-    dateStyle: 'medium',
-    timeStyle: 'short',
-    timeZone: zone,
-  }).format(ms);
-/** How the calendar names a day: "Monday 4 May 2026". */
-const dayName = (day: string) => {
-  const date = new Date(`${day}T00:00:00Z`);
-  const part = (options: Intl.DateTimeFormatOptions) =>
-    new Intl.DateTimeFormat('en-GB', { ...options, timeZone: 'UTC' }).format(date);
-  return `${part({ weekday: 'long' })} ${date.getUTCDate()} ${part({ month: 'long' })} ${date.getUTCFullYear()}`;
-};
-const addDays = (day: string, n: number) =>
-  new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
-const dayCell = (page: Page, day: string) =>
-  page.getByRole('listitem', { name: new RegExp(`^${dayName(day)}`) });
 
 /** A Tokyo day some weeks ahead that no other file uses, never a Monday (the day before is in its week). */
 function tokyoDay(daysAhead: number) {

@@ -12,7 +12,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { callApi } from './api';
 import { cliApiKey } from './cli';
 import { proc } from './proc';
-import { freePort, startChorus } from './processes';
+import { freePort, startChorus, type Chorus } from './processes';
 import { ADMIN } from './server';
 
 const base = new URL(inject('base'));
@@ -294,11 +294,10 @@ describe('npm start stopped from outside', () => {
     expect(answered).toBe(false);
   }
 
-  // `docker stop` and a service manager signal the main process only, not its group: npm must
-  // hand the signal down (the scripts `exec`, so no shell sits between npm and node to drop it).
-  it('stops every process and frees the port on a SIGTERM to npm itself', async () => {
+  /** `npm start` of an instance of its own (no worker) for `run`, stopped and removed after. */
+  async function withInstance(run: (chorus: Chorus, port: number) => Promise<void>) {
     const port = await freePort();
-    const dataDir = await mkdtemp(join(tmpdir(), 'chorus-sigterm-'));
+    const dataDir = await mkdtemp(join(tmpdir(), 'chorus-stopped-'));
     const chorus = await startChorus(root, {
       ...inject('env'),
       PORT: String(port),
@@ -306,24 +305,23 @@ describe('npm start stopped from outside', () => {
       CHORUS_WORKER: 'false',
     });
     try {
-      process.kill(chorus.pid, 'SIGTERM');
-      await expectAllGone(chorus.pid, port);
+      await run(chorus, port);
     } finally {
       await chorus.stop();
       await rm(dataDir, { recursive: true, force: true });
     }
-  });
+  }
 
-  it('killed without warning (the supervisor), takes its HTTP server and Next with it, freeing the port for the restarted instance', async () => {
-    const port = await freePort();
-    const dataDir = await mkdtemp(join(tmpdir(), 'chorus-orphan-'));
-    const chorus = await startChorus(root, {
-      ...inject('env'),
-      PORT: String(port),
-      CHORUS_DATA_DIR: dataDir,
-      CHORUS_WORKER: 'false',
-    });
-    try {
+  // `docker stop` and a service manager signal the main process only, not its group: npm must
+  // hand the signal down (the scripts `exec`, so no shell sits between npm and node to drop it).
+  it('stops every process and frees the port on a SIGTERM to npm itself', () =>
+    withInstance(async (chorus, port) => {
+      process.kill(chorus.pid, 'SIGTERM');
+      await expectAllGone(chorus.pid, port);
+    }));
+
+  it('killed without warning (the supervisor), takes its HTTP server and Next with it, freeing the port for the restarted instance', () =>
+    withInstance(async (chorus, port) => {
       const server = inGroup(chorus.pid).find((pid) =>
         proc.commandLine(pid).includes('src/serve.ts'),
       );
@@ -331,9 +329,5 @@ describe('npm start stopped from outside', () => {
       // Its parent is the supervisor (src/start.ts): a crash there, as a kill -9.
       process.kill(proc.parent(server), 'SIGKILL');
       await expectAllGone(chorus.pid, port);
-    } finally {
-      await chorus.stop();
-      await rm(dataDir, { recursive: true, force: true });
-    }
-  });
+    }));
 });
