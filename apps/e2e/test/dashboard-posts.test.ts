@@ -147,7 +147,7 @@ describe('posts, as an admin', () => {
     const id = page.url().split('/').at(-1) ?? '';
     expect((await postOf(id)).mediaIds).toHaveLength(1);
 
-    // A draft may be scheduled or published (§10), nothing else.
+    // A draft may be scheduled or published (docs/posts-and-scheduler.md), nothing else.
     expect(await statusControls(page)).toEqual(['Publish now', 'Schedule']);
     await page.getByText(`In the account’s time zone, ${ZONE}.`, { exact: true }).waitFor();
     // The next whole minute at least 20 s away, typed as Tokyo's wall clock.

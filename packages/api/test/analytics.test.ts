@@ -30,7 +30,7 @@ const issuePaths = (json: { error: { details: { issues: { path: string }[] } } }
   json.error.details.issues.map((i) => i.path).sort();
 
 describe('POST /api/analytics/events', () => {
-  it('answers 201 with the created events in the §12 shape', async () => {
+  it('answers 201 with the created events in the shape docs/analytics.md gives', async () => {
     const post = await createPost(h, { title: 'Recorded' });
     const before = Date.now();
     const { status, json } = await record([

@@ -1,5 +1,5 @@
 /**
- * Decisions §3: a bearer token cannot become a full login (own password without the current
+ * docs/security.md, "Narrow credentials leak": a bearer token cannot become a full login (own password without the current
  * one, two-factor switches), and a password or role change ends the user's dashboard sessions.
  */
 import { authenticateSession, totpCode, type Principal } from '@chorus/auth';

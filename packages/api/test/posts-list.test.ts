@@ -23,7 +23,7 @@ afterAll(() => h.close());
 const list = (query: string) => h.call('GET', `/api/content/posts${query}`);
 
 describe('GET /api/content/posts', () => {
-  it("lists the account's posts newest first with §5 pagination", async () => {
+  it("lists the account's posts newest first with the API's pagination (docs/api.md)", async () => {
     const { status, json } = await list('');
     expect(status).toBe(200);
     expect(json.data.map((p: { title: string }) => p.title)).toEqual([

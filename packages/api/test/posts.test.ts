@@ -13,7 +13,7 @@ afterAll(() => h.close());
 const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 describe('POST /api/content/posts', () => {
-  it('answers 201 in the general envelope with every field of §10 and draft defaults', async () => {
+  it('answers 201 in the general envelope with every field of a post and draft defaults (docs/posts-and-scheduler.md)', async () => {
     const { status, json } = await h.call('POST', '/api/content/posts', {
       body: { title: 'Hello', id: 'post_mine', createdAt: '2000-01-01T00:00:00.000Z' },
     });

@@ -72,7 +72,7 @@ export async function discardUpload(opts: { storage: StorageDriver; staged: Stag
   await opts.storage.delete(opts.staged.storageKey);
 }
 
-/** Records staged bytes with their `media.uploaded` event, in one transaction (§14). */
+/** Records staged bytes with their `media.uploaded` event, in one transaction (docs/media.md). */
 export async function commitUpload(opts: {
   db: Db;
   principal: Principal;

@@ -47,7 +47,8 @@ export async function assertPublishableNow(tx: Tx, principal: Principal, row: Po
 /**
  * Creates a post. Creating it as `scheduled` or `published` follows the transition from
  * `draft` (docs/posts-and-scheduler.md), and records that transition's event after `post.created`; asking
- * for `published` with targets starts publishing them (the post answers `publishing`, §18).
+ * for `published` with targets starts publishing them (the post answers `publishing`,
+ * docs/publishing.md).
  */
 export async function createPost(opts: { db: Db; principal: Principal; input: CreatePostInput }) {
   const { db, principal } = opts;
@@ -72,7 +73,7 @@ export async function createPost(opts: { db: Db; principal: Principal; input: Cr
         authorId: principal.userId,
         title: input.title,
         content: input.content,
-        // With targets, `published` is asked for and `publishing` is what happens (§18).
+        // Asked `published` with targets, it goes `publishing` (docs/publishing.md).
         status: publishNow ? 'publishing' : input.status,
         tags: input.tags,
         scheduledAt,
@@ -153,7 +154,10 @@ function effectsOf(row: PostRow, input: UpdatePostInput, now: Date): Partial<Pos
   return {};
 }
 
-/** Targets change while nothing of them has gone out: a draft, or a scheduled post (§18). */
+/**
+ * Targets change while nothing of them has gone out: a draft, or a scheduled post
+ * (docs/publishing.md#targets).
+ */
 function assertTargetsEditable(row: PostRow, status: PostRow['status']) {
   if (row.status === 'draft' || row.status === 'scheduled' || status === 'draft') return;
   const message = `The targets of a ${row.status} post cannot change; they can while it is a draft or scheduled.`;
@@ -182,7 +186,7 @@ async function assertSentPartsKept(tx: Tx, row: PostRow, input: UpdatePostInput)
 /**
  * Partial update. The row stays locked until commit, so the scheduler cannot publish a post
  * that is being unscheduled, and the event is recorded in the same transaction. Asking for
- * `published` with targets starts publishing them: the post answers `publishing` (§18).
+ * `published` with targets starts publishing them: the post answers `publishing` (docs/publishing.md).
  */
 export async function updatePost(opts: {
   db: Db;

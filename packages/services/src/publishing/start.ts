@@ -61,7 +61,7 @@ export async function makeTargetsDue(
     .returning({ id: postTargets.id, postId: postTargets.postId });
 }
 
-/** Whether a post has targets: without them publishing only changes its status (§18). */
+/** Whether a post has targets: without them publishing only changes its status (docs/publishing.md). */
 export async function hasTargets(tx: Tx, postId: string): Promise<boolean> {
   const [found] = await tx
     .select({ id: postTargets.id })

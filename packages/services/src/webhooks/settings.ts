@@ -2,7 +2,7 @@ import { readSetting } from '@chorus/settings';
 
 type Env = Record<string, string | undefined>;
 
-/** Decisions §14: about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h after each failure. */
+/** About 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h after each failure (docs/webhooks.md). */
 export const DEFAULT_RETRY_SCHEDULE_SECONDS = [5, 300, 1800, 7200, 18000, 36000, 36000];
 
 export interface WebhookSettings {

@@ -23,7 +23,7 @@ export interface PublishingSettings {
   backoffMs: number;
   timeoutMs: number;
   refreshAheadMs: number;
-  /** Decisions §18: at most 5 attempts within 30 minutes of the first. */
+  /** At most 5 attempts within 30 minutes of the first (docs/publishing.md#retry-and-resolve). */
   maxAttempts: number;
   windowMs: number;
 }
