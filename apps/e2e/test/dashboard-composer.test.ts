@@ -9,12 +9,13 @@
  */
 import { startBlueskyPds, type BlueskyPds } from '@chorus/stand-ins/bluesky-pds';
 import type { MastodonStandIn } from '@chorus/stand-ins';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { callApi } from './api';
-import { launchChromium, seriousViolations, signedIn } from './browser';
+import { axeAtBothWidths, launchChromium, signedIn } from './browser';
 import { cliApiKey } from './cli';
 import { connectMastodon, disconnect } from './publishing-fixtures';
+import { png } from './png';
 import { ADMIN } from './server';
 
 const base = inject('base');
@@ -23,24 +24,13 @@ const TITLE = 'Composer e2e: two channels';
 // than its 3,000 bytes, which only the server's check knows.
 const FAMILY = '👨‍👩‍👧‍👦';
 const IMAGE = 'e2e-composer-pixel.png';
-// A 1×1 PNG.
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
-  'base64',
-);
+const PNG = new Uint8Array(png(1, 1, [40, 90, 160]));
 let browser: Browser;
 let key = '';
 let mastodon: MastodonStandIn;
 let pds: BlueskyPds;
 
 const api = (method: string, path: string, body?: unknown) => callApi(key, method, path, body);
-
-async function axeAtBothWidths(page: Page) {
-  expect(await seriousViolations(page)).toEqual([]);
-  await page.setViewportSize({ width: 375, height: 800 });
-  expect(await seriousViolations(page)).toEqual([]);
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 beforeAll(async () => {
   key = await cliApiKey(

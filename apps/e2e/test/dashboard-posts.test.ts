@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchChromium, seriousViolations, signedIn } from './browser';
 import { addDays, DAY_MS, dayCell, dayName } from './calendar-words';
 import { cliApiKey } from './cli';
+import { png } from './png';
 import { ADMIN } from './server';
 import { callApi, putAccountZone } from './api';
 
@@ -25,11 +26,7 @@ const IMAGE = 'e2e-posts-pixel.png';
 // Other files share the server and its account: titles of this file's own.
 const WRITTEN = 'Posts e2e: launch note';
 const DRAGGED = 'Posts e2e: dragged along';
-// A 1×1 PNG.
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=',
-  'base64',
-);
+const PNG = new Uint8Array(png(1, 1, [160, 90, 40]));
 let browser: Browser;
 let key = '';
 let dragged = { id: '', scheduledAt: '' };

@@ -5,10 +5,10 @@
  * unconfirmed target is resolved through its dialog; axe at 1280 and 375 px.
  */
 import { mastodonFaults, type MastodonStandIn } from '@chorus/stand-ins';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { callApi } from './api';
-import { launchChromium, seriousViolations, signedIn } from './browser';
+import { axeAtBothWidths, launchChromium, signedIn } from './browser';
 import { cliApiKey } from './cli';
 import { connectMastodon, disconnect, makeUnconfirmed } from './publishing-fixtures';
 import { ADMIN } from './server';
@@ -26,13 +26,6 @@ const postOf = async (id: string) =>
     status: string;
     targets: Target[];
   };
-
-async function axeAtBothWidths(page: Page) {
-  expect(await seriousViolations(page)).toEqual([]);
-  await page.setViewportSize({ width: 375, height: 800 });
-  expect(await seriousViolations(page)).toEqual([]);
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 beforeAll(async () => {
   key = await cliApiKey(
