@@ -9,7 +9,10 @@ export const ZTimestamp = z.iso.datetime().meta({ example: '2026-11-21T10:00:00.
  * `0001-01-01T00:00+01:00` and `9999-12-31T23:00-05:00` are refused, naming the field.
  */
 export const inYearRange = (instant: string) => {
-  const year = new Date(instant).getUTCFullYear();
+  const time = Date.parse(instant);
+  // Text that is no time at all: the format's own issue says so, not a second one of years.
+  if (Number.isNaN(time)) return true;
+  const year = new Date(time).getUTCFullYear();
   return year >= 1 && year <= 9999;
 };
 export const YEAR_RANGE_MESSAGE = 'The year must be from 0001 to 9999 (in UTC).';

@@ -1,3 +1,4 @@
+import './messages';
 export * from './common';
 export * from './scopes';
 export * from './users';

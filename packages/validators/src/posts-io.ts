@@ -37,7 +37,9 @@ const ZImportIssue = z
       example: 4,
     }),
     path: z.string().meta({ example: 'scheduledAt' }),
-    message: z.string().meta({ example: 'Invalid ISO datetime' }),
+    message: z
+      .string()
+      .meta({ example: 'Must be an ISO 8601 date and time, such as 2026-12-01T09:30:00Z.' }),
   })
   .meta({ id: 'ImportIssue' });
 

@@ -26,7 +26,14 @@ const DRY_RUN_EXAMPLE = {
       },
     ],
     ids: [],
-    issues: [{ row: 2, line: 3, path: 'scheduledAt', message: 'Invalid ISO datetime' }],
+    issues: [
+      {
+        row: 2,
+        line: 3,
+        path: 'scheduledAt',
+        message: 'Must be an ISO 8601 date and time, such as 2026-12-01T09:30:00Z.',
+      },
+    ],
   },
 };
 
