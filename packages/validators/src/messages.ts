@@ -33,17 +33,18 @@ const FORMATS: Record<string, string> = {
   base64url: 'base64url text',
 };
 
-/** What a size counts, by the kind of value measured (text's is said apart). */
-const UNITS: Record<string, string> = {
-  array: 'items',
-  set: 'items',
-  map: 'entries',
-  file: 'bytes',
+/** What a size counts, one and many, by the kind of value measured. */
+const UNITS: Record<string, [string, string]> = {
+  string: ['character', 'characters'],
+  array: ['item', 'items'],
+  set: ['item', 'items'],
+  map: ['entry', 'entries'],
+  file: ['byte', 'bytes'],
 };
 
 const shown = (value: unknown) => (typeof value === 'string' ? value : String(value));
 
-/** A bound: `at most 100`, `fewer than`…, `exactly`; a date's as ISO text. */
+/** A bound broken: `at most 100`, `less than 5`, `exactly 3 characters`; a date's as ISO text. */
 function size(
   issue: { origin?: string; exact?: boolean; inclusive?: boolean },
   limit: unknown,
@@ -59,12 +60,15 @@ function size(
         ? 'at most'
         : 'at least';
   const value = issue.origin === 'date' ? new Date(Number(limit)).toISOString() : shown(limit);
-  if (issue.origin === 'string') return `Must be ${relation} ${value} characters long.`;
-  const unit = issue.origin === undefined ? undefined : UNITS[issue.origin];
-  return unit ? `Must have ${relation} ${value} ${unit}.` : `Must be ${relation} ${value}.`;
+  const units = issue.origin === undefined ? undefined : UNITS[issue.origin];
+  if (!units) return `Must be ${relation} ${value}.`;
+  const unit = units[Number(limit) === 1 ? 0 : 1];
+  return issue.origin === 'string'
+    ? `Must be ${relation} ${value} ${unit} long.`
+    : `Must have ${relation} ${value} ${unit}.`;
 }
 
-export function issueMessage(issue: Issue): string | undefined {
+function issueMessage(issue: Issue): string | undefined {
   switch (issue.code) {
     case 'invalid_type': {
       if (issue.input === undefined) return 'Required.';
@@ -72,9 +76,9 @@ export function issueMessage(issue: Issue): string | undefined {
       return kind ? `Must be ${kind}.` : undefined;
     }
     case 'invalid_value':
-      // One value (a literal) quoted as JSON writes it; a list of options as they are.
+      // One value (a literal) quoted when it is text; a list of options as they are.
       return issue.values.length === 1
-        ? `Must be ${JSON.stringify(issue.values[0]) ?? shown(issue.values[0])}.`
+        ? `Must be ${typeof issue.values[0] === 'string' ? JSON.stringify(issue.values[0]) : shown(issue.values[0])}.`
         : `Must be one of ${issue.values.map(shown).join(', ')}.`;
     case 'too_big':
       return size(issue, issue.maximum, true);
