@@ -98,7 +98,7 @@ describe('webhooks, as an admin', () => {
     await dialog.getByRole('button', { name: 'Create webhook' }).click();
     await dialog
       .getByRole('group', { name: 'Events' })
-      .getByText(/expected array to have >=1 items/)
+      .getByText('Choose at least one event, or "*" for every one.')
       .waitFor();
     expect(await dialog.getByLabel('URL').inputValue()).toBe(hookUrl);
     expect(await dialog.getByLabel('Description (optional)').inputValue()).toBe(

@@ -17,7 +17,7 @@ const ZUrl = z
 /** Event types to subscribe to, or `["*"]` for all; duplicates dropped. */
 const ZEvents = z
   .array(z.union([ZEventType, z.literal('*')]))
-  .min(1)
+  .min(1, 'Choose at least one event, or "*" for every one.')
   .max(EVENT_TYPES.length + 1)
   .transform((types) => (types.includes('*') ? ['*'] : [...new Set(types)]))
   .meta({
