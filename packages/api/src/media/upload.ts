@@ -27,9 +27,10 @@ function altTextOf(fields: Map<string, string>): string | null {
 
 /**
  * `POST /api/content/media` (docs/media.md): the file streams into storage as it arrives;
- * the record and its event are written once the bytes are whole. An `Idempotency-Key`
- * retry (docs/media.md) is recognised by what was uploaded (name, alt text, SHA-256), since multipart
- * boundaries differ between retries: its bytes are dropped and the first answer replayed.
+ * the record and its event are written once the bytes are whole. An `Idempotency-Key` retry
+ * (docs/media.md) is recognised by what was uploaded (name, alt text, SHA-256), since
+ * multipart boundaries differ between retries: its bytes are dropped and the first answer
+ * replayed.
  */
 export async function handleUpload(req: Request, ctx: HandlerContext): Promise<Answer> {
   const { db, storage, headers } = ctx;

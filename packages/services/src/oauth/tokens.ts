@@ -49,6 +49,9 @@ async function issueTokens(
       kind: 'access',
       tokenHash: access.hash,
       scopes: accessScopes,
+      // Issued and expiring by one clock read: introspection's exp - iat is expires_in (the
+      // database's now() is the transaction's start, a moment earlier).
+      createdAt: new Date(now),
       expiresAt: new Date(now + expiresIn * 1000),
     },
     {
@@ -57,6 +60,7 @@ async function issueTokens(
       kind: 'refresh',
       tokenHash: refresh.hash,
       scopes: grant.scopes,
+      createdAt: new Date(now),
       expiresAt: new Date(Math.min(now + REFRESH_TOKEN_TTL_MS, grantEnds)),
     },
   ]);
