@@ -1,7 +1,7 @@
 import { authenticateBearer, hashToken } from '@chorus/auth';
 import { eq, oauthAuthorizationCodes, oauthGrants, oauthTokens, type Database } from '@chorus/db';
 import { createTestDatabase } from '@chorus/db/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   grantLifetimeMs,
   grantTokens,
@@ -304,6 +304,24 @@ describe('introspection (RFC 7662)', () => {
       active: true,
       scope: 'read',
     });
+  });
+
+  it("takes a token's iat and exp from one clock, not the database's and the server's", async () => {
+    // The server's clock 10 minutes and 0.9 s ahead of the database's: a token issued and
+    // expiring by two clocks would read a lifetime of 3600 s plus that difference. (On
+    // PostgreSQL; the embedded PGlite reads the faked clock too, so there both agree anyway.)
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 600_900);
+      const issuedFrom = Math.floor(Date.now() / 1000);
+      const answer = await tokens('read');
+      const info = await introspect(f.confidential.row, answer.access_token);
+      expect(info.active && info.exp - info.iat).toBe(answer.expires_in);
+      // Issued on the server's clock, the one expires_in was counted on.
+      expect(info.active && info.iat).toBeGreaterThanOrEqual(issuedFrom);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('answers { active: false } alone for dead, unknown and foreign tokens', async () => {
