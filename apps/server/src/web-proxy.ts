@@ -9,6 +9,7 @@ import {
 } from 'node:http';
 import { connect } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { log } from '@chorus/api';
 import { apiError, refuse } from '@chorus/api/server';
 import { admit, requestId, type BudgetOptions } from './web-budgets';
 
@@ -121,8 +122,15 @@ function forward(
     },
   );
   let refused = false;
-  upstream.on('error', () => {
-    if (refused) return;
+  upstream.on('error', (error: NodeJS.ErrnoException) => {
+    // Refused here, or the client left (the close below): no one to answer.
+    if (refused || res.closed) return;
+    log('warn', 'web server unreachable', {
+      requestId: requestId(req),
+      path: pathOf(req),
+      code: error.code,
+      reusedSocket: upstream.reusedSocket,
+    });
     if (res.headersSent) return void res.destroy();
     res
       .writeHead(502, { 'content-type': 'text/plain; charset=utf-8' })

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { createRateLimiter, memoryStore, principalBucket, type RateLimiter } from '@chorus/api';
 import type { Principal } from '@chorus/auth';
 import { createApiListener, createHttpServer } from '@chorus/api/server';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AUTH_BODY_LIMIT, WEB_BODY_LIMIT, webProxy } from '../src/web-proxy';
 
 interface Seen {
@@ -253,5 +253,47 @@ describe('server actions', () => {
     const anonymous = await send('POST', '/dashboard/users', { chunks: 1, chunkBytes: 10 });
     expect(anonymous.status).toBe(200);
     expect(anonymous.headers['x-ratelimit-limit']).toBe('3');
+  });
+});
+
+describe('a web server that cannot be reached', () => {
+  it('is answered 502 in words, and logged with the reason', async () => {
+    const gone = createHttpServer();
+    gone.on(
+      'request',
+      createApiListener({
+        mounts: [],
+        webPaths: [],
+        web: webProxy(join(dir, 'no-such.sock'), {
+          rateLimiter: limiter,
+          sessionPrincipal: async () => null,
+        }),
+      }),
+    );
+    await new Promise<void>((resolve) => gone.listen(0, '127.0.0.1', resolve));
+    vi.stubEnv('LOG_LEVEL', 'warn');
+    const logged = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      const answer = await fetch(
+        `http://127.0.0.1:${(gone.address() as AddressInfo).port}/dashboard`,
+      );
+      expect(answer.status).toBe(502);
+      expect(await answer.text()).toBe('The web server is unavailable.');
+      const lines = logged.mock.calls.map(
+        ([line]) => JSON.parse(String(line)) as Record<string, unknown>,
+      );
+      expect(lines).toContainEqual(
+        expect.objectContaining({
+          level: 'warn',
+          msg: 'web server unreachable',
+          path: '/dashboard',
+          code: 'ENOENT',
+        }),
+      );
+    } finally {
+      logged.mockRestore();
+      vi.unstubAllEnvs();
+      await new Promise((resolve) => gone.close(resolve));
+    }
   });
 });

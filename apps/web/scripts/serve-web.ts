@@ -12,16 +12,16 @@
  * starts it by its package name (`@chorus/web/serve-web`), with the environment it is given.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import next from 'next';
+import { createWebServer } from './web-server';
 
 const dev = process.argv.includes('--dev');
 const appDir = fileURLToPath(new URL('..', import.meta.url));
 
-const server = createServer();
+const server = createWebServer();
 const app = next({ dev, dir: appDir, hostname: '127.0.0.1', httpServer: server });
 await app.prepare();
 server.on('request', app.getRequestHandler());
