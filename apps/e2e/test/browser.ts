@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { expect, inject, onTestFailed } from 'vitest';
 
 /** Debian's Chromium (never a downloaded build), headless. */
 export function launchChromium(): Promise<Browser> {
@@ -46,6 +47,21 @@ export async function signedIn(
     ...(timezoneId && { timezoneId }),
   });
   const page = await context.newPage();
+  // A step that waited in vain says what the page showed instead, and what the server said
+  // last (a flake on a slow machine leaves nothing else to read).
+  onTestFailed(async () => {
+    const shown = page.isClosed()
+      ? '(closed)'
+      : await page
+          .locator('body')
+          .innerText({ timeout: 5_000 })
+          .catch((error: unknown) => `(unreadable: ${String(error)})`);
+    const said = await readFile(inject('serverLog'), 'utf8').catch(() => '');
+    console.error(
+      `The page at ${page.url()} showed:\n${shown.slice(0, 4_000)}\n` +
+        `The server's last lines:\n${said.split('\n').slice(-20).join('\n')}`,
+    );
+  });
   await page.goto('/sign-in');
   await signIn(page, user.email, user.password);
   await page.waitForURL((url) => url.pathname === '/dashboard');

@@ -3,6 +3,7 @@
  * PostgreSQL and Redis servers that a test may stop and start again.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { chmod, chown, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -47,7 +48,12 @@ export interface Chorus {
  * `npm start` with `env` (PORT included), in its own process group so that stopping it
  * reaches npm, the start script and Next alike; resolves once /api/health answers.
  */
-export async function startChorus(root: string, env: Record<string, string>): Promise<Chorus> {
+export async function startChorus(
+  root: string,
+  env: Record<string, string>,
+  /** A file that receives everything it prints, as it prints it. */
+  logFile?: string,
+): Promise<Chorus> {
   const base = `http://127.0.0.1:${env.PORT}`;
   let output = '';
   const server = spawn('npm', ['start'], {
@@ -57,8 +63,12 @@ export async function startChorus(root: string, env: Record<string, string>): Pr
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
-  server.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  server.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const keep = (chunk: Buffer) => {
+    output += chunk.toString();
+    if (logFile) appendFileSync(logFile, chunk);
+  };
+  server.stdout?.on('data', keep);
+  server.stderr?.on('data', keep);
   for (;;) {
     if (server.exitCode !== null || server.signalCode !== null) {
       throw new Error(`the server stopped:\n${output}`);

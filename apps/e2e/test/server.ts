@@ -25,6 +25,8 @@ declare module 'vitest' {
     startOutput: string;
     /** The process of `npm start`. */
     startPid: number;
+    /** Everything `npm start` printed, as it printed it (its warnings and errors). */
+    serverLog: string;
     /** A free port whose `http://localhost:<port>` origin is in CHORUS_CORS_ORIGINS. */
     corsPort: number;
   }
@@ -65,13 +67,15 @@ export default async function setup(project: TestProject) {
     // A page served there calls the API across origins (cors.test.ts).
     CHORUS_CORS_ORIGINS: `http://localhost:${corsPort}`,
   };
-  const server = await startChorus(root, env);
+  const serverLog = `${dataDir}.log`;
+  const server = await startChorus(root, env, serverLog);
   project.provide('base', base);
   project.provide('env', env);
   project.provide('root', root);
   project.provide('dataDir', dataDir);
   project.provide('startOutput', server.output());
   project.provide('startPid', server.pid);
+  project.provide('serverLog', serverLog);
   project.provide('corsPort', corsPort);
 
   return async () => {
@@ -80,6 +84,7 @@ export default async function setup(project: TestProject) {
     const lockLeft = existsSync(join(dataDir, 'embedded-server.json'));
     await closeDatabase();
     await rm(dataDir, { recursive: true, force: true });
+    await rm(serverLog, { force: true });
     if (lockLeft) throw new Error('npm start left embedded-server.json behind after it stopped');
   };
 }
