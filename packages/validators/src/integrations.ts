@@ -148,7 +148,7 @@ export const ZDisconnectResult = z
   .object({ status: z.literal('disconnected'), provider: ZIntegrationId })
   .meta({ id: 'DisconnectResult' });
 
-/** What the third party sends back to the callback (RFC 6749 §4.1.2 and §4.1.2.1). */
+/** What the third party sends back to the callback (RFC 6749 §4.1.2, RFC 6749 §4.1.2.1). */
 export const ZOAuthCallbackQuery = ZIntegrationIdParam.extend({
   state: z
     .string()

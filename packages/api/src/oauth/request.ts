@@ -75,7 +75,7 @@ export interface PresentedCredentials extends ClientCredentials {
 
 /**
  * The client's credentials, from HTTP Basic (RFC 6749 §2.3.1, id and secret form-encoded
- * first) or from the body; using both at once is refused (§2.3).
+ * first) or from the body; using both at once is refused (RFC 6749 §2.3).
  */
 export function clientCredentials(
   req: Request,

@@ -1,6 +1,7 @@
 /**
- * Errors of the authorization server, in RFC 6749's vocabulary (§4.1.2.1 for the authorize
- * endpoint, §5.2 for the token endpoint), because OAuth client libraries act on these codes.
+ * Errors of the authorization server, in RFC 6749's vocabulary (RFC 6749 §4.1.2.1 for the
+ * authorize endpoint, RFC 6749 §5.2 for the token endpoint), because OAuth client libraries
+ * act on these codes.
  * They are not AppErrors: they never take the REST envelope.
  */
 export type OAuthErrorCode =

@@ -21,7 +21,7 @@ const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 /**
  * RFC 7662: what a token is worth now. A dead token (unknown, expired, revoked, rotated,
- * another client's) is `{ active: false }` and nothing more (§2.2).
+ * another client's) is `{ active: false }` and nothing more (RFC 7662 §2.2).
  */
 export async function introspectToken(opts: {
   db: Db;

@@ -19,7 +19,7 @@ export async function findClientToken(db: Db, client: OAuthClientRow, token: str
 /**
  * RFC 7009: revoking an access token ends that token; revoking a refresh token ends the
  * whole grant (docs/security.md). Unknown, foreign or already dead tokens change nothing, and
- * the caller answers 200 all the same (§2.2). `token_type_hint` is not needed: the token's
+ * the caller answers 200 all the same (RFC 7009 §2.2). `token_type_hint` is not needed: the token's
  * prefix and its row say what it is.
  */
 export async function revokeToken(opts: { db: Db; client: OAuthClientRow; token: string }) {
