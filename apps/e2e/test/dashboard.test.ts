@@ -43,6 +43,30 @@ describe('sign-in', () => {
     await page.context().close();
   });
 
+  it('answers a signed-out request for a page with a redirect, not a page that redirects', async () => {
+    const get = (cookie?: string) =>
+      fetch(`${base}/dashboard/security?tab=keys`, {
+        redirect: 'manual',
+        headers: cookie ? { cookie } : {},
+      });
+    const signInAt = `/sign-in?callbackUrl=${encodeURIComponent('/dashboard/security?tab=keys')}`;
+    for (const cookie of [undefined, 'next-auth.session-token=forged']) {
+      const res = await get(cookie);
+      expect(res.status).toBe(307);
+      expect(res.headers.get('location')).toBe(signInAt);
+      expect(res.headers.get('x-frame-options')).toBe('DENY');
+    }
+    const page = await newPage();
+    await page.goto(signInAt);
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.waitForURL('**/dashboard/security?tab=keys');
+    const cookie = (await page.context().cookies())
+      .map(({ name, value }) => `${name}=${value}`)
+      .join('; ');
+    expect((await get(cookie)).status).toBe(200);
+    await page.context().close();
+  });
+
   it('keeps credentials out of URLs before the form is live: no native submit', async () => {
     // Without JavaScript the form is as it is before hydration: the button is disabled, so
     // neither a click nor Enter can send the password as a GET query string.

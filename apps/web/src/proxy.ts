@@ -1,5 +1,7 @@
 import { hstsHeader } from '@chorus/api/security-headers';
 import { NextResponse, type NextRequest } from 'next/server';
+import { signInPath } from './server/return-path';
+import { cookieReader, readSession } from './server/session-token';
 
 /**
  * The pages' Content-Security-Policy: scripts only from this origin and Next's own inline
@@ -27,15 +29,26 @@ function pagePolicy(nonce: string): string {
  * Every page gets a fresh nonce and its policy (Next puts the nonce on its scripts when the
  * request carries the policy). /oauth/ and /docs answer with policies of their own; the API
  * sets its headers in the REST door.
+ *
+ * A dashboard page asked for without a session is redirected here, before Next renders: a
+ * page's own redirect comes after the loading state has been streamed, as a 200 a browser
+ * follows but a client reading status codes does not. A session this cannot rule out (its
+ * cookie decrypts, but it was signed out or its user removed) is still sent to sign in by
+ * the page, which looks it up in the database.
  */
-export function proxy(request: NextRequest) {
-  const { pathname } = request.nextUrl;
+export async function proxy(request: NextRequest) {
+  const { pathname, search } = request.nextUrl;
+  const signedOut =
+    (pathname === '/dashboard' || pathname.startsWith('/dashboard/')) &&
+    !(await readSession(cookieReader(request.headers.get('cookie'))));
   const ownPolicy = pathname.startsWith('/oauth/') || pathname === '/docs';
   const nonce = Buffer.from(crypto.getRandomValues(new Uint8Array(16))).toString('base64');
   const policy = pagePolicy(nonce);
   const requestHeaders = new Headers(request.headers);
   if (!ownPolicy) requestHeaders.set('Content-Security-Policy', policy);
-  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  const response = signedOut
+    ? NextResponse.redirect(new URL(signInPath(`${pathname}${search}`), request.url), 307)
+    : NextResponse.next({ request: { headers: requestHeaders } });
   if (!ownPolicy) {
     response.headers.set('Content-Security-Policy', policy);
     response.headers.set('X-Frame-Options', 'DENY');

@@ -12,7 +12,8 @@ import { consentToken, consentTokenMatches } from '~/server/consent';
 import { getDatabase } from '~/server/database';
 import { consentPage, oauthErrorPage } from '~/server/oauth-pages';
 import { signInPath } from '~/server/return-path';
-import { cookieReader, readSession, sessionPrincipal } from '~/server/session';
+import { sessionPrincipal } from '~/server/session';
+import { cookieReader, readSession } from '~/server/session-token';
 
 export const dynamic = 'force-dynamic';
 
