@@ -1,0 +1,3 @@
+import base from '@chorus/eslint-config/base';
+
+export default base;
