@@ -44,8 +44,9 @@ describe('sign-in', () => {
   });
 
   it('answers a signed-out request for a page with a redirect, not a page that redirects', async () => {
-    const get = (cookie?: string) =>
+    const get = (cookie?: string, method = 'GET') =>
       fetch(`${base}/dashboard/security?tab=keys`, {
+        method,
         redirect: 'manual',
         headers: cookie ? { cookie } : {},
       });
@@ -56,6 +57,7 @@ describe('sign-in', () => {
       expect(res.headers.get('location')).toBe(signInAt);
       expect(res.headers.get('x-frame-options')).toBe('DENY');
     }
+    expect((await get(undefined, 'HEAD')).status).toBe(307);
     const page = await newPage();
     await page.goto(signInAt);
     await signIn(page, ADMIN.email, ADMIN.password);

@@ -34,11 +34,13 @@ function pagePolicy(nonce: string): string {
  * page's own redirect comes after the loading state has been streamed, as a 200 a browser
  * follows but a client reading status codes does not. A session this cannot rule out (its
  * cookie decrypts, but it was signed out or its user removed) is still sent to sign in by
- * the page, which looks it up in the database.
+ * the page, which looks it up in the database; so is a server action's POST, whose redirect
+ * Next's client reads from the action's own answer.
  */
 export async function proxy(request: NextRequest) {
   const { pathname, search } = request.nextUrl;
   const signedOut =
+    (request.method === 'GET' || request.method === 'HEAD') &&
     (pathname === '/dashboard' || pathname.startsWith('/dashboard/')) &&
     !(await readSession(cookieReader(request.headers.get('cookie'))));
   const ownPolicy = pathname.startsWith('/oauth/') || pathname === '/docs';
