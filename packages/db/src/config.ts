@@ -5,6 +5,9 @@ import { openDatabase, type Database } from './client';
 import { markEmbedded, pgliteDir } from './embedded';
 import { readEmbeddedServer } from './embedded-lock';
 
+/** The variables these read (and `loadEnvFile` writes): `process.env` or a test's own. */
+type Env = Record<string, string | undefined>;
+
 /** The repository (npm workspaces) root above `from`, so every command finds the same data. */
 function workspaceRoot(from: string): string {
   for (let dir = resolve(from); ; dir = dirname(dir)) {
@@ -22,7 +25,7 @@ function workspaceRoot(from: string): string {
  * CLI read the same settings. No file, no change. `.env.example` lists every setting.
  * Returns the names it set.
  */
-export function loadEnvFile(from = process.cwd(), env: NodeJS.ProcessEnv = process.env) {
+export function loadEnvFile(from = process.cwd(), env: Env = process.env) {
   const file = join(workspaceRoot(from), '.env');
   if (!existsSync(file)) return [];
   const set: string[] = [];
@@ -35,7 +38,7 @@ export function loadEnvFile(from = process.cwd(), env: NodeJS.ProcessEnv = proce
 }
 
 /** DATABASE_URL and CHORUS_DATA_DIR, read in one place. */
-export function databaseOptionsFromEnv(env: NodeJS.ProcessEnv = process.env) {
+export function databaseOptionsFromEnv(env: Env = process.env) {
   const url = env.DATABASE_URL?.trim() || undefined;
   const dataDir = resolve(
     env.CHORUS_DATA_DIR?.trim() || join(workspaceRoot(process.cwd()), '.data'),
@@ -48,9 +51,7 @@ export function databaseOptionsFromEnv(env: NodeJS.ProcessEnv = process.env) {
  * embedded PGlite in the data directory, through the running server's loopback socket when
  * a server holds it (PGlite allows one process at a time), or opened here when none does.
  */
-export async function openConfiguredDatabase(
-  env: NodeJS.ProcessEnv = process.env,
-): Promise<Database> {
+export async function openConfiguredDatabase(env: Env = process.env): Promise<Database> {
   const { url, dataDir } = databaseOptionsFromEnv(env);
   if (url) return openDatabase({ url, max: 2 });
   const running = await readEmbeddedServer(dataDir);

@@ -11,7 +11,7 @@ beforeAll(async () => {
 });
 afterAll(() => rm(dataDir, { recursive: true, force: true }));
 
-const env = () => ({ CHORUS_DATA_DIR: dataDir }) as NodeJS.ProcessEnv;
+const env = () => ({ CHORUS_DATA_DIR: dataDir });
 
 describe('the embedded database', () => {
   it('is shared over loopback while a server holds it, and opened in-process otherwise', async () => {
@@ -60,7 +60,7 @@ describe('openConfiguredDatabase', () => {
   it('uses DATABASE_URL when set', async () => {
     const db = await openConfiguredDatabase({
       DATABASE_URL: 'postgres://postgres@127.0.0.1:1/x',
-    } as NodeJS.ProcessEnv);
+    });
     expect(db.driver).toBe('postgres');
     expect(db.url).toBe('postgres://postgres@127.0.0.1:1/x');
     await db.close();

@@ -18,14 +18,14 @@ function workspace(dotEnv?: string) {
 
 describe('loadEnvFile', () => {
   it('reads .env at the workspace root from a package below it; the environment wins', () => {
-    const env: NodeJS.ProcessEnv = { PORT: '4000' };
+    const env: Record<string, string | undefined> = { PORT: '4000' };
     const set = loadEnvFile(workspace('PORT=5000\nLOG_LEVEL=debug\n# A comment\n'), env);
     expect(env).toEqual({ PORT: '4000', LOG_LEVEL: 'debug' });
     expect(set).toEqual(['LOG_LEVEL']);
   });
 
   it('changes nothing without a .env', () => {
-    const env: NodeJS.ProcessEnv = { PORT: '4000' };
+    const env: Record<string, string | undefined> = { PORT: '4000' };
     expect(loadEnvFile(workspace(), env)).toEqual([]);
     expect(env).toEqual({ PORT: '4000' });
   });
