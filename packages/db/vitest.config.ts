@@ -1,14 +1,4 @@
-import { availableParallelism } from 'node:os';
+import { databaseSuite } from '@chorus/vitest-config/database-suite';
 import { defineConfig } from 'vitest/config';
 
-export default defineConfig({
-  test: {
-    // Each file opens its own database (from a migrated template: a second or so, more under load).
-    testTimeout: 30_000,
-    // Two files at once even on two cores (Vitest's default there is one): a file spends much
-    // of its time waiting on its database, servers and child processes, not computing.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
-    hookTimeout: 60_000,
-    env: { LOG_LEVEL: 'silent' },
-  },
-});
+export default defineConfig({ test: databaseSuite });
