@@ -78,9 +78,27 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page })
     .options({ resultTypes: ['violations'] })
     .analyze();
-  return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  return [
+    ...violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+    ...(await untitled(page)),
+  ];
+}
+
+/**
+ * WCAG 2.4.2, which axe checks only for a title being there: the title names the page first
+ * ("Posts · Chorus" under the heading "Posts"), so tabs, history and a screen reader's list of
+ * windows tell the pages apart.
+ */
+async function untitled(page: Page): Promise<string[]> {
+  const { title, heading } = await page.evaluate(() => ({
+    title: document.title,
+    heading: document.querySelector('h1')?.textContent?.trim() ?? '',
+  }));
+  return title === heading || title.startsWith(`${heading} · `)
+    ? []
+    : [`page-title: "${title}" does not begin with the page's heading "${heading}"`];
 }
 
 /** No serious violation at a desktop's width (1280 px) nor at a phone's (375 px). */

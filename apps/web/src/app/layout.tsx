@@ -6,7 +6,9 @@ import './globals.css';
 export const dynamic = 'force-dynamic';
 
 export const metadata: Metadata = {
-  title: 'Chorus',
+  // A page names itself first ("Posts · Chorus"): tabs, history and screen readers tell pages
+  // apart by it (WCAG 2.4.2).
+  title: { default: 'Chorus', template: '%s · Chorus' },
   description: 'Social-content management: users, integrations, content, analytics and webhooks.',
 };
 

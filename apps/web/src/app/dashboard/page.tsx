@@ -1,3 +1,4 @@
+import type { Metadata } from 'next';
 import { ENGAGEMENT_TYPES, POST_STATUSES } from '@chorus/validators';
 import { count, percent } from '~/components/format';
 import { accountZone } from '~/server/account-zone';
@@ -13,6 +14,7 @@ import {
 } from './home-panels';
 
 export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Home' };
 
 /**
  * What an admin reads at a glance, each figure from the procedure its own page uses; a `user`

@@ -1,9 +1,11 @@
+import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { currentPrincipal } from '~/server/dashboard';
 import { safeReturnPath } from '~/server/return-path';
 import { SignInForm } from './sign-in-form';
 
 export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: { absolute: 'Sign in to Chorus' } };
 
 export default async function SignInPage({
   searchParams,

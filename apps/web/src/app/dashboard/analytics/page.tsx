@@ -1,3 +1,4 @@
+import type { Metadata } from 'next';
 import { dashboardCaller } from '~/server/dashboard';
 import { formError } from '~/server/form-errors';
 import type { SearchParams } from '~/server/search-params';
@@ -6,6 +7,7 @@ import { rangeOf } from './range';
 import { StatsView } from './stats-view';
 
 export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Analytics' };
 
 const PATH = '/dashboard/analytics';
 type Search = Promise<SearchParams>;

@@ -1,3 +1,4 @@
+import type { Metadata } from 'next';
 import { DataTable } from '~/components/data-table';
 import { utcMinute } from '~/components/format';
 import { dashboardCaller } from '~/server/dashboard';
@@ -5,6 +6,7 @@ import { revokeKey } from './actions';
 import { CreateKeyForm } from './create-key-form';
 
 export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'API keys' };
 
 const when = (iso: string | null, none = 'never') => (iso ? utcMinute(iso) : none);
 

@@ -1,3 +1,4 @@
+import type { Metadata } from 'next';
 import { ConfirmAction } from '~/components/confirm-action';
 import { DataTable } from '~/components/data-table';
 import { EmptyState } from '~/components/empty-state';
@@ -5,6 +6,7 @@ import { dashboardCaller } from '~/server/dashboard';
 import { revokeApp } from './actions';
 
 export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Authorized apps' };
 
 const day = (iso: string) => iso.slice(0, 10);
 

@@ -1,3 +1,4 @@
+import type { Metadata } from 'next';
 import Link from 'next/link';
 import { ZIntegrationCategory, ZIntegrationStatus, type Channel } from '@chorus/validators';
 import { ConfirmAction } from '~/components/confirm-action';
@@ -12,6 +13,7 @@ import { disconnect } from './actions';
 import { ConnectButton } from './connect-button';
 
 export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Integrations' };
 
 const SEARCH = {
   category: searchField.oneOf(ZIntegrationCategory),

@@ -1,3 +1,4 @@
+import type { Metadata } from 'next';
 import { maxUploadBytesFromEnv } from '@chorus/api';
 import Link from 'next/link';
 import { EmptyState } from '~/components/empty-state';
@@ -10,6 +11,7 @@ import { Uploader } from './uploader';
 import './media.css';
 
 export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Media' };
 
 const PATH = '/dashboard/media';
 const PER_PAGE = 24;

@@ -1,8 +1,10 @@
+import type { Metadata } from 'next';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
 import { deleteApp } from './actions';
 import { CreateAppForm, RotateSecretForm } from './app-forms';
 
 export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'OAuth applications' };
 
 const PATH = '/dashboard/oauth-apps';
 

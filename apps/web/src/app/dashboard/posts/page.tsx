@@ -1,3 +1,4 @@
+import type { Metadata } from 'next';
 import { ZPostStatus, type PostStatus } from '@chorus/validators';
 import Link from 'next/link';
 import { AutoRefresh } from '~/components/auto-refresh';
@@ -19,6 +20,7 @@ import { StatusTabs } from './status-tabs';
 import { dueSoon, PostWhen } from './when';
 
 export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Posts' };
 
 const PATH = '/dashboard/posts';
 const PER_PAGE = 20;

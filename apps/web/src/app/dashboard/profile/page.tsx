@@ -1,7 +1,9 @@
+import type { Metadata } from 'next';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
 import { PasswordForm, ProfileForm } from './profile-forms';
 
 export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Profile' };
 
 export default async function ProfilePage() {
   const { userId } = await requirePrincipal('/dashboard/profile');

@@ -1,8 +1,10 @@
+import type { Metadata } from 'next';
 import { dashboardCaller } from '~/server/dashboard';
 import { signOutEverywhere } from './actions';
 import { DisableTwoFactor, EnrollTwoFactor } from './two-factor-forms';
 
 export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Security' };
 
 export default async function SecurityPage() {
   const caller = await dashboardCaller('/dashboard/security');

@@ -1,7 +1,9 @@
+import type { Metadata } from 'next';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
 import { SettingsForm } from './settings-form';
 
 export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Account settings' };
 
 /** Every member reads the account's settings; admins change them (the API decides). */
 export default async function SettingsPage() {

@@ -1,3 +1,4 @@
+import type { Metadata } from 'next';
 import { ZRole } from '@chorus/validators';
 import { redirect } from 'next/navigation';
 import { ConfirmAction } from '~/components/confirm-action';
@@ -10,6 +11,7 @@ import { deleteUser } from './actions';
 import { UserDialog } from './user-dialog';
 
 export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Users' };
 
 const PER_PAGE = 20;
 const SEARCH = {

@@ -1,3 +1,4 @@
+import type { Metadata } from 'next';
 import Link from 'next/link';
 import { ConfirmAction } from '~/components/confirm-action';
 import { DataTable } from '~/components/data-table';
@@ -10,6 +11,7 @@ import { WebhookDialog } from './webhook-dialog';
 import { eventList, WebhookState } from './webhook-state';
 
 export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Webhooks' };
 
 const PER_PAGE = 20;
 

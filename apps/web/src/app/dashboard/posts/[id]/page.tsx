@@ -1,3 +1,4 @@
+import type { Metadata } from 'next';
 import { statusChangesOf } from '@chorus/services';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
@@ -25,6 +26,7 @@ import { PostTargets } from './post-targets';
 import { SeriesDates, SeriesOrigin } from './series-dates';
 
 export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Post' };
 
 type Params = Promise<{ id: string }>;
 

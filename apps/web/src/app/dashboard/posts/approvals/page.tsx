@@ -1,3 +1,4 @@
+import type { Metadata } from 'next';
 import Link from 'next/link';
 import { EmptyState } from '~/components/empty-state';
 import { DataTable } from '~/components/data-table';
@@ -8,6 +9,7 @@ import { mayCall } from '~/server/may-call';
 import { ApprovalControls } from '../approval/approval-controls';
 
 export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Awaiting approval' };
 
 const PATH = '/dashboard/posts/approvals';
 

@@ -1,3 +1,4 @@
+import type { Metadata } from 'next';
 import Link from 'next/link';
 import { z } from 'zod';
 import { todayIn } from '~/components/zone-dates';
@@ -11,6 +12,7 @@ import { Calendar } from './calendar';
 import { isDay, type CalendarView } from './calendar-grid';
 
 export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Calendar' };
 
 const PATH = '/dashboard/posts/calendar';
 const SEARCH = {

@@ -1,3 +1,4 @@
+import type { Metadata } from 'next';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import { accountZone } from '~/server/account-zone';
@@ -9,6 +10,7 @@ import { editorMedia } from '../editor-media';
 import { PostForm } from '../post-form';
 
 export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'New post' };
 
 const PATH = '/dashboard/posts/new';
 

@@ -1,3 +1,4 @@
+import type { Metadata } from 'next';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { ActionButton } from '~/components/action-button';
@@ -13,6 +14,7 @@ import { eventList, WebhookState } from '../webhook-state';
 import { DeliveryLog } from './delivery-log';
 
 export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Webhook' };
 
 const PER_PAGE = 20;
 type Params = Promise<{ id: string }>;

@@ -1,3 +1,4 @@
+import type { Metadata } from 'next';
 import { NETWORK_NAMES } from '@chorus/validators';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
@@ -9,6 +10,7 @@ import { DAY_LABELS } from './day-labels';
 import { SlotEditor } from './slot-editor';
 
 export const dynamic = 'force-dynamic';
+export const metadata: Metadata = { title: 'Posting slots' };
 
 type Params = Promise<{ id: string }>;
 
