@@ -2,13 +2,39 @@ import { z } from 'zod';
 import { ZEnvelope } from './envelope';
 
 /**
- * The IANA zones this runtime knows (with `UTC`, which `supportedValuesOf` leaves out on some
- * builds). A set, read once: checking a name is then one lookup.
+ * The zones this runtime lists (with `UTC`, which `supportedValuesOf` leaves out on some
+ * builds). ICU lists each zone under one id, often an older name (`Asia/Calcutta`, not
+ * `Asia/Kolkata`; `Europe/Kiev`, not `Europe/Kyiv`), so the list alone would refuse the names
+ * the tz database uses today.
  */
 const ZONES = new Set<string>([...Intl.supportedValuesOf('timeZone'), 'UTC']);
 
-/** True when `name` is an IANA zone the runtime can compute with (exact spelling). */
-export const isTimeZone = (name: string) => ZONES.has(name);
+/** Written as the tz database writes names: each part begins with a capital letter. */
+const ZONE_NAME = /^[A-Z][A-Za-z0-9_+-]*(?:\/[A-Z][A-Za-z0-9_+-]*)*$/;
+
+/** The id the runtime resolves `name` to, or undefined when it knows no such zone. */
+function resolvedZone(name: string): string | undefined {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: name }).resolvedOptions().timeZone;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * True when `name` is an IANA zone the runtime can compute with, written as IANA writes it: one
+ * it lists, one it knows unlisted (`Etc/GMT+5`), or another name of one (`Asia/Kolkata`). Intl
+ * also takes offsets (`+02:00`) and any letter case; neither is a zone's name, and a zone in
+ * other letters than the runtime's own (`EUROPE/BERLIN`) is refused.
+ */
+export function isTimeZone(name: string): boolean {
+  if (ZONES.has(name)) return true;
+  if (!ZONE_NAME.test(name)) return false;
+  const resolved = resolvedZone(name);
+  return (
+    resolved !== undefined && (resolved === name || resolved.toLowerCase() !== name.toLowerCase())
+  );
+}
 
 export const ZTimeZone = z
   .string()
