@@ -141,15 +141,25 @@ describe('GET /api/users', () => {
     expect(past.json).toEqual({ data: [], pagination: { total: 6, page: 9, limit: 4, pages: 2 } });
   });
 
-  it.each([['page=0'], ['limit=0'], ['limit=101'], ['page=1.5'], ['limit=abc'], ['role=owner']])(
-    'refuses %s with 400 validation_error, never clamping',
-    async (query) => {
-      const { status, json } = await fresh.call('GET', `/api/users?${query}`);
-      expect(status).toBe(400);
-      expect(json.error.code).toBe('validation_error');
-      expect(json.error.details.issues[0].path).toBe(query.split('=')[0]);
-    },
-  );
+  it.each([
+    ['page=0'],
+    ['limit=0'],
+    ['limit=101'],
+    ['page=1.5'],
+    ['limit=abc'],
+    ['role=owner'],
+    // Other spellings Number() reads: none is how a query writes an integer.
+    ['limit=0x10'],
+    ['page=1e3'],
+    ['limit=%202'],
+    ['limit=+5'],
+    ['page=Infinity'],
+  ])('refuses %s with 400 validation_error, never clamping', async (query) => {
+    const { status, json } = await fresh.call('GET', `/api/users?${query}`);
+    expect(status).toBe(400);
+    expect(json.error.code).toBe('validation_error');
+    expect(json.error.details.issues[0].path).toBe(query.split('=')[0]);
+  });
 
   it('accepts limit=100', async () => {
     expect((await fresh.call('GET', '/api/users?limit=100')).status).toBe(200);

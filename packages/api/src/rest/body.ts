@@ -25,13 +25,20 @@ export function arrayFields(schema: ZodType | undefined): string[] {
   return fields;
 }
 
+/**
+ * A number as a query or a form writes one: decimal digits, a sign and a fraction at most.
+ * `Number` also reads `0x10`, `1e3`, ` 2` and `Infinity`, which no list means as a page or
+ * a limit: those stay text, and the schema refuses them (400 `validation_error`).
+ */
+const DECIMAL = /^-?\d+(?:\.\d+)?$/;
+
 function convertValue(values: string[], def: SchemaDef | undefined): unknown {
   const last = values[values.length - 1] ?? '';
   switch (def?.type) {
     case 'array':
       return values.map((v) => convertValue([v], unwrap(def.element)));
     case 'number':
-      return last.trim() === '' ? last : Number(last);
+      return DECIMAL.test(last) ? Number(last) : last;
     case 'boolean':
       return last === 'true' ? true : last === 'false' ? false : last;
     default:
