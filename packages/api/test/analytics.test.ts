@@ -381,6 +381,26 @@ describe('GET /api/analytics/stats', () => {
       expect(issuePaths(json), query).toEqual([path]);
     }
   });
+
+  it('answers the ends of the calendar: the last days of year 9999 and the first of year 1', async () => {
+    // The day after 9999-12-31 prints as +010000-01-01: a loop comparing days as text never
+    // ended, and the process ran out of memory.
+    const last = await h.call('GET', '/api/analytics/stats?from=9999-12-30&to=9999-12-31');
+    expect(last.status).toBe(200);
+    expect(last.json.data.daily.map((d: { date: string }) => d.date)).toEqual([
+      '9999-12-30',
+      '9999-12-31',
+    ]);
+    // The default 30 days up to `to` start on the first day there is (year 0 is no year).
+    const first = await h.call('GET', '/api/analytics/stats?to=0001-01-05');
+    expect(first.status).toBe(200);
+    expect(first.json.data).toMatchObject({ from: '0001-01-01', to: '0001-01-05' });
+    expect(first.json.data.daily).toHaveLength(5);
+    const post = await createPost(h, { title: 'At the end' });
+    const content = await h.call('GET', `/api/analytics/content/${post.id}?to=9999-12-31`);
+    expect(content.status).toBe(200);
+    expect(content.json.data.daily).toHaveLength(30);
+  });
 });
 
 describe('GET /api/analytics/content/{id}', () => {

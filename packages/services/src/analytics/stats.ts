@@ -36,10 +36,18 @@ const addDays = (day: string, days: number) => utcDay(new Date(dayMs(day) + days
 const invalid = (path: string, message: string) =>
   new AppError('validation_error', 'The request is not valid.', { issues: [{ path, message }] });
 
-/** The inclusive UTC days asked for: default the last 30 days; at most 366. */
+/** The first day a date names (docs/api.md: years 0001 to 9999). */
+const FIRST_DAY = '0001-01-01';
+
+/**
+ * The inclusive UTC days asked for: default the last 30 days up to `to` (those that exist: from
+ * year 1); at most 366.
+ */
 export function statsRange(query: StatsQuery, today = utcDay(new Date())) {
   const to = query.to ?? today;
-  const from = query.from ?? addDays(to, -(DEFAULT_RANGE_DAYS - 1));
+  const from =
+    query.from ??
+    utcDay(new Date(Math.max(dayMs(to) - (DEFAULT_RANGE_DAYS - 1) * DAY_MS, dayMs(FIRST_DAY))));
   if (from > to) throw invalid('from', 'from must not be after to.');
   if ((dayMs(to) - dayMs(from)) / DAY_MS + 1 > MAX_RANGE_DAYS) {
     throw invalid('to', `The range must be at most ${MAX_RANGE_DAYS} days.`);
@@ -81,7 +89,11 @@ function series(
   const days = new Map(rows.map((row) => [row.day, row.totals]));
   const totals = zeros();
   const daily: Stats['daily'] = [];
-  for (let day = range.from; day <= range.to; day = addDays(day, 1)) {
+  // Counted, not compared as text: the day after 9999-12-31 prints as +010000-01-01, which
+  // sorts before it, and a loop on `day <= to` never ended.
+  const count = (dayMs(range.to) - dayMs(range.from)) / DAY_MS + 1;
+  for (let i = 0; i < count; i++) {
+    const day = addDays(range.from, i);
     const figures = days.get(day) ?? zeros();
     for (const type of TRACKED_EVENT_TYPES) totals[type] += figures[type];
     daily.push({ date: day, totals: figures });
