@@ -28,6 +28,12 @@ describe('the calendar grid', () => {
     ]);
   });
 
+  it("shows the last month there is, to the end of its last week (years past 9999 print as '+010000')", () => {
+    const days = daysOf('month', '9999-12-15');
+    expect(days).toHaveLength(35);
+    expect(days.slice(-3)).toEqual(['9999-12-31', '+010000-01-01', '+010000-01-02']);
+  });
+
   it('steps by month and week, across years and from month ends', () => {
     expect(stepFrom('month', '2026-01-31', 1)).toBe('2026-02-01');
     expect(stepFrom('month', '2026-01-15', -1)).toBe('2025-12-01');

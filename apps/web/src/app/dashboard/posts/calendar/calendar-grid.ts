@@ -51,9 +51,10 @@ export function daysOf(view: CalendarView, anchor: string): string[] {
   const first = view === 'week' ? mondayOf(anchor) : mondayOf(addMonths(anchor, 0));
   const last =
     view === 'week' ? addDays(first, 6) : addDays(mondayOf(addDays(addMonths(anchor, 1), -1)), 6);
-  const days = [];
-  for (let day = first; day <= last; day = addDays(day, 1)) days.push(day);
-  return days;
+  // Counted, not compared as text: past 9999-12-31 a day prints as +010000-01-01.
+  return Array.from({ length: (toMs(last) - toMs(first)) / DAY_MS + 1 }, (_, i) =>
+    addDays(first, i),
+  );
 }
 
 /** The anchor of the previous (-1) or next (1) month or week. */
