@@ -158,10 +158,10 @@ describe('OAuth connect', () => {
     }
   });
 
-  it('returns to /integrations on this service when no redirectUrl was given', async () => {
+  it("returns to the dashboard's integrations page when no redirectUrl was given", async () => {
     const res = await land(await startFlow('facebook', null));
     expect(res.headers.get('location')).toBe(
-      'http://localhost:3000/integrations?status=connected&provider=facebook',
+      'http://localhost:3000/dashboard/integrations?status=connected&provider=facebook',
     );
   });
 

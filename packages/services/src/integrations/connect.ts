@@ -13,8 +13,12 @@ import { buildAuthUrl, pkcePair } from './oauth-client';
 import { createState, dropExpiredStates } from './oauth-states';
 import { appOrigin, assertRedirectAllowed, configuredProvider } from './settings';
 
-/** Where the browser returns after an OAuth flow when the caller names no redirectUrl. */
-export const DEFAULT_RETURN_PATH = '/integrations';
+/**
+ * Where the browser returns after an OAuth flow when the caller names no redirectUrl: the
+ * dashboard's integrations page, which says how the connection went (`/integrations` was no
+ * page at all).
+ */
+export const DEFAULT_RETURN_PATH = '/dashboard/integrations';
 
 interface ConnectOptions {
   db: Db;
