@@ -104,8 +104,15 @@ describe('connecting Mastodon with an access token', () => {
       .set({ status: 'needs_reconnect' })
       .where(eq(integrationConnections.integrationId, 'mastodon'));
     expect((await listChannels()).json.data[0].connectionStatus).toBe('needs_reconnect');
+    const connectedList = async () =>
+      (await h.call('GET', '/api/integrations/connected')).json.data.map(
+        (c: { integrationId: string; status: string }) => [c.integrationId, c.status],
+      );
+    // The connection itself says so too, where an API client looks for its integrations.
+    expect(await connectedList()).toEqual([['mastodon', 'needs_reconnect']]);
 
     expect((await connectMastodon()).status).toBe(201);
+    expect(await connectedList()).toEqual([['mastodon', 'connected']]);
     const after = (await listChannels()).json.data;
     expect(after).toHaveLength(1);
     expect(after[0].id).toBe(before.id);

@@ -71,7 +71,7 @@ export const ZRedirectUrl = z
 export const ZConnectIntegration = ZIntegrationIdParam.extend({
   redirectUrl: ZRedirectUrl.optional().meta({
     description:
-      'OAuth flows: where the browser returns after the third party, with `status`, `provider` and, on failure, `error` in its query. Default: `/integrations` on this service.',
+      'OAuth flows: where the browser returns after the third party, with `status`, `provider` and, on failure, `error` in its query. Default: the dashboard’s integrations page on this service (`/dashboard/integrations`).',
   }),
   apiKey: z
     .string()
@@ -123,7 +123,10 @@ export const ZConnectionMeta = z.object({
 export const ZConnectedIntegration = z
   .object({
     integrationId: ZIntegrationId,
-    status: z.literal('connected'),
+    status: z.enum(['connected', 'needs_reconnect']).meta({
+      description:
+        '`needs_reconnect` once the network refused the grant (docs/publishing.md): publishing to its channels stops until it is connected again.',
+    }),
     connectedAt: ZTimestamp,
     lastSyncAt: ZTimestamp,
     meta: ZConnectionMeta,

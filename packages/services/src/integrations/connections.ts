@@ -35,7 +35,7 @@ export const sealConnectionCredentials = (
 
 export const toConnectedIntegration = (row: ConnectionRow): ConnectedIntegration => ({
   integrationId: row.integrationId,
-  status: 'connected',
+  status: row.status,
   connectedAt: row.connectedAt.toISOString(),
   lastSyncAt: row.lastSyncAt.toISOString(),
   // Connections stored before docs/integrations.md made it a string may hold null: name the platform.
