@@ -83,6 +83,8 @@ describe('recurrence on posts', () => {
       'FREQ=DAILY;COUNT=2;UNTIL=20270101',
       'FREQ=WEEKLY;BYDAY=1MO',
       'FREQ=DAILY;UNTIL=20270231',
+      // Ends before scheduledAt, its first occurrence.
+      'FREQ=DAILY;UNTIL=20200101',
       'DTSTART=20260101T000000Z;FREQ=DAILY',
       'not a rule',
       'x'.repeat(201),
@@ -92,6 +94,84 @@ describe('recurrence on posts', () => {
       expect(res.json.error.code).toBe('validation_error');
       expect(res.json.error.details.issues[0].path).toBe('recurrence');
     }
+  });
+
+  it('refuses an UNTIL before scheduledAt however the two meet: update, submit', async () => {
+    const scheduled = await create({
+      status: 'scheduled',
+      scheduledAt: tomorrow(),
+      recurrence: 'FREQ=DAILY',
+    });
+    const put = await h.call('PUT', `/api/content/posts/${scheduled.json.data.id}`, {
+      body: { recurrence: 'FREQ=WEEKLY;UNTIL=20200101T000000Z' },
+    });
+    expect(put.status).toBe(400);
+    expect(put.json.error.details.issues[0].path).toBe('recurrence');
+    const draft = await create({ recurrence: 'FREQ=DAILY;UNTIL=20200101' });
+    expect(draft.status).toBe(201);
+    const submit = await h.call('POST', `/api/content/posts/${draft.json.data.id}/submit`, {
+      body: { scheduledAt: tomorrow() },
+    });
+    expect(submit.status).toBe(400);
+    expect(submit.json.error.code).toBe('validation_error');
+    expect(submit.json.error.details.issues[0].path).toBe('recurrence');
+    const kept = await h.call('GET', `/api/content/posts/${draft.json.data.id}`);
+    expect(kept.json.data.status).toBe('draft');
+  });
+
+  it('lists a monthly rule of every Monday and the second Tuesday (BYDAY=MO,2TU)', async () => {
+    const res = await create({
+      status: 'scheduled',
+      scheduledAt: tomorrow(),
+      recurrence: 'FREQ=MONTHLY;BYDAY=MO,2TU',
+    });
+    expect(res.status).toBe(201);
+    const next = res.json.data.nextOccurrences as string[];
+    expect(next).toHaveLength(5);
+    expect(next[0]).toBe(res.json.data.scheduledAt);
+    // After the start, only Mondays and second Tuesdays (days 8 to 14 of the month).
+    const dayOfMonth = (at: string) =>
+      Number(
+        new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', day: 'numeric' }).format(
+          new Date(at),
+        ),
+      );
+    for (const at of next.slice(1)) {
+      const local = berlin(at).slice(0, 3);
+      const secondTuesday = local === 'Tue' && dayOfMonth(at) >= 8 && dayOfMonth(at) <= 14;
+      expect(local === 'Mon' || secondTuesday, at).toBe(true);
+    }
+  });
+
+  it('publishes a copy at scheduledAt even on a day its BYDAY would not pick', async () => {
+    const scheduledAt = tomorrow();
+    const names = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+    const other = (names.indexOf(berlin(scheduledAt).slice(0, 3)) + 2) % 7;
+    const res = await create({
+      status: 'scheduled',
+      scheduledAt,
+      recurrence: `FREQ=WEEKLY;BYDAY=${names[other]?.slice(0, 2).toUpperCase()}`,
+    });
+    expect(res.status).toBe(201);
+    const next = res.json.data.nextOccurrences as string[];
+    expect(next[0]).toBe(scheduledAt);
+    // Then the rule's own day, two days on (give or take a clock change) at the same time.
+    expect(berlin(next[1] ?? '')).toBe(berlin(scheduledAt).replace(/^\w+/, names[other] ?? ''));
+    const gap = Date.parse(next[1] ?? '') - Date.parse(scheduledAt);
+    expect(Math.abs(gap - 2 * DAY)).toBeLessThanOrEqual(3_600_000);
+    // Its start comes: the scheduler copies it then.
+    const id = res.json.data.id as string;
+    const past = new Date(Date.now() - 1000);
+    await h.db
+      .update(posts)
+      .set({ scheduledAt: past, nextOccurrenceAt: past })
+      .where(eq(posts.id, id));
+    await publishDuePosts({ db: h.db });
+    const list = await h.call('GET', '/api/content/posts?limit=100');
+    const copies = list.json.data.filter(
+      (p: { recurrenceOf: string | null }) => p.recurrenceOf === id,
+    );
+    expect(copies).toMatchObject([{ status: 'published', scheduledAt: past.toISOString() }]);
   });
 
   it('copies the series at its occurrence with its targets, and the copy publishes', async () => {

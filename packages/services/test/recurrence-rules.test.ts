@@ -91,6 +91,67 @@ describe('seriesOf', () => {
     ]);
   });
 
+  it('reads a monthly rule mixing plain and numbered days, as RFC 5545 does (BYDAY=MO,2TU)', () => {
+    const start = new Date('2026-11-30T09:00:00Z'); // a Monday
+    const series = seriesOf('FREQ=MONTHLY;BYDAY=MO,2TU', start, 'UTC');
+    // Every Monday of the month, and its second Tuesday (8 December).
+    expect(iso(series.upcoming(start, 6))).toEqual([
+      '2026-11-30T09:00:00.000Z',
+      '2026-12-07T09:00:00.000Z',
+      '2026-12-08T09:00:00.000Z',
+      '2026-12-14T09:00:00.000Z',
+      '2026-12-21T09:00:00.000Z',
+      '2026-12-28T09:00:00.000Z',
+    ]);
+    const counted = seriesOf('FREQ=MONTHLY;BYDAY=-1FR,WE;COUNT=3', start, 'UTC');
+    expect(iso(counted.upcoming(start, 5))).toEqual([
+      '2026-11-30T09:00:00.000Z',
+      '2026-12-02T09:00:00.000Z',
+      '2026-12-09T09:00:00.000Z',
+    ]);
+  });
+
+  it('starts at its start even on a day the rule would not pick, which COUNT counts', () => {
+    const start = new Date('2026-11-30T09:00:00Z'); // a Monday
+    const tuesdays = seriesOf('FREQ=WEEKLY;BYDAY=TU', start, 'UTC');
+    expect(iso(tuesdays.upcoming(start, 3))).toEqual([
+      '2026-11-30T09:00:00.000Z',
+      '2026-12-01T09:00:00.000Z',
+      '2026-12-08T09:00:00.000Z',
+    ]);
+    expect(tuesdays.firstFrom(start)?.toISOString()).toBe(start.toISOString());
+    const hourLater = new Date('2026-11-30T10:00:00Z');
+    expect(tuesdays.latestBetween(start, hourLater)?.toISOString()).toBe(start.toISOString());
+    expect(iso(tuesdays.between(new Date('2026-11-29T00:00:00Z'), hourLater))).toEqual([
+      start.toISOString(),
+    ]);
+    const lastFriday = seriesOf('FREQ=MONTHLY;BYDAY=-1FR', start, 'UTC');
+    expect(iso(lastFriday.upcoming(start, 3))).toEqual([
+      '2026-11-30T09:00:00.000Z',
+      '2026-12-25T09:00:00.000Z',
+      '2027-01-29T09:00:00.000Z',
+    ]);
+    // The start is the first of COUNT's occurrences.
+    const twice = seriesOf('FREQ=WEEKLY;BYDAY=TU;COUNT=2', start, 'UTC');
+    expect(iso(twice.upcoming(start, 5))).toEqual([
+      '2026-11-30T09:00:00.000Z',
+      '2026-12-01T09:00:00.000Z',
+    ]);
+    const once = seriesOf('FREQ=WEEKLY;BYDAY=TU;COUNT=1', start, 'UTC');
+    expect(iso(once.upcoming(start, 5))).toEqual(['2026-11-30T09:00:00.000Z']);
+    expect(once.latestBetween(start, new Date('2027-01-01T00:00:00Z'))).toEqual(start);
+    expect(once.firstFrom(hourLater)).toBeNull();
+  });
+
+  it('tells a rule whose UNTIL comes before its start, the UNTIL date taking in the whole day', () => {
+    const start = new Date('2026-11-30T09:00:00Z');
+    expect(seriesOf('FREQ=DAILY;UNTIL=20200101', start, 'UTC').endsBeforeStart).toBe(true);
+    expect(seriesOf('FREQ=DAILY;UNTIL=20261130T080000Z', start, 'UTC').endsBeforeStart).toBe(true);
+    expect(seriesOf('FREQ=DAILY;UNTIL=20261130', start, 'UTC').endsBeforeStart).toBe(false);
+    expect(seriesOf('FREQ=DAILY;COUNT=1', start, 'UTC').endsBeforeStart).toBe(false);
+    expect(seriesOf('FREQ=DAILY', start, 'UTC').endsBeforeStart).toBe(false);
+  });
+
   it('answers from a start near the time asked, as it would walking from the first occurrence', () => {
     // COUNT makes seriesOf walk from the series' start; well under 1,000 occurrences in, the
     // same rule without it must give the same occurrences from its nearer start.
@@ -106,6 +167,8 @@ describe('seriesOf', () => {
       'FREQ=MONTHLY;BYDAY=-1FR',
       'FREQ=MONTHLY;INTERVAL=3;BYDAY=1MO',
       'FREQ=MONTHLY;BYDAY=2TU,4TU',
+      'FREQ=MONTHLY;BYDAY=MO,2TU',
+      'FREQ=WEEKLY;BYDAY=SU',
     ];
     const starts = [
       ['2026-01-31T08:30:00Z', 'Europe/Berlin'],

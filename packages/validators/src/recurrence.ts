@@ -83,6 +83,6 @@ export const ZRecurrence = z
   })
   .meta({
     description:
-      "Repeats the post: an RRULE with `FREQ` (DAILY, WEEKLY or MONTHLY), optional `INTERVAL`, `BYDAY`, and `COUNT` (up to 1000) or `UNTIL`, read in the account's time zone from `scheduledAt`, the first occurrence. At each occurrence Chorus publishes a copy of the post (`recurrenceOf`). null: no repetition.",
+      "Repeats the post: an RRULE with `FREQ` (DAILY, WEEKLY or MONTHLY), optional `INTERVAL`, `BYDAY`, and `COUNT` (up to 1000) or `UNTIL`, read in the account's time zone from `scheduledAt`, always the first occurrence (an `UNTIL` before it is refused). At each occurrence Chorus publishes a copy of the post (`recurrenceOf`). null: no repetition.",
     example: 'FREQ=WEEKLY;BYDAY=MO,TH;COUNT=10',
   });

@@ -7,7 +7,7 @@ import { hasTargets, startPublishing } from '../publishing/start';
 import { recordActivity } from './activity';
 import { findPost, toOnePost, type PostRow } from './records';
 import { eventOfStatus, requireFutureSchedule } from './rules';
-import { nextOccurrenceOf } from './recurrence';
+import { nextOccurrenceOf, startedSeries } from './recurrence';
 import { refusedTransition } from './transitions';
 import type { Tx } from './tx';
 import { assertPublishableNow } from './write';
@@ -49,6 +49,7 @@ export async function submitPost(opts: {
       rejectedBy: null,
       rejectedAt: null,
     });
+    await startedSeries(tx, updated);
     await assertPublishableNow(tx, principal, updated);
     const post = await toOnePost(tx, updated);
     await recordEvent({ tx, accountId: row.accountId, type: 'post.submitted', object: post });

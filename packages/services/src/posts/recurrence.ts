@@ -79,32 +79,74 @@ function startedNear(options: RuleOptions, startWall: Date, wall: Date): RRule {
 }
 
 /**
- * A post's series: `rule` (as the edge let it through) read in `timeZone` from `start`, its
- * first occurrence. `UNTIL` with `Z` is an instant; a date alone takes in that whole local day.
+ * RFC 5545 lets a MONTHLY rule mix plain and numbered days: `BYDAY=MO,2TU` is every Monday of
+ * the month and its second Tuesday. rrule (after python-dateutil) keeps the two kinds apart and
+ * wants a day to match both, so such a rule never fires. A plain day in a monthly rule is each
+ * of its numbered ones, 1st to 5th (rrule skips a 5th that a month lacks), which rrule reads
+ * as the RFC does; a rule of plain days only is left as it is.
+ */
+function withPlainDaysNumbered(options: RuleOptions): RuleOptions {
+  const days = options.byweekday;
+  if (options.freq !== RRule.MONTHLY || !Array.isArray(days)) return options;
+  const weekdays = days.filter((day) => typeof day === 'object');
+  const numbered = (day: (typeof weekdays)[number]) => day.n != null && day.n !== 0;
+  if (weekdays.length !== days.length || !weekdays.some(numbered)) return options;
+  const byweekday = weekdays.flatMap((day) =>
+    numbered(day) ? [day] : [1, 2, 3, 4, 5].map((n) => day.nth(n)),
+  );
+  return { ...options, byweekday };
+}
+
+/**
+ * A post's series: `rule` (as the edge let it through) read in `timeZone` from `start`.
+ * `UNTIL` with `Z` is an instant; a date alone takes in that whole local day.
+ *
+ * `start` (the post's `scheduledAt`) is always the first occurrence, as DTSTART is in RFC 5545,
+ * even when the rule would not pick it (a weekly Tuesday rule started on a Monday): whoever
+ * picks a start expects a post then. As in the RFC it is one of `COUNT`'s occurrences. rrule
+ * itself only yields the days its rule picks, so such a start is added here.
  */
 export function seriesOf(rule: string, start: Date, timeZone: string) {
-  const options = RRule.parseString(rule);
+  const options = withPlainDaysNumbered(RRule.parseString(rule));
   if (options.until) {
     const until = options.until;
     if (/UNTIL=\d{8}T\d{6}Z/.test(rule)) options.until = floating(until, timeZone);
     else if (/UNTIL=\d{8}(;|$)/.test(rule)) options.until = new Date(until.getTime() + DAY_MS - 1);
   }
   const startWall = floating(start, timeZone);
+  const picked = new RRule({ ...options, dtstart: startWall }).after(startWall, true);
+  /** The start when the rule does not pick it: an occurrence before all of the rule's own. */
+  const extra = picked?.getTime() === startWall.getTime() ? null : start;
+  // The start counted, the rule has one occurrence fewer left; none at all after COUNT=1.
+  const ruleEnded = extra !== null && options.count === 1;
+  if (extra && options.count != null && !ruleEnded) options.count -= 1;
   const near = (wall: Date) => startedNear(options, startWall, wall);
   const toInstant = (wall: Date | null) => (wall ? instant(wall, timeZone) : null);
+  const extraWithin = (from: Date, to?: Date) =>
+    extra !== null && extra >= from && (!to || extra <= to);
   return {
+    /**
+     * Whether `UNTIL` ends the series before its start: it would have no occurrence but the
+     * start, which is never what its author meant.
+     */
+    endsBeforeStart: options.until != null && options.until < startWall,
     /** The latest occurrence from `from` to `to` (both included), if any. */
     latestBetween(from: Date, to: Date): Date | null {
-      // Started before `from`: every occurrence from `from` to `to` is in its walk.
-      const at = toInstant(near(floating(from, timeZone)).before(floating(to, timeZone), true));
-      return at && at >= from && at <= to ? at : null;
+      if (!ruleEnded) {
+        // Started before `from`: every occurrence from `from` to `to` is in its walk.
+        const at = toInstant(near(floating(from, timeZone)).before(floating(to, timeZone), true));
+        if (at && at >= from && at <= to) return at;
+      }
+      // The added start comes before every occurrence of the rule: latest only when alone.
+      return extraWithin(from, to) ? extra : null;
     },
     /**
      * Up to `count` occurrences at or after `at`, up to `to` (included) when given, soonest
-     * first: one walk of the rule from a start near `at`.
+     * first: the added start, then one walk of the rule from a start near `at`.
      */
     upcoming(at: Date, count: number, to?: Date): Date[] {
-      const found: Date[] = [];
+      const found: Date[] = extra && extraWithin(at, to) ? [extra] : [];
+      if (ruleEnded || found.length >= count) return found;
       const from = floating(at, timeZone);
       // A wall time up to the longest clock change after `to` may still come before it.
       const end = to ? new Date(floating(to, timeZone).getTime() + 2 * HOUR_MS) : END_OF_TIME;
@@ -153,13 +195,30 @@ export interface SeriesFields {
 }
 
 /**
+ * A post's series, if it has a rule and a start. A rule whose `UNTIL` comes before the start is
+ * 400 naming `recurrence`: the series would end before it began (`FREQ=DAILY;UNTIL=20200101`),
+ * a mistake rather than a one-off. Whatever the post's status, so that such a rule is refused
+ * when it is written (create, update, submit), not when an admin approves it.
+ */
+export async function startedSeries(db: Reader, post: Omit<SeriesFields, 'status'>) {
+  if (!post.recurrence || !post.scheduledAt) return null;
+  const series = seriesOf(post.recurrence, post.scheduledAt, await timeZoneOf(db, post.accountId));
+  if (!series.endsBeforeStart) return series;
+  throw invalid(
+    'recurrence',
+    'UNTIL is before scheduledAt, the first occurrence: the series would end before it starts.',
+  );
+}
+
+/**
  * The next occurrence a post's series waits for after a write: its start, or, once started,
  * the first from now (a rule edited mid-series changes later occurrences only, it never
  * publishes a past one). Null when the post is no scheduled series, or its rule has ended.
+ * Every write of a rule or a start comes through here, so each is checked (startedSeries).
  */
 export async function nextOccurrenceOf(db: Reader, post: SeriesFields, now: Date) {
-  if (post.status !== 'scheduled' || !post.recurrence || !post.scheduledAt) return null;
-  const series = seriesOf(post.recurrence, post.scheduledAt, await timeZoneOf(db, post.accountId));
+  const series = await startedSeries(db, post);
+  if (!series || post.status !== 'scheduled' || !post.scheduledAt) return null;
   return series.firstFrom(post.scheduledAt > now ? post.scheduledAt : now);
 }
 
