@@ -100,6 +100,51 @@ describe('post activity', () => {
     expect(entries[7]?.details).toEqual({ scheduledAt: later });
   });
 
+  it('records an approval that publishes at once as publishing now does', async () => {
+    await h.call('PUT', '/api/account/settings', { body: { requireApproval: true } });
+    try {
+      const byHand = await createPost(h, { title: 'By hand' });
+      expect((await put(byHand.id, { status: 'published' })).status).toBe(200);
+      expect(await actionsOf(byHand.id)).toEqual(['published', 'created']);
+
+      // No targets: the approval publishes it, and says so as publish now does.
+      const soon = await createPost(h, { title: 'Soon' }, member);
+      expect((await act(soon.id, 'submit', {}, member)).status).toBe(200);
+      expect((await act(soon.id, 'approve')).json.data.status).toBe('published');
+      const entries = (await activity(soon.id)).json.data as Entry[];
+      expect(entries.map((e) => [e.action, e.actorId === memberId ? 'member' : e.actorId])).toEqual(
+        [
+          ['published', h.main.adminId],
+          ['approved', h.main.adminId],
+          ['submitted', 'member'],
+          ['created', 'member'],
+        ],
+      );
+      expect(entries[1]?.details).toEqual({ status: 'published' });
+
+      // With a target: the approval starts sending it.
+      const channelId = await channelOf(h, h.main.accountId, 'mastodon');
+      const out = await createPost(
+        h,
+        { title: 'Out', content: 'Hello', targets: [{ channelId }] },
+        member,
+      );
+      expect((await act(out.id, 'submit', {}, member)).status).toBe(200);
+      expect((await act(out.id, 'approve')).json.data.status).toBe('publishing');
+      const sending = (await activity(out.id)).json.data as Entry[];
+      expect(sending.map((e) => e.action)).toEqual([
+        'publishing',
+        'approved',
+        'submitted',
+        'created',
+      ]);
+      expect(sending[0]?.actorId).toBe(h.main.adminId);
+      expect(sending[1]?.details).toEqual({ status: 'publishing' });
+    } finally {
+      await h.call('PUT', '/api/account/settings', { body: { requireApproval: false } });
+    }
+  });
+
   it('records publishing now, retrying and resolving a target', async () => {
     const channelId = await channelOf(h, h.main.accountId, 'mastodon');
     const post = await createPost(h, {

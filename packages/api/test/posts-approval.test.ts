@@ -171,9 +171,11 @@ describe('submit, approve, reject', () => {
     expect(status).toBe(200);
     expect(json.data.status).toBe('publishing');
     expect(json.data.targets[0].status).toBe('pending');
-    expect(await typesOf(post.id)).toEqual(
-      expect.arrayContaining(['post.submitted', 'post.publishing', 'post.approved']),
-    );
+    expect((await typesOf(post.id)).slice(-3)).toEqual([
+      'post.submitted',
+      'post.approved',
+      'post.publishing',
+    ]);
   });
 
   it('rejects with a required comment; the author reads it until submitting again', async () => {

@@ -3,14 +3,13 @@ import { eq, posts, type Db } from '@chorus/db';
 import type { Post, PostStatus, RejectPostInput, SubmitPostInput } from '@chorus/validators';
 import { recordEvent } from '../events/record';
 import { wakePublishing } from '../publishing/engine/wake';
-import { hasTargets, startPublishing } from '../publishing/start';
 import { recordActivity } from './activity';
 import { findPost, toOnePost, type PostRow } from './records';
-import { eventOfStatus, requireFutureSchedule } from './rules';
+import { requireFutureSchedule } from './rules';
 import { nextOccurrenceOf, startedSeries } from './recurrence';
 import { refusedTransition } from './transitions';
 import type { Tx } from './tx';
-import { assertPublishableNow } from './write';
+import { assertPublishableNow, publishPostNow } from './write';
 
 /** An action that starts from one status only: from any other it is a 409. */
 function requireStatus(row: PostRow, required: PostStatus, to: PostStatus, done: string) {
@@ -64,8 +63,9 @@ export async function submitPost(opts: {
 
 /**
  * `POST …/approve` (admins): a post pending approval is scheduled at its `scheduledAt`, or,
- * when it has none or that time has passed, published now (with targets: `publishing`). Records
- * `post.approved`, then the event of the status it reached.
+ * when it has none or that time has passed, published now as publish now does it
+ * (publishPostNow: with targets `publishing`). Records `post.approved` and its entry, then the
+ * event and entry of the status it reached.
  */
 export async function approvePost(opts: { db: Db; principal: Principal; id: string }) {
   const { db, principal, id } = opts;
@@ -79,28 +79,24 @@ export async function approvePost(opts: { db: Db; principal: Principal; id: stri
     requireStatus(row, 'pending_approval', later || series ? 'scheduled' : 'published', 'approved');
     await assertPublishableNow(tx, principal, row);
     const { accountId } = row;
-    if (!later && !series && (await hasTargets(tx, id))) {
-      // startPublishing moves the post to `publishing` and records it; a past time goes.
-      const approved = await setPost(tx, id, { scheduledAt: null });
-      await startPublishing(tx, approved, 'unpublished');
-      woke = true;
-      const answer = await toOnePost(tx, await findPost(tx, principal, id));
+    const approved = async (answer: Post) => {
       await recordEvent({ tx, accountId, type: 'post.approved', object: answer });
       await recordActivity(tx, approvedEntry(row, principal, answer));
-      return answer;
+    };
+    if (!later && !series) {
+      // A past time goes: the post is out now.
+      const unscheduled = await setPost(tx, id, { scheduledAt: null });
+      woke = await publishPostNow(tx, unscheduled, {
+        actorId: principal.userId,
+        now,
+        first: approved,
+      });
+      return toOnePost(tx, await findPost(tx, principal, id));
     }
-    const updated = await setPost(
-      tx,
-      id,
-      later || series
-        ? await scheduledChanges(tx, row, now)
-        : { status: 'published', scheduledAt: null, publishedAt: now },
-    );
+    const updated = await setPost(tx, id, await scheduledChanges(tx, row, now));
     const answer = await toOnePost(tx, updated);
-    await recordEvent({ tx, accountId, type: 'post.approved', object: answer });
-    const reached = eventOfStatus(answer.status);
-    if (reached) await recordEvent({ tx, accountId, type: reached, object: answer });
-    await recordActivity(tx, approvedEntry(row, principal, answer));
+    await approved(answer);
+    await recordEvent({ tx, accountId, type: 'post.scheduled', object: answer });
     return answer;
   });
   if (woke) wakePublishing();

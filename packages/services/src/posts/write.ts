@@ -1,6 +1,6 @@
 import type { Principal } from '@chorus/auth';
 import { eq, postTargets, posts, type Db } from '@chorus/db';
-import type { CreatePostInput, UpdatePostInput } from '@chorus/validators';
+import type { CreatePostInput, Post, UpdatePostInput } from '@chorus/validators';
 import { AppError } from '../shared/errors';
 import { recordEvent } from '../events/record';
 import { newId } from '../shared/ids';
@@ -42,6 +42,42 @@ export async function assertPublishableNow(tx: Tx, principal: Principal, row: Po
     mediaIds: (await mediaIdsOf(tx, [row.id])).get(row.id) ?? [],
     targets: asTargetInputs(targets),
   });
+}
+
+/**
+ * Publishes a post now, the one way publish now (`PUT { "status": "published" }`) and an
+ * approval take, so both leave the same activity and events (docs/workflow.md): with targets
+ * it goes `publishing` (startPublishing: its targets due, `post.publishing`) with the entry
+ * `publishing`; without, it is `published` at once, with `post.published` and the entry
+ * `published`. `first` records what led to it (an approval) before both, given the post as it
+ * then is. Runs in the caller's transaction on a row it has locked; returns whether targets
+ * were made due, so that the caller wakes the engine after commit.
+ */
+export async function publishPostNow(
+  tx: Tx,
+  row: PostRow,
+  opts: { actorId: string | null; now: Date; first?: (post: Post) => Promise<void> },
+): Promise<boolean> {
+  const { actorId, now, first } = opts;
+  const entry = { accountId: row.accountId, postId: row.id, actorId };
+  if (await hasTargets(tx, row.id)) {
+    await startPublishing(tx, row, 'unpublished', async (post) => {
+      await first?.(post);
+      await recordActivity(tx, { ...entry, action: 'publishing' });
+    });
+    return true;
+  }
+  const [published] = await tx
+    .update(posts)
+    .set({ status: 'published', publishedAt: now, updatedAt: now })
+    .where(eq(posts.id, row.id))
+    .returning();
+  if (!published) throw new Error('a locked row vanished');
+  const post = await toOnePost(tx, published);
+  await first?.(post);
+  await recordActivity(tx, { ...entry, action: 'published' });
+  await recordEvent({ tx, accountId: row.accountId, type: 'post.published', object: post });
+  return false;
 }
 
 /**
@@ -149,7 +185,8 @@ function effectsOf(row: PostRow, input: UpdatePostInput, now: Date): Partial<Pos
   }
   if (input.scheduledAt) throw scheduleWithoutStatus();
   if (status === row.status) return {};
-  if (status === 'published') return { publishedAt: now };
+  // Publishing is publishPostNow's, publishedAt with it.
+  if (status === 'published') return {};
   if (status === 'draft') return { scheduledAt: null, publishedAt: null };
   return {};
 }
@@ -218,14 +255,12 @@ export async function updatePost(opts: {
       await replaceTargets(tx, principal, id, input.targets);
     }
     const publishNow = status === 'published' && row.status !== 'published';
-    const withTargets = publishNow && (await hasTargets(tx, id));
     const [updated] = await tx
       .update(posts)
       .set({
         ...changes,
-        // startPublishing moves a post with targets on from its current status.
-        ...(withTargets ? { publishedAt: row.publishedAt } : {}),
-        status: withTargets ? row.status : status,
+        // publishPostNow moves the post on from its current status.
+        status: publishNow ? row.status : status,
         recurrence,
         nextOccurrenceAt: await nextOccurrenceAfter(tx, row, { status, recurrence, changes }, now),
         title: input.title,
@@ -242,15 +277,8 @@ export async function updatePost(opts: {
       await assertPublishableNow(tx, principal, updated);
     }
     await recordActivity(tx, ...updateEntries(row, updated, input, principal.userId));
-    if (withTargets) {
-      await recordActivity(tx, {
-        accountId: row.accountId,
-        postId: id,
-        actorId: principal.userId,
-        action: 'publishing',
-      });
-      await startPublishing(tx, updated, 'unpublished');
-      woke = true;
+    if (publishNow) {
+      woke = await publishPostNow(tx, updated, { actorId: principal.userId, now });
       return toOnePost(tx, await findPost(tx, principal, id));
     }
     const answer = await toOnePost(tx, updated);

@@ -1,4 +1,5 @@
 import { and, eq, inArray, ne, postTargets, posts, sql } from '@chorus/db';
+import type { Post } from '@chorus/validators';
 import { recordEvent } from '../events/record';
 import { toOnePost, type PostRow } from '../posts/records';
 import type { Tx } from '../posts/tx';
@@ -11,12 +12,13 @@ import { settlePost } from './settle';
  * (publish now, the scheduler); `failed`: only the failed ones (retry). A published target is
  * never made due again. When none is left to send, the post settles at once (settlePost).
  * Runs in the caller's transaction, on a row it has locked; the caller wakes the engine after
- * commit.
+ * commit. `first` records what led to it (an approval) before `post.publishing`, in that order.
  */
 export async function startPublishing(
   tx: Tx,
   row: PostRow,
   which: 'unpublished' | 'failed',
+  first?: (post: Post) => Promise<void>,
 ): Promise<void> {
   const clock = sql`clock_timestamp()`;
   await makeTargetsDue(tx, [row.id], which);
@@ -27,6 +29,7 @@ export async function startPublishing(
     .returning();
   if (!updated) throw new Error('a locked row vanished');
   const post = await toOnePost(tx, updated);
+  await first?.(post);
   await recordEvent({ tx, accountId: row.accountId, type: 'post.publishing', object: post });
   await settlePost(tx, row.id);
 }
