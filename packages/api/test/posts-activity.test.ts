@@ -81,7 +81,8 @@ describe('post activity', () => {
     await publishDuePosts({ db: h.db });
     expect((await put(post.id, { status: 'archived' })).status).toBe(200);
     expect((await put(post.id, { status: 'draft' })).status).toBe(200);
-    expect((await act(post.id, 'submit')).status).toBe(200);
+    const wished = inAnHour();
+    expect((await act(post.id, 'submit', { scheduledAt: wished })).status).toBe(200);
     expect((await put(post.id, { status: 'draft' })).status).toBe(200);
     expect(await actionsOf(post.id)).toEqual([
       'withdrawn',
@@ -97,7 +98,10 @@ describe('post activity', () => {
     ]);
     const entries = (await activity(post.id, '?limit=100')).json.data as Entry[];
     expect(entries[4]?.actorId).toBeNull();
+    // Unscheduling and withdrawing tell the time they dropped.
+    expect(entries[6]?.details).toEqual({ scheduledAt: later });
     expect(entries[7]?.details).toEqual({ scheduledAt: later });
+    expect(entries[0]?.details).toEqual({ scheduledAt: wished });
   });
 
   it('records an approval that publishes at once as publishing now does', async () => {

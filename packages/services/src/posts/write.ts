@@ -135,7 +135,9 @@ export async function createPost(opts: { db: Db; principal: Principal; input: Cr
     await recordActivity(
       tx,
       { ...entry, action: 'created' },
-      ...(reached ? [{ ...entry, action: reached, details: statusDetails(row) }] : []),
+      ...(reached
+        ? [{ ...entry, action: reached, details: statusDetails(reached, row, row) }]
+        : []),
     );
     if (publishNow) {
       await startPublishing(tx, row, 'unpublished');
@@ -150,11 +152,20 @@ export async function createPost(opts: { db: Db; principal: Principal; input: Cr
   return post;
 }
 
-/** What an entry of a change into the row's status tells: the time it is scheduled at. */
-const statusDetails = (row: PostRow) =>
-  row.status === 'scheduled' && row.scheduledAt
-    ? { scheduledAt: row.scheduledAt.toISOString() }
-    : {};
+/**
+ * What an entry of a change of status tells (docs/workflow.md): the time a post is now
+ * scheduled at, or the time that unscheduling or withdrawing it dropped, so that the activity
+ * still says when it would have gone out.
+ */
+function statusDetails(action: ActivityEntry['action'] | null, before: PostRow, after: PostRow) {
+  const at =
+    action === 'scheduled'
+      ? after.scheduledAt
+      : action === 'unscheduled' || action === 'withdrawn'
+        ? before.scheduledAt
+        : null;
+  return at ? { scheduledAt: at.toISOString() } : {};
+}
 
 /** The fields of an update body that change what the post says or where it goes. */
 const EDITABLE = ['title', 'content', 'tags', 'mediaIds', 'targets', 'recurrence'] as const;
@@ -171,7 +182,7 @@ function updateEntries(row: PostRow, updated: PostRow, input: UpdatePostInput, a
   const rescheduled =
     updated.status === 'scheduled' && updated.scheduledAt?.getTime() !== row.scheduledAt?.getTime();
   const action = rescheduled ? 'scheduled' : statusAction(row.status, updated.status);
-  if (action) entries.push({ ...entry, action, details: statusDetails(updated) });
+  if (action) entries.push({ ...entry, action, details: statusDetails(action, row, updated) });
   return entries;
 }
 
