@@ -128,7 +128,7 @@ describe('a worker killed between claim and outcome', () => {
       expect(unconfirmed).toMatchObject({
         status: 'unconfirmed',
         attempts: 1,
-        error: { code: 'unconfirmed', retryable: true },
+        error: { code: 'unconfirmed', retryable: false },
       });
       // The sweep's verdict is in the post's activity, by Chorus itself.
       const entries = await database.db

@@ -267,7 +267,7 @@ describe('the error policy', () => {
     expect((await targetsOf(database.db, postId))[0]).toMatchObject({
       status: 'unconfirmed',
       attempts: 1,
-      error: { code: 'unconfirmed', retryable: true },
+      error: { code: 'unconfirmed', retryable: false },
     });
     // Several sweeps later, still one request.
     await new Promise((resolve) => setTimeout(resolve, 500));

@@ -45,12 +45,19 @@ describe('the error policy', () => {
   });
 
   it('unknown outcomes: retried where idempotent, else unconfirmed', () => {
-    const unknown = { class: 'unknown_outcome' as const, message: 'Timed out.' };
+    const unknown = {
+      class: 'unknown_outcome' as const,
+      message: '127.0.0.1:40357: UND_ERR_SOCKET',
+    };
     expect(verdict(unknown, facts(1, 0, true), settings).kind).toBe('retry');
-    expect(verdict(unknown, facts(1, 0, false), settings)).toMatchObject({
+    const unconfirmed = verdict(unknown, facts(1, 0, false), settings);
+    // Retry leaves it alone (only resolving moves it on), so it is not retryable; the socket's
+    // address and code are the worker's log's, not the account's (decisions §7).
+    expect(unconfirmed).toMatchObject({
       kind: 'unconfirmed',
-      error: { code: 'unconfirmed', retryable: true },
+      error: { code: 'unconfirmed', retryable: false },
     });
+    expect(JSON.stringify(unconfirmed)).not.toMatch(/127\.0\.0\.1|UND_ERR|40357/);
   });
 
   it('revoked asks for a reconnect; rejected fails with the message, not retryable', () => {

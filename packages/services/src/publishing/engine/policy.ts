@@ -60,10 +60,14 @@ export function verdict(
       if (!facts.idempotent) {
         return {
           kind: 'unconfirmed',
+          // In plain words: the provider's message names hosts and socket codes, which are
+          // the worker's log's (attempt.ts), not the account's (decisions §7). Not retryable:
+          // retry leaves it alone until it is resolved.
           error: {
             code: 'unconfirmed',
-            message: `The network may have published this post: ${failure.message} Check the channel, then resolve the target.`,
-            retryable: true,
+            message:
+              'The network may have published this post, but its answer was lost. Check the channel on the network, then resolve the target.',
+            retryable: false,
           },
         };
       }

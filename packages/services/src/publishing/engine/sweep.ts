@@ -117,7 +117,8 @@ export async function recoverAbandoned(
           error: {
             code: 'unconfirmed',
             message: `${message} The network may have published it: check the channel, then resolve the target.`,
-            retryable: true,
+            // Retry leaves an unconfirmed target alone: resolving it is the way on.
+            retryable: false,
           },
           updatedAt: clock,
         })
