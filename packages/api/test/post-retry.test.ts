@@ -93,6 +93,25 @@ describe('POST /api/content/posts/{id}/retry', () => {
     expect(refused.json.error.code).toBe('invalid_status_transition');
   });
 
+  it('checks the targets it sends as publishing does: an edit the network would refuse is 400', async () => {
+    const post = await endedPost(['published', 'failed']);
+    // A failed post can be edited (its content fixed, or made worse) before its retry.
+    const edited = await h.call('PUT', `/api/content/posts/${post.id}`, {
+      body: { content: 'a'.repeat(600) },
+    });
+    expect(edited.status).toBe(200);
+    const { status, json } = await retry(post.id);
+    expect(status).toBe(400);
+    expect(json.error.code).toBe('validation_error');
+    // Only the target it would send (Mastodon, 500) is named, not the published Bluesky one.
+    expect(json.error.details.issues).toEqual([
+      { path: 'targets[1].content', message: expect.stringContaining('600 of 500') },
+    ]);
+    expect((await targetRow(h, post.targets[1] ?? ''))?.status).toBe('failed');
+    const [row] = await h.db.select().from(posts).where(eq(posts.id, post.id));
+    expect(row?.status).toBe('failed');
+  });
+
   it('is 409 for a post that is not failed', async () => {
     const published = await endedPost(['published']);
     const draft = await createPost(h, { title: 'Draft' });

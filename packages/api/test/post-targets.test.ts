@@ -122,6 +122,18 @@ describe('targets on a post', () => {
     // What the Bluesky target sends changed: what an earlier attempt did no longer applies.
     expect((await targetRow(h, blue.id))?.progress).toEqual({});
     expect((await targetRow(h, masto.id))?.progress).toEqual({ media: 'm1' });
+    // Its revision moves on with it (the networks' idempotency keys derive from it).
+    expect((await targetRow(h, blue.id))?.revision).toBe(1);
+    expect((await targetRow(h, masto.id))?.revision).toBe(0);
+
+    // The post's own content is what the Mastodon target sends (it has none of its own).
+    expect((await put(post.id, { content: 'new for all' })).status).toBe(200);
+    expect(await targetRow(h, masto.id)).toMatchObject({ progress: {}, revision: 1 });
+    expect((await targetRow(h, blue.id))?.revision).toBe(1);
+    // The same again is no change.
+    await setTarget(h, masto.id, { progress: { media: 'm2' } });
+    expect((await put(post.id, { content: 'new for all' })).status).toBe(200);
+    expect(await targetRow(h, masto.id)).toMatchObject({ progress: { media: 'm2' }, revision: 1 });
 
     const dropped = await put(post.id, { targets: [{ channelId: mastodon }] });
     expect(dropped.json.data.targets).toHaveLength(1);
@@ -194,6 +206,31 @@ describe('the content and media of a publishing post', () => {
   });
 });
 
+describe('DELETE of a publishing post', () => {
+  it('is 409 while its targets are on their way, and the post and its targets stay', async () => {
+    const post = await createPost(h, {
+      title: 'On its way',
+      content: 'On its way',
+      status: 'published',
+      targets: [{ channelId: mastodon }],
+    });
+    expect(post.status).toBe('publishing');
+    const refused = await h.call('DELETE', `/api/content/posts/${post.id}`);
+    expect(refused.status).toBe(409);
+    expect(refused.json.error).toMatchObject({
+      code: 'invalid_status_transition',
+      details: { currentStatus: 'publishing' },
+    });
+    const kept = await h.call('GET', `/api/content/posts/${post.id}`);
+    expect(kept.status).toBe(200);
+    expect(kept.json.data.targets).toHaveLength(1);
+    expect((await eventsOf(h, post.id)).map((e) => e.type)).not.toContain('post.deleted');
+    // Once publishing has ended, it can go.
+    await h.db.update(posts).set({ status: 'failed' }).where(eq(posts.id, post.id));
+    expect((await h.call('DELETE', `/api/content/posts/${post.id}`)).status).toBe(204);
+  });
+});
+
 describe('POST /api/content/posts/validate', () => {
   it('names the offending target’s field, counting each network its own way', async () => {
     const before = await h.db.select().from(posts);
@@ -248,6 +285,26 @@ describe('POST /api/content/posts/validate', () => {
         'targets[2].channelId',
       ].sort(),
     );
+  });
+
+  it('refuses what create refuses: unknown or foreign post media, a schedule in the past', async () => {
+    const foreignImage = await mediaWith(h, other.accountId, 'image/png', 1000);
+    for (const [body, path] of [
+      [{ title: 'x', mediaIds: ['med_nope'] }, 'mediaIds'],
+      [{ title: 'x', mediaIds: [foreignImage] }, 'mediaIds'],
+      [{ status: 'scheduled', title: 'x', scheduledAt: '2020-01-01T00:00:00.000Z' }, 'scheduledAt'],
+      [{ title: 'x', scheduledAt: inAnHour() }, 'scheduledAt'],
+    ] as const) {
+      const checked = await validate(body);
+      expect(checked.status).toBe(200);
+      expect(checked.json.data.valid, JSON.stringify(body)).toBe(false);
+      expect(checked.json.data.issues.map((i: { path: string }) => i.path)).toContain(path);
+      const created = await h.call('POST', '/api/content/posts', { body });
+      expect(created.status).toBe(400);
+      expect(created.json.error.details.issues.map((i: { path: string }) => i.path)).toContain(
+        path,
+      );
+    }
   });
 
   it('is valid for a post without targets, and 400 for a body that is not a post', async () => {

@@ -190,6 +190,7 @@ async function capacity(networks: Networks, seconds: number, concurrency: number
         while (Date.now() < until) {
           const request = {
             targetId: newId('tgt'),
+            revision: 0,
             channel: {
               externalId: channel.externalId,
               handle: '@capacity',

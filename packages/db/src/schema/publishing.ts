@@ -97,6 +97,13 @@ export const postTargets = pgTable(
     publishedAt: timestamptz(),
     attempts: integer().notNull().default(0),
     error: jsonb().$type<TargetError>(),
+    /**
+     * How many times what the target sends (its text, media, thread or first comment, its own or
+     * the post's it falls back to) has changed. Idempotency keys at the networks derive from the
+     * id and this: the same across retries of one text, so a retry after a lost answer lands
+     * on the same post, and new for a new text, so the network does not answer with the old one.
+     */
+    revision: integer().notNull().default(0),
     /** What earlier attempts achieved at the network (the provider's PublishProgress). */
     progress: jsonb()
       .$type<Record<string, string | string[]>>()

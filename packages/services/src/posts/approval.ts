@@ -49,7 +49,11 @@ export async function submitPost(opts: {
       rejectedAt: null,
     });
     await startedSeries(tx, updated);
-    await assertPublishableNow(tx, principal, updated);
+    await assertPublishableNow(tx, principal, updated, {
+      which: 'unpublished',
+      from: row.status,
+      to: 'pending_approval',
+    });
     const post = await toOnePost(tx, updated);
     await recordEvent({ tx, accountId: row.accountId, type: 'post.submitted', object: post });
     await recordActivity(tx, {
@@ -77,7 +81,11 @@ export async function approvePost(opts: { db: Db; principal: Principal; id: stri
     // A series is never published itself: one whose start has passed starts now.
     const series = row.recurrence !== null;
     requireStatus(row, 'pending_approval', later || series ? 'scheduled' : 'published', 'approved');
-    await assertPublishableNow(tx, principal, row);
+    await assertPublishableNow(tx, principal, row, {
+      which: 'unpublished',
+      from: row.status,
+      to: later || series ? 'scheduled' : 'published',
+    });
     const { accountId } = row;
     const approved = async (answer: Post) => {
       await recordEvent({ tx, accountId, type: 'post.approved', object: answer });

@@ -1,5 +1,5 @@
 import type { Principal } from '@chorus/auth';
-import { and, channels, eq, inArray, media, postTargets } from '@chorus/db';
+import { and, channels, eq, inArray, isNull, media, ne, or, postTargets, sql } from '@chorus/db';
 import type { Issue, TargetInput } from '@chorus/validators';
 import { AppError } from '../shared/errors';
 import { newId } from '../shared/ids';
@@ -72,9 +72,9 @@ const sendable = (t: {
 
 /**
  * Sets a post's targets to exactly these, in this order. A channel that stays a target keeps its
- * target (id, status, outcome), so an edit never makes a published target new again; its
- * `progress` (what earlier attempts achieved at the network) is cleared when what it sends
- * changes, since it described another text.
+ * target (id, status, outcome), so an edit never makes a published target new again. When what
+ * it sends changes, it is revised (see reviseInheritingTargets): its `progress` is cleared and
+ * its `revision` moves on.
  */
 export async function replaceTargets(
   tx: Tx,
@@ -111,10 +111,44 @@ export async function replaceTargets(
         ...kept,
         ...base,
         progress: changed ? {} : kept.progress,
+        revision: changed ? kept.revision + 1 : kept.revision,
         updatedAt: changed ? now : kept.updatedAt,
       };
     }),
   );
+}
+
+/**
+ * The post's own `content` or `mediaIds` changed: the targets that fall back to them (theirs
+ * null) send something else now, as if their own had changed. What a target sends changing
+ * revises it, here and in replaceTargets:
+ * - its `progress` (what earlier attempts achieved at the network: thread parts posted, a
+ *   container made) is cleared, since it described the old text: the next attempt sends the
+ *   whole new text, and a part of the old one already live stays on the network as it is (a new
+ *   thread starts; docs/publishing.md, Targets);
+ * - its `revision` moves on, and with it the idempotency keys sent to the networks, so Mastodon
+ *   does not answer the new text with the status it made of the old one (sendKey).
+ * A published target is left alone: it is never sent again.
+ */
+export async function reviseInheritingTargets(
+  tx: Tx,
+  postId: string,
+  changed: { content: boolean; mediaIds: boolean },
+) {
+  if (!changed.content && !changed.mediaIds) return;
+  await tx
+    .update(postTargets)
+    .set({ progress: {}, revision: sql`${postTargets.revision} + 1`, updatedAt: new Date() })
+    .where(
+      and(
+        eq(postTargets.postId, postId),
+        ne(postTargets.status, 'published'),
+        or(
+          changed.content ? isNull(postTargets.content) : undefined,
+          changed.mediaIds ? isNull(postTargets.mediaIds) : undefined,
+        ),
+      ),
+    );
 }
 
 /** A post's targets as a client would send them (for checking the post as it stands). */

@@ -1,12 +1,12 @@
 import type { Principal } from '@chorus/auth';
 import { eq, postTargets, posts, type Db } from '@chorus/db';
-import type { CreatePostInput, Post, UpdatePostInput } from '@chorus/validators';
+import type { CreatePostInput, Issue, Post, PostStatus, UpdatePostInput } from '@chorus/validators';
 import { AppError } from '../shared/errors';
 import { recordEvent } from '../events/record';
 import { newId } from '../shared/ids';
 import { wakePublishing } from '../publishing/engine/wake';
 import { hasTargets, startPublishing } from '../publishing/start';
-import { assertPublishable } from '../publishing/validate';
+import { assertPublishable, publishingIssues } from '../publishing/validate';
 import { recordActivity, statusAction, type ActivityEntry } from './activity';
 import { findPost, mediaIdsOf, toOnePost, type PostRow } from './records';
 import {
@@ -19,7 +19,7 @@ import {
 } from './rules';
 import { withNextSlot } from './next-slot';
 import { assertRecurrenceEditable, nextOccurrenceAfter, nextOccurrenceOf } from './recurrence';
-import { asTargetInputs, replaceTargets } from './targets';
+import { asTargetInputs, replaceTargets, reviseInheritingTargets } from './targets';
 import { assertTransition } from './transitions';
 import type { Tx } from './tx';
 
@@ -27,21 +27,66 @@ const toDate = (value: string | null | undefined) =>
   value ? new Date(value) : (value as null | undefined);
 
 /**
- * Checks the post as it now stands in the transaction (its content, media and targets) against
- * every target's network: scheduling or publishing an invalid post is 400 (docs/publishing.md).
+ * The check before a round of sending (docs/publishing.md, Validate and Unconfirmed targets), the
+ * one every path that starts or schedules sending calls: creating or updating into `scheduled`
+ * or `published`, editing a scheduled post, submitting and approving (round `unpublished`), and
+ * retry (round `failed`).
+ *
+ * - An `unconfirmed` target may already be on the network: it waits to be resolved, so a
+ *   post holding one is not scheduled or published again (409 naming the targets; makeTargetsDue
+ *   would skip it anyway, and the post would end `failed` again without saying why). Retry
+ *   sends the failed targets only, so it leaves unconfirmed ones waiting and is not refused.
+ * - The targets the round sends are checked as the post now stands in the transaction (its
+ *   content, media and targets) against each one's network: an invalid one is 400. A target
+ *   the round does not send (published, or not failed on a retry) is not held against it.
  */
-export async function assertPublishableNow(tx: Tx, principal: Principal, row: PostRow) {
+export async function assertPublishableNow(
+  tx: Tx,
+  principal: Principal,
+  row: PostRow,
+  round: { which: 'unpublished' | 'failed'; from: PostStatus; to: PostStatus } = {
+    which: 'unpublished',
+    from: row.status,
+    to: row.status,
+  },
+) {
   const targets = await tx
     .select()
     .from(postTargets)
     .where(eq(postTargets.postId, row.id))
     .orderBy(postTargets.position);
   if (targets.length === 0) return;
-  await assertPublishable(tx, principal, {
-    content: row.content,
-    mediaIds: (await mediaIdsOf(tx, [row.id])).get(row.id) ?? [],
-    targets: asTargetInputs(targets),
-  });
+  const unconfirmed = targets.filter((target) => target.status === 'unconfirmed');
+  if (round.which === 'unpublished' && unconfirmed.length > 0) {
+    const ids = unconfirmed.map((target) => target.id);
+    throw new AppError(
+      'invalid_status_transition',
+      `${ids.length === 1 ? 'A target' : `${ids.length} targets`} of this post may already be on the network (unconfirmed: ${ids.join(', ')}): resolve ${ids.length === 1 ? 'it' : 'them'} first (POST /api/content/posts/{id}/targets/{targetId}/resolve).`,
+      {
+        currentStatus: round.from,
+        requestedStatus: round.to,
+        allowedStatuses: [],
+        unconfirmedTargets: ids,
+      },
+    );
+  }
+  const sending = new Set(
+    targets.flatMap((target, index) =>
+      (round.which === 'failed' ? target.status === 'failed' : target.status !== 'published')
+        ? [index]
+        : [],
+    ),
+  );
+  await assertPublishable(
+    tx,
+    principal,
+    {
+      content: row.content,
+      mediaIds: (await mediaIdsOf(tx, [row.id])).get(row.id) ?? [],
+      targets: asTargetInputs(targets),
+    },
+    sending,
+  );
 }
 
 /**
@@ -91,16 +136,9 @@ export async function createPost(opts: { db: Db; principal: Principal; input: Cr
   const now = new Date();
   let publishNow = false;
   const post = await db.transaction(async (tx) => {
-    const input = await withNextSlot(tx, opts.input, { accountId: principal.accountId }, now);
-    const recurrence = input.recurrence ?? null;
-    assertTransition('draft', input.status, recurrence !== null);
-    let scheduledAt: Date | null = null;
-    if (input.status === 'scheduled')
-      scheduledAt = requireFutureSchedule(toDate(input.scheduledAt), now);
-    else if (input.scheduledAt !== undefined) throw scheduleWithoutStatus();
+    const { input, recurrence, scheduledAt } = await checkCreate(tx, principal, opts.input, now);
     publishNow = input.status === 'published' && input.targets.length > 0;
     if (input.status !== 'draft') await assertMayPublish(tx, principal);
-    await assertOwnMedia(tx, principal, input.mediaIds);
     const [row] = await tx
       .insert(posts)
       .values({
@@ -150,6 +188,62 @@ export async function createPost(opts: { db: Db; principal: Principal; input: Cr
   });
   if (publishNow) wakePublishing();
   return post;
+}
+
+/**
+ * What a create body asks that create refuses before writing anything: a `schedule` with no
+ * free slot, a status the post cannot start in, a `scheduledAt` in the past or without
+ * `scheduled`, post media the account does not have. Create and validate both call it, so
+ * validate never calls valid what create would refuse (docs/publishing.md, Validate). Answers
+ * the body with its slot filled in, and what create stores of it.
+ */
+async function checkCreate(tx: Tx, principal: Principal, body: CreatePostInput, now: Date) {
+  const input = await withNextSlot(tx, body, { accountId: principal.accountId }, now);
+  const recurrence = input.recurrence ?? null;
+  assertTransition('draft', input.status, recurrence !== null);
+  let scheduledAt: Date | null = null;
+  if (input.status === 'scheduled')
+    scheduledAt = requireFutureSchedule(toDate(input.scheduledAt), now);
+  else if (input.scheduledAt !== undefined) throw scheduleWithoutStatus();
+  await assertOwnMedia(tx, principal, input.mediaIds);
+  return { input, recurrence, scheduledAt };
+}
+
+/**
+ * `POST /api/content/posts/validate`: the issues of a create body, nothing written. The body
+ * goes through create's own checks (checkCreate), then every target through its network's
+ * (publishingIssues), whatever the body's status: 200 `{ valid, issues }` either way.
+ */
+export async function validatePost(opts: {
+  db: Db;
+  principal: Principal;
+  input: CreatePostInput;
+}): Promise<{ valid: boolean; issues: Issue[] }> {
+  const { principal } = opts;
+  return opts.db.transaction(async (tx) => {
+    const issues: Issue[] = [];
+    let input = opts.input;
+    try {
+      ({ input } = await checkCreate(tx, principal, opts.input, new Date()));
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      if (error.code === 'validation_error' && Array.isArray(error.details?.issues)) {
+        issues.push(...(error.details.issues as Issue[]));
+      } else if (error.code === 'invalid_status_transition') {
+        issues.push({ path: 'status', message: error.message });
+      } else throw error;
+    }
+    issues.push(...(await publishingIssues(tx, principal, input)));
+    // Post media unknown to both checks are named once, as create names them (`mediaIds`).
+    const postMedia = issues.some((issue) => issue.path === 'mediaIds');
+    const seen = new Set<string>();
+    const unique = issues.filter((issue) => {
+      if (postMedia && issue.path.startsWith('mediaIds[')) return false;
+      const key = `${issue.path}\n${issue.message}`;
+      return seen.has(key) ? false : (seen.add(key), true);
+    });
+    return { valid: unique.length === 0, issues: unique };
+  });
 }
 
 /**
@@ -257,6 +351,7 @@ export async function updatePost(opts: {
     if (publishes) await assertMayPublish(tx, principal);
     const changes = effectsOf(row, input, now);
     await assertSentPartsKept(tx, row, input);
+    const mediaBefore = (await mediaIdsOf(tx, [id])).get(id) ?? [];
     if (input.mediaIds) {
       await assertOwnMedia(tx, principal, input.mediaIds);
       await replaceMedia(tx, id, input.mediaIds);
@@ -265,6 +360,10 @@ export async function updatePost(opts: {
       assertTargetsEditable(row, status);
       await replaceTargets(tx, principal, id, input.targets);
     }
+    await reviseInheritingTargets(tx, id, {
+      content: input.content !== undefined && input.content !== row.content,
+      mediaIds: input.mediaIds !== undefined && input.mediaIds.join() !== mediaBefore.join(),
+    });
     const publishNow = status === 'published' && row.status !== 'published';
     const [updated] = await tx
       .update(posts)
@@ -285,7 +384,11 @@ export async function updatePost(opts: {
     const sendable =
       input.content !== undefined || input.mediaIds !== undefined || input.targets !== undefined;
     if (publishNow || (status === 'scheduled' && (status !== row.status || sendable))) {
-      await assertPublishableNow(tx, principal, updated);
+      await assertPublishableNow(tx, principal, updated, {
+        which: 'unpublished',
+        from: row.status,
+        to: status,
+      });
     }
     await recordActivity(tx, ...updateEntries(row, updated, input, principal.userId));
     if (publishNow) {

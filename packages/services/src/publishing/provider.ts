@@ -78,6 +78,13 @@ export interface PublishRequest {
    * derived from it make a retry land on the same post.
    */
   targetId: string;
+  /**
+   * How many times what the target sends has changed (0 for its first text): with `targetId`,
+   * what idempotency keys and record keys derive from (sendKey), so they stay the same across
+   * the attempts of one text and change with the text, and a network never answers a new text
+   * with the post it made of the old one.
+   */
+  revision: number;
   channel: { externalId: string; handle: string; credentials: ProviderCredentials };
   parts: PublishPart[];
   firstComment: string | null;
@@ -85,6 +92,14 @@ export interface PublishRequest {
   /** Stores progress before the next network call; resolves once it is durable. */
   saveProgress(progress: PublishProgress): Promise<void>;
 }
+
+/**
+ * What a network's idempotency key (or record key) for this target's text derives from: the
+ * target's id for its first text (the keys of targets sent before revisions existed stay
+ * theirs), the id and the revision after it changed.
+ */
+export const sendKey = (request: Pick<PublishRequest, 'targetId' | 'revision'>) =>
+  request.revision === 0 ? request.targetId : `${request.targetId}.r${request.revision}`;
 
 export interface Published {
   /** The post's id at the network (of the thread's first post). */

@@ -6,6 +6,7 @@ import { recordEvent } from '../events/record';
 import { findPost, toOnePost } from '../posts/records';
 import { recordActivity } from '../posts/activity';
 import { assertMayPublish } from '../posts/rules';
+import { assertPublishableNow } from '../posts/write';
 import { wakePublishing } from './engine/wake';
 import { settlePost } from './settle';
 import { startPublishing } from './start';
@@ -40,6 +41,13 @@ export async function retryPost(opts: { db: Db; principal: Principal; id: string
         { currentStatus: row.status, requestedStatus: 'publishing', allowedStatuses: [] },
       );
     }
+    // The same check as publishing: a failed post's content and targets can be edited before
+    // the retry, and what the networks would refuse is 400 here, not a second failure there.
+    await assertPublishableNow(tx, principal, row, {
+      which: 'failed',
+      from: 'failed',
+      to: 'publishing',
+    });
     await recordActivity(tx, {
       accountId: row.accountId,
       postId: row.id,

@@ -1,4 +1,4 @@
-import { and, eq, inArray, ne, postTargets, posts, sql } from '@chorus/db';
+import { and, eq, inArray, notInArray, postTargets, posts, sql } from '@chorus/db';
 import type { Post } from '@chorus/validators';
 import { recordEvent } from '../events/record';
 import { toOnePost, type PostRow } from '../posts/records';
@@ -36,8 +36,13 @@ export async function startPublishing(
 
 /**
  * The targets of these posts that a new round sends, made `pending` with a fresh round; returns
- * them. The one place where "a published target is never sent again" is kept: publish now,
- * retry and the scheduler all come through here.
+ * them. The one place where "a published target is never sent again" and "an unconfirmed
+ * target is never sent again by itself" are kept: publish now, approval, retry and the
+ * scheduler all come through here. An `unconfirmed` target may already be on the network (on
+ * one that takes no idempotency key, a second send would be a duplicate), so no round re-arms
+ * it: only resolving it (`…/resolve`) moves it on. The paths a person takes are refused before
+ * they get here (assertPublishableNow, 409 naming the targets); this is what holds whatever
+ * path comes.
  */
 export async function makeTargetsDue(
   tx: Tx,
@@ -58,7 +63,9 @@ export async function makeTargetsDue(
     .where(
       and(
         inArray(postTargets.postId, postIds),
-        which === 'failed' ? eq(postTargets.status, 'failed') : ne(postTargets.status, 'published'),
+        which === 'failed'
+          ? eq(postTargets.status, 'failed')
+          : notInArray(postTargets.status, ['published', 'unconfirmed']),
       ),
     )
     .returning({ id: postTargets.id, postId: postTargets.postId });

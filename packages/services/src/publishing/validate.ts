@@ -1,5 +1,5 @@
 import type { Principal } from '@chorus/auth';
-import { and, channels, eq, inArray, media, type Db } from '@chorus/db';
+import { and, channels, eq, inArray, media } from '@chorus/db';
 import {
   targetIssues,
   type Issue,
@@ -45,6 +45,8 @@ export async function publishingIssues(
   db: Reader,
   principal: Principal,
   draft: PublishingDraft,
+  /** The indexes of the targets to check (a retry sends the failed ones only); default all. */
+  sending?: ReadonlySet<number>,
 ): Promise<Issue[]> {
   if (draft.targets.length === 0) return [];
   const channelIds = draft.targets.map((target) => target.channelId);
@@ -72,6 +74,7 @@ export async function publishingIssues(
 
   const issues: Issue[] = [];
   draft.targets.forEach((target, index) => {
+    if (sending && !sending.has(index)) return;
     const path = `targets[${index}]`;
     const channel = channelById.get(target.channelId);
     if (!channel) {
@@ -126,22 +129,17 @@ export async function publishingIssues(
 }
 
 /** Scheduling or publishing a post with an invalid target: 400 with every issue. */
-export async function assertPublishable(db: Reader, principal: Principal, draft: PublishingDraft) {
-  const issues = await publishingIssues(db, principal, draft);
+export async function assertPublishable(
+  db: Reader,
+  principal: Principal,
+  draft: PublishingDraft,
+  sending?: ReadonlySet<number>,
+) {
+  const issues = await publishingIssues(db, principal, draft, sending);
   if (issues.length === 0) return;
   throw new AppError(
     'validation_error',
     `The post cannot be published as it is: ${issues.length === 1 ? 'one issue' : `${issues.length} issues`} (see details.issues).`,
     { issues },
   );
-}
-
-/** `POST /api/content/posts/validate`: the issues of a create body, nothing written. */
-export async function validatePost(opts: {
-  db: Db;
-  principal: Principal;
-  input: PublishingDraft;
-}): Promise<{ valid: boolean; issues: Issue[] }> {
-  const issues = await publishingIssues(opts.db, opts.principal, opts.input);
-  return { valid: issues.length === 0, issues };
 }

@@ -17,6 +17,7 @@ export function publishRequest(opts: {
   const saved: PublishProgress[] = [];
   const request: PublishRequest = {
     targetId: targetId(),
+    revision: 0,
     channel: opts.channel,
     parts: opts.parts.map((part) => ({ text: part.text, media: part.media ?? [] })),
     firstComment: opts.firstComment ?? null,

@@ -34,7 +34,7 @@ import { adminScoped, router, scoped } from '../init';
 const tags = ['Posts'];
 
 const TRANSITIONS =
-  'Status changes: draft → scheduled (needs a future `scheduledAt`) or published; pending_approval → draft (withdrawn); scheduled → draft (clears `scheduledAt`) or published (a recurring post: archived instead, never published itself); published → archived; failed → draft or archived; archived → draft. Submitting for approval and approving are their own endpoints (`submit`, `approve`). Any other is 409 `invalid_status_transition`, whose `details` name `currentStatus` and `allowedStatuses`. While the account requires approval (`GET /api/account/settings`), a member with the `user` role cannot schedule, publish, or change a scheduled post (403 `approval_required`): they submit it, and an admin approves it. A post with `targets` asked to become `published` answers in `publishing`: its targets are sent, each with its own `status`, and the post ends `published` when every target is, `failed` when any failed or is `unconfirmed` (see `retry` and `resolve`). `publishing` is left only by the engine.';
+  'Status changes: draft → scheduled (needs a future `scheduledAt`) or published; pending_approval → draft (withdrawn); scheduled → draft (clears `scheduledAt`) or published (a recurring post: archived instead, never published itself); published → archived; failed → draft or archived; archived → draft. Submitting for approval and approving are their own endpoints (`submit`, `approve`). Any other is 409 `invalid_status_transition`, whose `details` name `currentStatus` and `allowedStatuses`. While the account requires approval (`GET /api/account/settings`), a member with the `user` role cannot schedule, publish, or change a scheduled post (403 `approval_required`): they submit it, and an admin approves it. A post with `targets` asked to become `published` answers in `publishing`: its targets are sent, each with its own `status`, and the post ends `published` when every target is, `failed` when any failed or is `unconfirmed` (see `retry` and `resolve`). `publishing` is left only by the engine. A post with an `unconfirmed` target (it may already be on the network) can become a draft, but is not scheduled, published or submitted again until the target is resolved: 409 `invalid_status_transition` whose `details.unconfirmedTargets` lists them.';
 
 const TARGETS =
   "`targets` lists the channels (`GET /api/content/channels`) the post goes to, each with the fields that differ from the post (`content`, `mediaIds`, `firstComment`, `thread`); a channel of another account is refused like an unknown one (400 naming `targets[i].channelId`). Scheduling or publishing checks every target against its network's limits and rules: an invalid one is 400 `validation_error` whose `details.issues` have paths such as `targets[1].content` (`POST /api/content/posts/validate` gives the same answer without writing).";
@@ -158,8 +158,10 @@ export const postsRouter = router({
         operationId: 'deletePost',
         tags,
         summary: 'Delete a post',
-        description: 'A scheduled post deleted before its time is never published.',
+        description:
+          'A scheduled post deleted before its time is never published. A `publishing` post cannot be deleted (409 `invalid_status_transition`): its targets are on their way to the networks; delete it once publishing ends.',
       },
+      errors: ['invalid_status_transition'],
       successStatus: 204,
     })
     .input(ZPostIdParam)
@@ -177,7 +179,7 @@ export const postsRouter = router({
         tags,
         summary: 'Send the failed targets of a failed post again',
         description:
-          'The post goes from `failed` to `publishing` and its `failed` targets become `pending` again (fresh attempts); published targets are never sent again, and `unconfirmed` ones wait to be resolved (they may already be on the network). Answers the post in `publishing` and records `post.publishing`. 409 `invalid_status_transition` when the post is not `failed`, or when none of its targets failed (only unconfirmed ones: resolve them first).',
+          'The post goes from `failed` to `publishing` and its `failed` targets become `pending` again (fresh attempts); published targets are never sent again, and `unconfirmed` ones wait to be resolved (they may already be on the network). Answers the post in `publishing` and records `post.publishing`. The targets it sends are checked against their networks first, as publishing checks them (400 `validation_error` naming the target: a failed post can be edited before its retry). 409 `invalid_status_transition` when the post is not `failed`, or when none of its targets failed (only unconfirmed ones: resolve them first).',
       },
       errors: ['invalid_status_transition', 'approval_required'],
     })

@@ -101,6 +101,7 @@ async function send(
     provider.publish(
       {
         targetId: claim.id,
+        revision: claim.revision,
         channel: {
           externalId: found.channel.externalId,
           handle: found.channel.handle,
@@ -174,6 +175,18 @@ async function settleFailure(
     },
     settings,
   );
+  if (decided.kind === 'unconfirmed') {
+    // What the account reads is in plain words (policy.ts); what went wrong on the wire (the
+    // host, the socket's code) is for whoever runs the worker.
+    const line = {
+      time: new Date().toISOString(),
+      level: 'warn',
+      msg: 'publishing target unconfirmed',
+      targetId: claim.id,
+      detail: failure.message,
+    };
+    process.stderr.write(`${JSON.stringify(line)}\n`);
+  }
   const outcome: Outcome =
     decided.kind === 'retry'
       ? { status: 'pending', nextAttemptAt: decided.at, error: decided.error }

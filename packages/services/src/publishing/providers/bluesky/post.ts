@@ -1,9 +1,10 @@
-import type {
-  ProviderContext,
-  PublishMedia,
-  PublishProgress,
-  PublishRequest,
-  Published,
+import {
+  sendKey,
+  type ProviderContext,
+  type PublishMedia,
+  type PublishProgress,
+  type PublishRequest,
+  type Published,
 } from '../../provider';
 import { ProviderError } from '../common/provider-error';
 import { facetsOf } from './facets';
@@ -59,11 +60,11 @@ function sameRecord(existing: Partial<PostRecord>, ours: PostRecord): boolean {
 async function createOnce(
   session: Session,
   context: ProviderContext,
-  key: { targetId: string; part: number },
+  key: { request: PublishRequest; part: number },
   record: PostRecord,
 ): Promise<StrongRef> {
   for (let attempt = 0; attempt < KEY_ATTEMPTS; attempt++) {
-    const rkey = recordKey(key.targetId, key.part, attempt);
+    const rkey = recordKey(key.request.targetId, key.part, attempt, sendKey(key.request));
     try {
       return await procedure<StrongRef>(
         context,
@@ -114,7 +115,7 @@ export async function publishPost(
     const [root] = posted;
     const parent = posted.at(-1);
     const record = await recordOf(text, media, root && parent ? { root, parent } : undefined);
-    posted.push(await createOnce(session, context, { targetId: request.targetId, part }, record));
+    posted.push(await createOnce(session, context, { request, part }, record));
     progress.posts = posted.map(encode);
     await request.saveProgress({ ...progress });
   }
@@ -122,7 +123,7 @@ export async function publishPost(
   if (!root) throw new Error('A target needs a post.');
   if (request.firstComment !== null && progress.comment === undefined) {
     const record = await recordOf(request.firstComment, [], { root, parent: root });
-    const key = { targetId: request.targetId, part: request.parts.length };
+    const key = { request, part: request.parts.length };
     progress.comment = encode(await createOnce(session, context, key, record));
     await request.saveProgress({ ...progress });
   }

@@ -27,8 +27,9 @@ function createdMs(targetId: string): number {
   return ms;
 }
 
-export function recordKey(targetId: string, part: number, attempt = 0): string {
-  const hash = createHash('sha256').update(`${targetId}\n${part}\n${attempt}`).digest();
+/** `of`: what the hash is of, the target's id or its sendKey (a later revision of its text). */
+export function recordKey(targetId: string, part: number, attempt = 0, of = targetId): string {
+  const hash = createHash('sha256').update(`${of}\n${part}\n${attempt}`).digest();
   const micros = BigInt(createdMs(targetId)) * 1000n + BigInt(hash.readUInt16BE(0) % 1000);
   let value = (micros << 10n) | BigInt(hash.readUInt16BE(2) & 0x3ff);
   let key = '';

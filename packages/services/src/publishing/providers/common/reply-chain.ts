@@ -1,4 +1,4 @@
-import type { PublishMedia, PublishRequest, Published } from '../../provider';
+import { sendKey, type PublishMedia, type PublishRequest, type Published } from '../../provider';
 
 /** One post of a reply chain, as the network module sends it. */
 export interface ChainPost {
@@ -6,7 +6,10 @@ export interface ChainPost {
   media: PublishMedia[];
   /** The post it replies to; null for the first. */
   inReplyTo: string | null;
-  /** Stable across attempts (`tgt_…:0`, `tgt_…:comment`): an idempotency key where the network takes one. */
+  /**
+   * Stable across attempts of one text, new with a new one (`tgt_…:0`, `tgt_…:comment`, then
+   * `tgt_….r1:0`): an idempotency key where the network takes one.
+   */
   key: string;
 }
 
@@ -24,6 +27,7 @@ export async function publishReplyChain(
   request: PublishRequest,
   post: (next: ChainPost) => Promise<{ id: string; url: string }>,
 ): Promise<Published> {
+  const key = sendKey(request);
   const posted = [...list(request.progress.posted)];
   let url = text(request.progress.url);
   for (let index = posted.length; index < request.parts.length; index++) {
@@ -33,7 +37,7 @@ export async function publishReplyChain(
       text: part.text,
       media: part.media,
       inReplyTo: posted.at(-1) ?? null,
-      key: `${request.targetId}:${index}`,
+      key: `${key}:${index}`,
     });
     posted.push(done.id);
     url ??= done.url;
@@ -46,7 +50,7 @@ export async function publishReplyChain(
       text: request.firstComment,
       media: [],
       inReplyTo: first,
-      key: `${request.targetId}:comment`,
+      key: `${key}:comment`,
     });
     await request.saveProgress({ posted, url, comment: comment.id });
   }
