@@ -52,7 +52,7 @@ describe('the error policy', () => {
     expect(verdict(unknown, facts(1, 0, true), settings).kind).toBe('retry');
     const unconfirmed = verdict(unknown, facts(1, 0, false), settings);
     // Retry leaves it alone (only resolving moves it on), so it is not retryable; the socket's
-    // address and code are the worker's log's, not the account's (decisions §7).
+    // address and code are the worker's log's, not the account's (docs/security.md, Input).
     expect(unconfirmed).toMatchObject({
       kind: 'unconfirmed',
       error: { code: 'unconfirmed', retryable: false },

@@ -61,7 +61,7 @@ export function verdict(
         return {
           kind: 'unconfirmed',
           // In plain words: the provider's message names hosts and socket codes, which are
-          // the worker's log's (attempt.ts), not the account's (decisions §7). Not retryable:
+          // the worker's log's (attempt.ts), not the account's (docs/security.md, Input). Not retryable:
           // retry leaves it alone until it is resolved.
           error: {
             code: 'unconfirmed',
