@@ -61,8 +61,8 @@ export function verdict(
         return {
           kind: 'unconfirmed',
           // In plain words: the provider's message names hosts and socket codes, which are
-          // the worker's log's (attempt.ts), not the account's (docs/security.md, Input). Not retryable:
-          // retry leaves it alone until it is resolved.
+          // the worker's log's (attempt.ts), not the account's (docs/security.md, Input).
+          // Not retryable: retry leaves it alone until it is resolved.
           error: {
             code: 'unconfirmed',
             message:
