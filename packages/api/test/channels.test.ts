@@ -321,6 +321,11 @@ describe('GET /api/content/channels', () => {
     expect((await listChannels(undefined, '?integrationId=mastodon')).json.data).toHaveLength(1);
     expect((await listChannels(undefined, '?integrationId=canva')).status).toBe(400);
     expect((await listChannels(undefined, '?limit=0')).status).toBe(400);
+    // 25 a page by default, as every list but the users list (the spec's Limits).
+    expect((await listChannels(undefined, '?page=99')).json.meta.pagination).toMatchObject({
+      perPage: 25,
+      currentPage: 99,
+    });
   });
 
   it('removes the channels with the connection', async () => {

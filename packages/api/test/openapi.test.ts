@@ -121,6 +121,24 @@ describe('GET /api/openapi.json', () => {
     expect(bare).toEqual([]);
   });
 
+  it('gives every list 25 items a page by default, the users list 50 (the spec’s Limits)', () => {
+    type Parameter = { in: string; name: string; schema?: { default?: unknown } };
+    const defaults: Record<string, unknown> = {};
+    for (const [path, operations] of Object.entries(doc.paths as Record<string, object>)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        for (const p of (operation as { parameters?: Parameter[] }).parameters ?? []) {
+          if (p.in === 'query' && p.name === 'limit') {
+            defaults[`${method.toUpperCase()} ${path}`] = p.schema?.default;
+          }
+        }
+      }
+    }
+    expect(Object.keys(defaults).length).toBeGreaterThan(5);
+    const { 'GET /api/users': users, ...others } = defaults;
+    expect(users).toBe(50);
+    expect(Object.entries(others).filter(([, value]) => value !== 25)).toEqual([]);
+  });
+
   it('lists the posts list’s bounds on createdAt and on the publishing times, each inclusive', () => {
     type Parameter = {
       in: string;

@@ -30,7 +30,7 @@ export const ZChannel = z
   .meta({ id: 'Channel' });
 export type Channel = z.infer<typeof ZChannel>;
 
-export const ZListChannelsQuery = paginationQuery(50).extend({
+export const ZListChannelsQuery = paginationQuery(25).extend({
   integrationId: ZNetwork.meta({ description: "Only this network's channels." }).optional(),
 });
 export type ListChannelsQuery = z.infer<typeof ZListChannelsQuery>;
