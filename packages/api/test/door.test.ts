@@ -230,9 +230,13 @@ describe('GET /api/health', () => {
     });
   });
 
-  it('is public and reports the database', async () => {
+  it('is public and reports the database and the job queue (no worker here: degraded, 200)', async () => {
     const { status, json } = await h.call('GET', '/api/health', { token: null });
     expect(status).toBe(200);
-    expect(json).toMatchObject({ status: 'ok', checks: { database: { status: 'up' } } });
+    // A worker running is packages/jobs/test/health.test.ts's.
+    expect(json).toMatchObject({
+      status: 'degraded',
+      checks: { database: { status: 'up' }, queue: { status: 'down' }, worker: { status: 'down' } },
+    });
   });
 });

@@ -4,6 +4,7 @@ export * from './schema';
 export { openDatabase, type Database, type DatabaseOptions, type Db } from './client';
 export { brokenCheck, isUnavailable, isUniqueViolation } from './errors';
 export { preparedPerDb, preparedPerShape } from './prepared';
+export { QUEUE_SCHEMA, queueHeartbeatAge } from './queue';
 export {
   asRead,
   field,

@@ -1,4 +1,4 @@
-import type { Db } from '@chorus/db';
+import { QUEUE_SCHEMA, type Db } from '@chorus/db';
 import type { MediaSource } from '@chorus/services';
 import PgBoss from 'pg-boss';
 import type { JobDefinition } from './definition';
@@ -21,8 +21,7 @@ export interface Worker {
   stop(): Promise<void>;
 }
 
-/** pg-boss's own tables, in a schema apart from ours. */
-export const QUEUE_SCHEMA = 'pgboss';
+export { QUEUE_SCHEMA };
 
 /** A pg-boss client on the database: for sending jobs without working them. */
 export function createQueueClient(databaseUrl: string): PgBoss {

@@ -19,7 +19,7 @@ export const operationsPaths = {
       summary: 'Health of the service and what it stands on',
       tags: ['Operations'],
       description:
-        "Never refused by rate limiting; its rate-limit headers show the caller's unauthenticated budget. `degraded` (200) means a service the API can run without is down, e.g. Redis: rate limits are then not enforced.",
+        "Never refused by rate limiting; its rate-limit headers show the caller's unauthenticated budget. `checks`: `database`; `redis` when rate limits are counted in Redis; `queue` (pg-boss's schema answers) and `worker` (a background worker ticked within the last 2 minutes). `degraded` (200) means a service the API can run without is down: Redis (rate limits are then not enforced), or the job queue or every worker (scheduled posts, publishing, webhook deliveries and analytics syncs wait). 503 only when the database is down.",
       security: [],
       responses: {
         200: {

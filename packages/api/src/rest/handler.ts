@@ -2,7 +2,7 @@ import type { Database } from '@chorus/db';
 import { AppError } from '@chorus/services';
 import type { StorageDriver } from '@chorus/storage';
 import { defaultRateLimiter, type RateLimiter } from '../rate-limit';
-import { checkHealth } from '../server/health';
+import { checkHealth, queueChecks } from '../server/health';
 import { toResponse, type Answer } from '../server/node-fetch';
 import {
   createPipeline,
@@ -75,10 +75,10 @@ export function createRestDoor(options: RestHandlerOptions) {
     // Never refused: a refused probe would take a healthy instance out of service. A database
     // that cannot even be opened is reported down, like one that does not answer.
     '/api/health': async ({ headers }) => {
-      const report = await checkHealth(
-        () => getDatabase().then((database) => database.ping()),
-        rateLimiter.probe ? { redis: rateLimiter.probe } : {},
-      );
+      const report = await checkHealth(() => getDatabase().then((database) => database.ping()), {
+        ...(rateLimiter.probe && { redis: rateLimiter.probe }),
+        ...queueChecks(() => getDatabase().then((database) => database.db)),
+      });
       return json(report.status === 'down' ? 503 : 200, report, headers);
     },
     '/api/openapi.json': async ({ url, headers }) =>

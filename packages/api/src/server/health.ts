@@ -1,3 +1,5 @@
+import { queueHeartbeatAge, type Db } from '@chorus/db';
+
 export interface HealthReport {
   status: 'ok' | 'degraded' | 'down';
   checks: Record<string, { status: 'up' | 'down'; latencyMs: number }>;
@@ -23,7 +25,8 @@ async function probe(check: () => Promise<void>) {
 
 /**
  * Liveness and readiness of what the app stands on. The database being down is fatal; a
- * service the app can do without for a while (Redis: rate limits fail open) only degrades.
+ * service the app can do without for a while (Redis: rate limits fail open; the job queue:
+ * requests are served, background work waits) only degrades.
  */
 export async function checkHealth(
   pingDatabase: () => Promise<void>,
@@ -37,5 +40,31 @@ export async function checkHealth(
   return {
     status: db.status === 'down' ? 'down' : degraded ? 'degraded' : 'ok',
     checks: { database: db, ...Object.fromEntries(others) },
+  };
+}
+
+/**
+ * A worker's pg-boss ticks every 30 s (packages/db queue.ts): after four missed ticks no worker
+ * is taken to be running, though one restarting or catching up with a database that was away
+ * for a minute is not.
+ */
+export const WORKER_SILENT_AFTER_SECONDS = 120;
+
+/**
+ * The job queue's checks, from one read of pg-boss's bookkeeping per report: `queue`, its
+ * schema answers (a worker has started on this database at least once); `worker`, a worker
+ * ticked within WORKER_SILENT_AFTER_SECONDS, whichever process it runs in (`npm start`'s or
+ * `npm run worker`'s): scheduled posts, publishing, webhook deliveries and analytics syncs wait
+ * while none runs. The API serves without either, so each only degrades the report.
+ */
+export function queueChecks(getDb: () => Promise<Db>) {
+  let read: Promise<number | null> | undefined;
+  const heartbeat = () => (read ??= getDb().then(queueHeartbeatAge));
+  return {
+    queue: async () => void (await heartbeat()),
+    worker: async () => {
+      const age = await heartbeat();
+      if (age === null || age > WORKER_SILENT_AFTER_SECONDS) throw new Error('no worker ticked');
+    },
   };
 }
