@@ -373,12 +373,33 @@ describe('API-key connect', () => {
 });
 
 describe('connect refusals', () => {
-  it('is 400 integration_unavailable for a coming_soon integration, before the body is validated', async () => {
+  it('is 400 integration_unavailable for a coming_soon integration, before the body is looked at', async () => {
     for (const body of [{}, { redirectUrl: 'javascript:alert(1)', apiKey: 'x' }]) {
       const { status, json } = await connect('tiktok', body);
       expect(status).toBe(400);
       expect(json.error.code).toBe('integration_unavailable');
     }
+    // Not parsed at all: malformed JSON, a reserved key, another content type (decisions §13).
+    for (const [raw, contentType] of [
+      ['{bad', 'application/json'],
+      ['{"__proto__":1}', 'application/json'],
+      ['hello', 'text/plain'],
+    ] as const) {
+      const { status, json } = await h.call('POST', '/api/integrations/connect/tiktok', {
+        raw,
+        contentType,
+      });
+      expect(status, raw).toBe(400);
+      expect(json.error.code, raw).toBe('integration_unavailable');
+    }
+    // After the access check, as every refusal: a key without `write` is still 403.
+    const { secret } = await h.keyFor(h.main.adminId, ['read']);
+    const narrow = await h.call('POST', '/api/integrations/connect/tiktok', {
+      token: secret,
+      raw: '{bad',
+      contentType: 'application/json',
+    });
+    expect(narrow.status).toBe(403);
   });
 
   it('is for admins only: a user is 403 forbidden, even with the write scope', async () => {

@@ -138,6 +138,7 @@ export function createRestDoor(options: RestHandlerOptions) {
   /** A procedure's route: its input from the body, query and path, run once per Idempotency-Key. */
   async function procedure(route: Route, params: Record<string, string>, admitted: Admitted) {
     const { req, url, path, body, headers } = admitted;
+    route.meta.beforeBody?.(params);
     const input =
       body === undefined
         ? undefined

@@ -24,6 +24,12 @@ export type AccessMeta = {
   redirect?: true;
   /** Domain errors the procedure can answer, beyond those every route of its kind has. */
   errors?: ErrorCode[];
+  /**
+   * A refusal the path's parameters alone decide, which the REST door makes before it parses
+   * the body (after the pipeline's access check): a `coming_soon` integration is refused
+   * whatever its body holds, malformed or of another content type (decisions §13).
+   */
+  beforeBody?: (params: Record<string, string>) => void;
 };
 
 export type Meta = OpenApiMeta<AccessMeta>;

@@ -81,7 +81,7 @@ export const integrationsRouter = router({
         tags,
         summary: 'Start a connection',
         description:
-          "Admins only. A `coming_soon` integration is refused (400 `integration_unavailable`) before the body is validated. OAuth integrations answer 200 with `authUrl`: send the browser there within 10 minutes. `redirectUrl` must be on this service's origin or on one listed in `CHORUS_INTEGRATION_REDIRECT_ORIGINS`. The third party returns it to the callback, which redirects to `redirectUrl` with `status=connected&provider=…` or `status=error&provider=…&error=…`. API-key integrations are connected at once (201); connecting again replaces the stored credentials. Publishing networks check the credentials by listing the account's channels (`GET /api/content/channels`): Bluesky takes `handle` and an app password as `apiKey` (and `serviceUrl` for a PDS other than bsky.social), Mastodon the instance as `serviceUrl` and an access token as `apiKey`, or no `apiKey` to sign in on the instance: then it answers 200 with the instance's `authUrl` like an OAuth integration (Chorus registers itself on the instance the first time anyone connects through it). Credentials the network refuses are 400 `validation_error` naming `apiKey`; a `serviceUrl` on a private or loopback address is 400 naming `serviceUrl` (unless the deployment allows private targets); a network that cannot be reached is 502 `integration_unreachable`. After an OAuth grant the channels are listed the same way; if that fails the browser returns with `error=channel_discovery_failed` and nothing is stored.",
+          "Admins only. A `coming_soon` integration is refused (400 `integration_unavailable`) before the body is looked at: whatever its content type or JSON. OAuth integrations answer 200 with `authUrl`: send the browser there within 10 minutes. `redirectUrl` must be on this service's origin or on one listed in `CHORUS_INTEGRATION_REDIRECT_ORIGINS`. The third party returns it to the callback, which redirects to `redirectUrl` with `status=connected&provider=…` or `status=error&provider=…&error=…`. API-key integrations are connected at once (201); connecting again replaces the stored credentials. Publishing networks check the credentials by listing the account's channels (`GET /api/content/channels`): Bluesky takes `handle` and an app password as `apiKey` (and `serviceUrl` for a PDS other than bsky.social), Mastodon the instance as `serviceUrl` and an access token as `apiKey`, or no `apiKey` to sign in on the instance: then it answers 200 with the instance's `authUrl` like an OAuth integration (Chorus registers itself on the instance the first time anyone connects through it). Credentials the network refuses are 400 `validation_error` naming `apiKey`; a `serviceUrl` on a private or loopback address is 400 naming `serviceUrl` (unless the deployment allows private targets); a network that cannot be reached is 502 `integration_unreachable`. After an OAuth grant the channels are listed the same way; if that fails the browser returns with `error=channel_discovery_failed` and nothing is stored.",
       },
       successStatuses: {
         200: { description: 'OAuth flow started', schema: 'ConnectResult' },
@@ -93,8 +93,12 @@ export const integrationsRouter = router({
         'integration_not_configured',
         'integration_unreachable',
       ],
+      // The REST door: before the body is parsed (its content type, its JSON, its keys).
+      beforeBody: ({ integrationId }) => {
+        if (integrationId !== undefined) assertConnectable(integrationId);
+      },
     })
-    // Ahead of `.input()`: a coming_soon integration is refused before its body is looked at.
+    // The tRPC door, whose input carries the id: ahead of `.input()`, before it is validated.
     .use(async ({ getRawInput, next }) => {
       const raw = (await getRawInput()) as { integrationId?: unknown } | null | undefined;
       if (typeof raw?.integrationId === 'string') assertConnectable(raw.integrationId);
