@@ -79,5 +79,30 @@ describe('validation messages', () => {
         message: 'Must be an ISO 8601 date and time, such as 2026-12-01T09:30:00Z.',
       },
     ]);
+    // Nor one of a field's own bound: no month 13 is in the future or the past.
+    const events = [{ type: 'like', occurredAt: '2026-13-01T00:00:00Z' }];
+    expect(issuesOf(await h.call('POST', '/api/analytics/events', { body: { events } }))).toEqual([
+      {
+        path: 'events.0.occurredAt',
+        message: 'Must be an ISO 8601 date and time, such as 2026-12-01T09:30:00Z.',
+      },
+    ]);
+  });
+
+  it('name the values a list of choices takes, where each item may be one of several', async () => {
+    const body = { url: 'https://1.1.1.1/h', events: ['nope'] };
+    const [issue, ...others] = issuesOf(await h.call('POST', '/api/webhooks', { body }));
+    expect(others).toEqual([]);
+    expect(issue).toEqual({
+      path: 'events.0',
+      message: expect.stringMatching(/^Must be one of user\.created, .*webhook\.test, \*\.$/),
+    });
+  });
+
+  it('call a map of names to values an object', async () => {
+    const events = [{ type: 'like', properties: 'str' }];
+    expect(issuesOf(await h.call('POST', '/api/analytics/events', { body: { events } }))).toEqual([
+      { path: 'events.0.properties', message: 'Must be an object.' },
+    ]);
   });
 });

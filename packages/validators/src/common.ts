@@ -19,7 +19,9 @@ export const YEAR_RANGE_MESSAGE = 'The year must be from 0001 to 9999 (in UTC).'
 
 /** A full timestamp with its zone (`Z` or an offset), as clients send them, years 1 to 9999. */
 export const ZZonedTime = z.iso
-  .datetime({ offset: true })
+  // `abort`: text that is no time gets the format's issue alone, not also one of each check
+  // after it (its year here, a field's own bounds: "Must not be in the future.").
+  .datetime({ offset: true, abort: true })
   .refine(inYearRange, YEAR_RANGE_MESSAGE)
   .meta({ example: '2026-11-21T10:00:00.000Z' });
 

@@ -16,6 +16,8 @@ const KINDS: Record<string, string> = {
   int: 'an integer',
   boolean: 'true or false',
   object: 'an object',
+  // A map of names to values (`properties`): to a client, a JSON object like any other.
+  record: 'an object',
   array: 'a list',
   date: 'a date',
   bigint: 'an integer',
@@ -68,6 +70,24 @@ function size(
     : `Must have ${relation} ${value} ${unit}.`;
 }
 
+/**
+ * A value no option of a union took (`"nope"` for an event type or `"*"`): when each option
+ * is a choice of values, one message listing them all; else zod's.
+ */
+function unionMessage(options: z.core.$ZodIssue[][]): string | undefined {
+  const refusals = options.map(([issue, ...more]) =>
+    issue && more.length === 0 && issue.path.length === 0 ? issue : undefined,
+  );
+  if (refusals.length === 0) return undefined;
+  if (refusals.every((issue) => issue?.code === 'invalid_value')) {
+    const values = refusals.flatMap((issue) =>
+      issue?.code === 'invalid_value' ? issue.values : [],
+    );
+    return `Must be one of ${values.map(shown).join(', ')}.`;
+  }
+  return undefined;
+}
+
 function issueMessage(issue: Issue): string | undefined {
   switch (issue.code) {
     case 'invalid_type': {
@@ -94,6 +114,8 @@ function issueMessage(issue: Issue): string | undefined {
     }
     case 'not_multiple_of':
       return `Must be a multiple of ${shown(issue.divisor)}.`;
+    case 'invalid_union':
+      return unionMessage(issue.errors);
     case 'unrecognized_keys':
       return `Unknown field${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}.`;
     default:
