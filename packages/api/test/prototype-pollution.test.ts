@@ -87,3 +87,29 @@ describe('prototype pollution', () => {
     expect(({} as Record<string, unknown>).role).toBeUndefined();
   });
 });
+
+describe('a reserved key refused', () => {
+  const refusedAt = async (type: string, body: string) => {
+    const res = await send('/api/content/posts', h.main.token, type, body);
+    expect(res.status, body).toBe(400);
+    const { error } = await res.json();
+    expect(error.code).toBe('validation_error');
+    return error.details.issues.map((issue: { path: string }) => issue.path);
+  };
+
+  it('is named by its full path, the first one met from the start of the body', async () => {
+    expect(await refusedAt(JSON_TYPE, '{"title":"p","meta":{"constructor":{"a":1}}}')).toEqual([
+      'meta.constructor',
+    ]);
+    // `prototype` is reached through `constructor`, which is met first.
+    expect(await refusedAt(JSON_TYPE, '{"title":"p","constructor":{"prototype":1}}')).toEqual([
+      'constructor',
+    ]);
+    // Depth first: everything under an earlier key comes before a later key.
+    expect(
+      await refusedAt(JSON_TYPE, '{"a":[{"b":{"__proto__":1}}],"prototype":1,"title":"p"}'),
+    ).toEqual(['a.0.b.__proto__']);
+    expect(await refusedAt(FORM, 'title=p&meta[constructor][a]=1')).toEqual(['meta.constructor']);
+    expect(await refusedAt(FORM, 'title=p&constructor[prototype]=1')).toEqual(['constructor']);
+  });
+});

@@ -42,7 +42,8 @@ describe('NUL characters in input', () => {
       body: { title: 'T', content: 'c', 'x\u0000': 1 },
     });
     expect(key.status).toBe(400);
-    refusedAt(key.json, 'x\u0000');
+    // Named with the NUL escaped, as JSON writes it: never echoed raw.
+    refusedAt(key.json, 'x\\u0000');
   });
 
   it('are refused in a nested value', async () => {
@@ -120,6 +121,22 @@ describe('control characters in input', () => {
       expect(status, path).toBe(400);
       expect(issues(json)).toEqual([{ path, message }]);
     }
+  });
+
+  it('are escaped in the path that names them, never echoed raw', async () => {
+    const { status, json } = await h.call('POST', '/api/content/posts', {
+      raw: '{"title":"p","extra":{"k\\u0000":1}}',
+      contentType: 'application/json',
+    });
+    expect(status).toBe(400);
+    expect(issues(json)).toEqual([
+      { path: 'extra.k\\u0000', message: 'Must not contain NUL characters.' },
+    ]);
+    const second = await h.call('POST', '/api/content/posts', {
+      raw: '{"title":"p","extra":{"bell\\u0007":1}}',
+      contentType: 'application/json',
+    });
+    expect(issues(second.json)).toEqual([{ path: 'extra.bell\\u0007', message: CONTROL_MESSAGE }]);
   });
 
   it('are refused in integration fields and in form bodies', async () => {

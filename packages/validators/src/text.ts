@@ -25,6 +25,25 @@ export function controlProblem(text: string): string | null {
   return null;
 }
 
+// Every C0 and C1 control character, tab and line breaks included.
+// eslint-disable-next-line no-control-regex
+const ANY_CONTROL = /[\u0000-\u001F\u007F-\u009F]/g;
+
+/**
+ * An issue's `path` as the API writes it (`meta.constructor`, `events.0.type`): the segments
+ * joined by dots, each control character escaped as JSON writes it (`\u0000`). A path may
+ * hold a client's own key, refused for the very NUL or line break in it: echoed raw, that
+ * character would reach the client's logs and terminals, and a NUL cut a C string short.
+ */
+export const issuePath = (path: readonly PropertyKey[]) =>
+  path
+    .map(String)
+    .join('.')
+    .replace(
+      ANY_CONTROL,
+      (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`,
+    );
+
 /** A field that is one line of text (a name, a title, a tag): no tab, no line break. */
 export const singleLine = <T extends z.ZodType<string>>(schema: T) =>
   schema.refine((text) => !LINE.test(text), SINGLE_LINE_MESSAGE);

@@ -1,5 +1,11 @@
 import { AppError } from '@chorus/services';
-import { ForbiddenKeyError, isForbiddenKey, parseJsonSafely, safeRecord } from '@chorus/validators';
+import {
+  ForbiddenKeyError,
+  isForbiddenKey,
+  issuePath,
+  parseJsonSafely,
+  safeRecord,
+} from '@chorus/validators';
 import type { ZodType } from 'zod';
 import { readCapped } from '../server/body-limit';
 import { refuseDeepJson } from '../server/json-depth';
@@ -61,9 +67,12 @@ export function formToJson(params: URLSearchParams, schema: ZodType | undefined)
     const name = key.replace(/\[\]$/, '');
     const nested = /^([^[\]]+)\[([^[\]]+)\]$/.exec(name);
     const [parent = name, child] = nested ? nested.slice(1) : [name];
-    // Every bracketed segment counts, however deep: `constructor[prototype][role]` is refused.
-    const reserved = name.split(/[[\]]+/).find(isForbiddenKey);
-    if (reserved !== undefined) throw forbidden(reserved);
+    // Every bracketed segment counts, however deep: `constructor[prototype][role]` is refused,
+    // named by its path to the first reserved segment (`constructor`; `meta[constructor]` is
+    // `meta.constructor`), as a JSON body's is.
+    const segments = name.split(/[[\]]+/).filter(Boolean);
+    const reserved = segments.findIndex(isForbiddenKey);
+    if (reserved !== -1) throw forbidden(segments.slice(0, reserved + 1));
     if (child !== undefined) {
       const target = out[parent];
       const record = isRecord(target) ? target : (out[parent] = safeRecord<unknown>());
@@ -78,10 +87,13 @@ export function formToJson(params: URLSearchParams, schema: ZodType | undefined)
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const forbidden = (key: string) =>
-  new AppError('validation_error', `The key "${key}" is not allowed in a request.`, {
-    issues: [{ path: key, message: 'This key name is reserved.' }],
-  });
+/** A reserved key, named in the issue by its path from the top of the input. */
+const forbidden = (path: string[]) =>
+  new AppError(
+    'validation_error',
+    `The key "${path[path.length - 1] ?? ''}" is not allowed in a request.`,
+    { issues: [{ path: issuePath(path), message: 'This key name is reserved.' }] },
+  );
 
 /**
  * The request body as a JSON object (docs/api.md): JSON or form-encoded, at most `limit`
@@ -119,7 +131,7 @@ export function parseJsonBody(
   try {
     body = parseJsonSafely(text);
   } catch (error) {
-    if (error instanceof ForbiddenKeyError) throw forbidden(error.key);
+    if (error instanceof ForbiddenKeyError) throw forbidden(error.path);
     throw new AppError('invalid_json', 'The request body is not valid JSON.');
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {

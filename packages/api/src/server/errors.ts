@@ -1,5 +1,6 @@
 import { isUnavailable } from '@chorus/db';
 import { AppError, ERROR_STATUS, type ErrorCode } from '@chorus/services';
+import { issuePath } from '@chorus/validators';
 import { TRPCError } from '@trpc/server';
 import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 
@@ -58,7 +59,7 @@ export function toApiError(error: unknown): ApiError {
   if (error.cause instanceof AppError) return fromAppError(error.cause);
   if (error.code === 'BAD_REQUEST' && hasIssues(error.cause)) {
     const issues = error.cause.issues.map((issue) => ({
-      path: issue.path.map(String).join('.'),
+      path: issuePath(issue.path),
       message: issue.message,
     }));
     return apiError('validation_error', 'The request is not valid.', { issues });

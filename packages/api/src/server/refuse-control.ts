@@ -1,5 +1,5 @@
 import { AppError } from '@chorus/services';
-import { controlProblem } from '@chorus/validators';
+import { controlProblem, issuePath } from '@chorus/validators';
 
 /** Where the first string or key with a control character is in a client's input, and why. */
 function findControl(value: unknown, path: string[]): { path: string[]; message: string } | null {
@@ -28,6 +28,7 @@ export function controlRefusal(input: unknown): AppError | null {
   const found = findControl(input, []);
   if (!found) return null;
   return new AppError('validation_error', 'The request is not valid.', {
-    issues: [{ path: found.path.join('.'), message: found.message }],
+    // The path may hold the very character refused: escaped, never echoed raw.
+    issues: [{ path: issuePath(found.path), message: found.message }],
   });
 }
