@@ -196,6 +196,18 @@ describe('the refresh_token grant', () => {
     );
   });
 
+  it('names a scope the grant lacks as not granted, though the client may ask for it', async () => {
+    // The client is registered for every scope; the user granted `read content:read`.
+    const first = await tokens('read content:read');
+    const refused = await refresh(f.confidential.row, first.refresh_token, 'read write').then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(refused).toMatchObject({ error: 'invalid_scope', status: 400 });
+    expect((refused as Error).message).toMatch(/^Scope not granted: write\./);
+    expect((refused as Error).message).not.toMatch(/client/);
+  });
+
   it('refuses another client’s, an unknown or an expired refresh token', async () => {
     const first = await tokens();
     await fails(refresh(f.publicClient.row, first.refresh_token), 'invalid_grant');

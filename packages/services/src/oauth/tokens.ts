@@ -207,7 +207,7 @@ export async function refreshAccessToken(opts: {
       if (scope !== undefined) {
         // RFC 6749 §6: a narrower scope may be asked for, never a wider one.
         try {
-          accessScopes = parseScope(scope, grant.scopes);
+          accessScopes = parseScope(scope, grant.scopes, 'grant');
         } catch (error) {
           if (error instanceof OAuthError) return { error };
           throw error;
