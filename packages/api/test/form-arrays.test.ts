@@ -129,3 +129,33 @@ describe('form bodies: arrays as repeated keys (docs/api.md)', () => {
     expect(json.data.tags).toEqual(['solo']);
   });
 });
+
+describe('a field that is not an array, given more than once', () => {
+  const givenTwice = (field: string) => [{ path: field, message: 'Given more than once.' }];
+
+  it('is refused in a query string, naming the field, where one value was taken silently', async () => {
+    for (const query of ['limit=1&limit=2', 'limit=1&limit[]=2', 'limit=2&limit=2']) {
+      const { status, json } = await h.call('GET', `/api/content/media?${query}`);
+      expect(status, query).toBe(400);
+      expect(json.error.code).toBe('validation_error');
+      expect(json.error.details.issues, query).toEqual(givenTwice('limit'));
+    }
+    // A key no input names is dropped whatever it holds (a cache buster sent twice).
+    expect((await h.call('GET', '/api/content/media?limit=1&_=1&_=2')).status).toBe(200);
+  });
+
+  it('is refused in a form body, top-level and nested', async () => {
+    const title = await sendForm('POST', '/api/content/posts', [
+      ['title', 'a'],
+      ['title', 'b'],
+    ]);
+    expect(title.status).toBe(400);
+    expect(title.json.error.details.issues).toEqual(givenTwice('title'));
+    const settings = await sendForm('PUT', `/api/users/${h.main.adminId}`, [
+      ['settings[notifications]', 'true'],
+      ['settings[notifications]', 'false'],
+    ]);
+    expect(settings.status).toBe(400);
+    expect(settings.json.error.details.issues).toEqual(givenTwice('settings.notifications'));
+  });
+});

@@ -38,11 +38,18 @@ export function arrayFields(schema: ZodType | undefined): string[] {
  */
 const DECIMAL = /^-?\d+(?:\.\d+)?$/;
 
-function convertValue(values: string[], def: SchemaDef | undefined): unknown {
+/**
+ * A key's values as the field's type: an array field takes them all; any other field one. A
+ * field of the input given more than once (`limit=1&limit=2`) is refused, as the OAuth
+ * endpoints refuse a repeated parameter: taking either value would guess at what the client
+ * meant. A key the input does not name is dropped by the schema whatever it holds.
+ */
+function convertValue(field: string, values: string[], def: SchemaDef | undefined): unknown {
+  if (def?.type === 'array')
+    return values.map((v) => convertValue(field, [v], unwrap(def.element)));
+  if (def !== undefined && values.length > 1) throw givenTwice(field);
   const last = values[values.length - 1] ?? '';
   switch (def?.type) {
-    case 'array':
-      return values.map((v) => convertValue([v], unwrap(def.element)));
     case 'number':
       return DECIMAL.test(last) ? Number(last) : last;
     case 'boolean':
@@ -51,6 +58,11 @@ function convertValue(values: string[], def: SchemaDef | undefined): unknown {
       return last;
   }
 }
+
+const givenTwice = (field: string) =>
+  new AppError('validation_error', 'The request is not valid.', {
+    issues: [{ path: issuePath([field]), message: 'Given more than once.' }],
+  });
 
 /**
  * A form-encoded body as the JSON the procedure expects: the input schema says which keys are
@@ -62,9 +74,15 @@ export function formToJson(params: URLSearchParams, schema: ZodType | undefined)
   // Schema shapes are ordinary objects: look keys up as own properties only.
   const field = (s: Record<string, ZodType>, key: string) =>
     Object.hasOwn(s, key) ? unwrap(s[key]) : undefined;
-  for (const key of new Set(params.keys())) {
-    const values = params.getAll(key);
+  // `tags` and `tags[]` are one field: their values are gathered before they are converted.
+  const byName = new Map<string, string[]>();
+  for (const [key, value] of params) {
     const name = key.replace(/\[\]$/, '');
+    const values = byName.get(name);
+    if (values) values.push(value);
+    else byName.set(name, [value]);
+  }
+  for (const [name, values] of byName) {
     const nested = /^([^[\]]+)\[([^[\]]+)\]$/.exec(name);
     const [parent = name, child] = nested ? nested.slice(1) : [name];
     // Every bracketed segment counts, however deep: `constructor[prototype][role]` is refused,
@@ -76,9 +94,10 @@ export function formToJson(params: URLSearchParams, schema: ZodType | undefined)
     if (child !== undefined) {
       const target = out[parent];
       const record = isRecord(target) ? target : (out[parent] = safeRecord<unknown>());
-      record[child] = convertValue(values, field(field(shape, parent)?.shape ?? {}, child));
+      const def = field(field(shape, parent)?.shape ?? {}, child);
+      record[child] = convertValue(`${parent}.${child}`, values, def);
     } else {
-      out[name] = convertValue(values, field(shape, name));
+      out[name] = convertValue(name, values, field(shape, name));
     }
   }
   return out;
