@@ -379,7 +379,7 @@ describe('connect refusals', () => {
       expect(status).toBe(400);
       expect(json.error.code).toBe('integration_unavailable');
     }
-    // Not parsed at all: malformed JSON, a reserved key, another content type (decisions §13).
+    // Not parsed at all: malformed JSON, a reserved key, another content type (docs/integrations.md).
     for (const [raw, contentType] of [
       ['{bad', 'application/json'],
       ['{"__proto__":1}', 'application/json'],

@@ -1,5 +1,5 @@
 /**
- * `/api/health` reports the job queue beside the database (decisions §17): its schema, and
+ * `/api/health` reports the job queue beside the database (docs/deploy.md): its schema, and
  * whether a worker is alive, by the stamp each running worker's pg-boss leaves every 30 s. On
  * the embedded default, and on PostgreSQL and Redis with DATABASE_URL and REDIS_URL.
  */

@@ -27,7 +27,7 @@ export type AccessMeta = {
   /**
    * A refusal the path's parameters alone decide, which the REST door makes before it parses
    * the body (after the pipeline's access check): a `coming_soon` integration is refused
-   * whatever its body holds, malformed or of another content type (decisions §13).
+   * whatever its body holds, malformed or of another content type (docs/integrations.md).
    */
   beforeBody?: (params: Record<string, string>) => void;
 };
