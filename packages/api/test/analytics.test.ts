@@ -101,9 +101,9 @@ describe('POST /api/analytics/events', () => {
     expect(status).toBe(400);
     expect(json.error.code).toBe('validation_error');
     expect(issuePaths(json)).toEqual([
-      'events.1.contentId',
-      'events.2.integrationId',
-      'events.3.contentId',
+      'events[1].contentId',
+      'events[2].integrationId',
+      'events[3].contentId',
     ]);
     expect(await eventsIn(h.main.accountId)).toBe(before);
   });
@@ -123,12 +123,12 @@ describe('POST /api/analytics/events', () => {
     ]);
     expect(status).toBe(400);
     expect(issuePaths(json)).toEqual([
-      'events.1.type',
-      'events.2.properties',
-      'events.3.properties',
-      'events.4.occurredAt',
-      'events.5.occurredAt',
-      'events.6.count',
+      'events[1].type',
+      'events[2].properties',
+      'events[3].properties',
+      'events[4].occurredAt',
+      'events[5].occurredAt',
+      'events[6].count',
     ]);
     expect(await eventsIn(h.main.accountId)).toBe(before);
   });
@@ -149,7 +149,7 @@ describe('POST /api/analytics/events', () => {
     expect((await record([{ type: 'view', properties: wide }])).status).toBe(201);
     const tooWide = await record([{ type: 'view', properties: { blob: 'é'.repeat(4100) } }]);
     expect(tooWide.status).toBe(400);
-    expect(issuePaths(tooWide.json)).toEqual(['events.0.properties']);
+    expect(issuePaths(tooWide.json)).toEqual(['events[0].properties']);
     const noEvents = await h.call('POST', '/api/analytics/events', { body: {} });
     expect(noEvents.status).toBe(400);
   });
@@ -447,7 +447,7 @@ describe('tenancy, scopes and roles', () => {
     await record([{ type: 'like', contentId: post.id }], a.token);
     const refused = await record([{ type: 'like', contentId: post.id, count: 100 }], b.token);
     expect(refused.status).toBe(400);
-    expect(issuePaths(refused.json)).toEqual(['events.0.contentId']);
+    expect(issuePaths(refused.json)).toEqual(['events[0].contentId']);
     await record([{ type: 'like', count: 7 }], b.token);
     const aStats = await h.call('GET', '/api/analytics/stats', { token: a.token });
     expect(aStats.json.data.totals.like).toBe(1);

@@ -93,7 +93,7 @@ describe('targets on a post', () => {
       body: { title: 'T', targets: [{ channelId: bluesky }, { channelId: bluesky }] },
     });
     expect(twice.status).toBe(400);
-    expect(twice.json.error.details.issues[0].path).toBe('targets.1.channelId');
+    expect(twice.json.error.details.issues[0].path).toBe('targets[1].channelId');
     const theirs = await mediaWith(h, other.accountId, 'image/png', 10);
     const media = await h.call('POST', '/api/content/posts', {
       body: {

@@ -67,11 +67,11 @@ describe('POST /api/content/posts', () => {
       [{ title: 'x'.repeat(301) }, 'title'],
       [{ title: 'x', content: 'x'.repeat(50_001) }, 'content'],
       [{ title: 'x', tags: Array.from({ length: 31 }, (_, i) => `t${i}`) }, 'tags'],
-      [{ title: 'x', tags: ['x'.repeat(51)] }, 'tags.0'],
-      [{ title: 'x', tags: ['  '] }, 'tags.0'],
+      [{ title: 'x', tags: ['x'.repeat(51)] }, 'tags[0]'],
+      [{ title: 'x', tags: ['  '] }, 'tags[0]'],
       [{ title: 'x', status: 'live' }, 'status'],
       [{ title: 'a\u0000b' }, 'title'],
-      [{ title: 'x', tags: ['a\u0000'] }, 'tags.0'],
+      [{ title: 'x', tags: ['a\u0000'] }, 'tags[0]'],
     ];
     for (const [body, path] of cases) {
       const { status, json } = await h.call('POST', '/api/content/posts', { body });

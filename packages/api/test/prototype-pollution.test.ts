@@ -108,7 +108,7 @@ describe('a reserved key refused', () => {
     // Depth first: everything under an earlier key comes before a later key.
     expect(
       await refusedAt(JSON_TYPE, '{"a":[{"b":{"__proto__":1}}],"prototype":1,"title":"p"}'),
-    ).toEqual(['a.0.b.__proto__']);
+    ).toEqual(['a[0].b.__proto__']);
     expect(await refusedAt(FORM, 'title=p&meta[constructor][a]=1')).toEqual(['meta.constructor']);
     expect(await refusedAt(FORM, 'title=p&constructor[prototype]=1')).toEqual(['constructor']);
   });

@@ -34,7 +34,7 @@ describe('years out of 0001–9999', () => {
       const res = await h.call('POST', '/api/analytics/events', {
         body: { events: [{ type: 'view' }, { type: 'view', occurredAt }] },
       });
-      expectYearRefused(res, 'events.1.occurredAt');
+      expectYearRefused(res, 'events[1].occurredAt');
     }
     const first = await h.call('POST', '/api/analytics/events', {
       body: { events: [{ type: 'view', occurredAt: '0001-01-01T00:00:00Z' }] },

@@ -83,7 +83,7 @@ describe('validation messages', () => {
     const events = [{ type: 'like', occurredAt: '2026-13-01T00:00:00Z' }];
     expect(issuesOf(await h.call('POST', '/api/analytics/events', { body: { events } }))).toEqual([
       {
-        path: 'events.0.occurredAt',
+        path: 'events[0].occurredAt',
         message: 'Must be an ISO 8601 date and time, such as 2026-12-01T09:30:00Z.',
       },
     ]);
@@ -94,7 +94,7 @@ describe('validation messages', () => {
     const [issue, ...others] = issuesOf(await h.call('POST', '/api/webhooks', { body }));
     expect(others).toEqual([]);
     expect(issue).toEqual({
-      path: 'events.0',
+      path: 'events[0]',
       message: expect.stringMatching(/^Must be one of user\.created, .*webhook\.test, \*\.$/),
     });
   });
@@ -102,7 +102,7 @@ describe('validation messages', () => {
   it('call a map of names to values an object', async () => {
     const events = [{ type: 'like', properties: 'str' }];
     expect(issuesOf(await h.call('POST', '/api/analytics/events', { body: { events } }))).toEqual([
-      { path: 'events.0.properties', message: 'Must be an object.' },
+      { path: 'events[0].properties', message: 'Must be an object.' },
     ]);
   });
 });

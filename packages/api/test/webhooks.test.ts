@@ -87,7 +87,7 @@ describe('webhook endpoints', () => {
   it('validates url and events, naming the field', async () => {
     for (const [body, path] of [
       [{ url: 'not a url', events: ['*'] }, 'url'],
-      [{ url: receiver.url, events: ['post.exploded'] }, 'events.0'],
+      [{ url: receiver.url, events: ['post.exploded'] }, 'events[0]'],
       [{ url: receiver.url, events: [] }, 'events'],
       [{ url: receiver.url }, 'events'],
       [{ url: 'ftp://127.0.0.1/x', events: ['*'] }, 'url'],

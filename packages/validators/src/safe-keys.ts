@@ -16,8 +16,8 @@ export const safeRecord = <T>(): Record<string, T> => Object.create(null) as Rec
  */
 export class ForbiddenKeyError extends Error {
   readonly key: string;
-  constructor(readonly path: string[]) {
-    const key = path[path.length - 1] ?? '';
+  constructor(readonly path: (string | number)[]) {
+    const key = String(path[path.length - 1] ?? '');
     super(`The key "${key}" is not allowed.`);
     this.key = key;
   }
@@ -31,7 +31,7 @@ interface Met {
 }
 
 /** The path of the first forbidden key in `value`, depth first in the order of its keys. */
-function firstForbidden(value: unknown): string[] | null {
+function firstForbidden(value: unknown): (string | number)[] | null {
   // A stack of its own, not recursion, and each value linked to its parent rather than given
   // a copy of its path: a body is only depth-checked on some doors, and 64 KiB of `[` is
   // 65,536 levels.
@@ -56,9 +56,12 @@ function firstForbidden(value: unknown): string[] | null {
   return null;
 }
 
-function pathOf(met: Met): string[] {
-  const path: string[] = [];
-  for (let at: Met | undefined = met; at?.key !== undefined; at = at.parent) path.unshift(at.key);
+/** The keys from the top down to `met`; a list's item by its index, a number (`targets[0]`). */
+function pathOf(met: Met): (string | number)[] {
+  const path: (string | number)[] = [];
+  for (let at: Met | undefined = met; at?.key !== undefined; at = at.parent) {
+    path.unshift(Array.isArray(at.parent?.value) ? Number(at.key) : at.key);
+  }
   return path;
 }
 

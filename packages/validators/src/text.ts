@@ -30,15 +30,18 @@ export function controlProblem(text: string): string | null {
 const ANY_CONTROL = /[\u0000-\u001F\u007F-\u009F]/g;
 
 /**
- * An issue's `path` as the API writes it (`meta.constructor`, `events.0.type`): the segments
- * joined by dots, each control character escaped as JSON writes it (`\u0000`). A path may
- * hold a client's own key, refused for the very NUL or line break in it: echoed raw, that
- * character would reach the client's logs and terminals, and a NUL cut a C string short.
+ * An issue's `path` as the API writes it (`meta.constructor`, `events[0].type`,
+ * `targets[1].content`): names joined by dots, an item of a list by its index in brackets, and
+ * each control character escaped as JSON writes it (`\u0000`). A path may hold a client's own
+ * key, refused for the very NUL or line break in it: echoed raw, that character would reach the
+ * client's logs and terminals, and a NUL cut a C string short.
  */
 export const issuePath = (path: readonly PropertyKey[]) =>
   path
-    .map(String)
-    .join('.')
+    .map((segment, i) =>
+      typeof segment === 'number' ? `[${segment}]` : `${i === 0 ? '' : '.'}${String(segment)}`,
+    )
+    .join('')
     .replace(
       ANY_CONTROL,
       (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`,

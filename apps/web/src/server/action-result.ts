@@ -42,7 +42,8 @@ export function failed(error: unknown, form?: FormData): ActionResult {
   const issues = failure.details?.issues;
   if (Array.isArray(issues)) {
     for (const issue of issues as { path?: string; message?: string }[]) {
-      if (issue.path && issue.message) fields[issue.path.split('.')[0] ?? ''] = issue.message;
+      // The field the path begins with: `tags` of `tags[1]`, `settings` of `settings.theme`.
+      if (issue.path && issue.message) fields[issue.path.split(/[.[]/)[0] ?? ''] = issue.message;
     }
   }
   const values: Record<string, string> = {};

@@ -1,5 +1,5 @@
 import { exportPosts } from '@chorus/services';
-import { ZExportPostsQuery, type Post } from '@chorus/validators';
+import { issuePath, ZExportPostsQuery, type Post } from '@chorus/validators';
 import { stringify } from 'csv-stringify/sync';
 import { streamed, type Answer } from '../server/node-fetch';
 import { describeError, log } from '../server/logger';
@@ -40,7 +40,7 @@ function queryOf(url: URL) {
   if (parsed.success) return parsed.data;
   throw new AppError('validation_error', 'The request is not valid.', {
     issues: parsed.error.issues.map((issue) => ({
-      path: issue.path.map(String).join('.'),
+      path: issuePath(issue.path),
       message: issue.message,
     })),
   });

@@ -107,7 +107,7 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A reserved key, named in the issue by its path from the top of the input. */
-const forbidden = (path: string[]) =>
+const forbidden = (path: (string | number)[]) =>
   new AppError(
     'validation_error',
     `The key "${path[path.length - 1] ?? ''}" is not allowed in a request.`,

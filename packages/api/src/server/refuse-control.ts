@@ -1,15 +1,18 @@
 import { AppError } from '@chorus/services';
 import { controlProblem, issuePath } from '@chorus/validators';
 
+type Path = (string | number)[];
+
 /** Where the first string or key with a control character is in a client's input, and why. */
-function findControl(value: unknown, path: string[]): { path: string[]; message: string } | null {
+function findControl(value: unknown, path: Path): { path: Path; message: string } | null {
   if (typeof value === 'string') {
     const message = controlProblem(value);
     return message ? { path, message } : null;
   }
   if (typeof value !== 'object' || value === null) return null;
   for (const [key, child] of Object.entries(value)) {
-    const at = [...path, key];
+    // A list's item by its index (`tags[1]`), as every issue's path names it.
+    const at = [...path, Array.isArray(value) ? Number(key) : key];
     const message = controlProblem(key);
     if (message) return { path: at, message };
     const found = findControl(child, at);

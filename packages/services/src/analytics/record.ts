@@ -32,10 +32,10 @@ async function referenceIssues(db: Db, accountId: string, events: TrackedEventIn
   const issues: Issue[] = [];
   events.forEach((event, i) => {
     if (event.contentId && !known.has(event.contentId)) {
-      issues.push({ path: `events.${i}.contentId`, message: 'No such post in this account.' });
+      issues.push({ path: `events[${i}].contentId`, message: 'No such post in this account.' });
     }
     if (event.integrationId && !findEntry(event.integrationId)) {
-      issues.push({ path: `events.${i}.integrationId`, message: 'No such integration.' });
+      issues.push({ path: `events[${i}].integrationId`, message: 'No such integration.' });
     }
   });
   return issues;

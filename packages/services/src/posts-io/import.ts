@@ -1,6 +1,6 @@
 import type { Principal } from '@chorus/auth';
 import type { Db } from '@chorus/db';
-import { ZCreatePost, type CreatePostInput } from '@chorus/validators';
+import { issuePath, ZCreatePost, type CreatePostInput } from '@chorus/validators';
 import { AppError } from '../shared/errors';
 import { createPost } from '../posts';
 
@@ -69,7 +69,7 @@ function toCreate(row: ImportRow): { input?: CreatePostInput; issues: ImportIssu
   // One issue per field: a malformed time would also fail the year check after it.
   const byPath = new Map<string, string>();
   for (const issue of parsed.error.issues) {
-    const path = issue.path.map(String).join('.') || '(row)';
+    const path = issuePath(issue.path) || '(row)';
     if (!byPath.has(path)) byPath.set(path, issue.message);
   }
   return { issues: [...byPath].map(([path, message]) => issueAt(row, path, message)) };

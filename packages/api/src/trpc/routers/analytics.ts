@@ -31,7 +31,7 @@ export const analyticsRouter = router({
         tags,
         summary: 'Record tracked events',
         description:
-          'A batch of 1 to 1,000 events, validated whole and written in one transaction: all of them or none. A bad item is 400 `validation_error` with an issue per item, named by its index (`events.3.contentId`). `contentId` must be a post of the account; `integrationId` an integration of the catalogue.',
+          'A batch of 1 to 1,000 events, validated whole and written in one transaction: all of them or none. A bad item is 400 `validation_error` with an issue per item, named by its index (`events[3].contentId`). `contentId` must be a post of the account; `integrationId` an integration of the catalogue.',
       },
       successStatus: 201,
     })
