@@ -80,6 +80,25 @@ describe('routing', () => {
     expect(single.headers.get('allow')).toBe('GET, PUT, DELETE, HEAD');
   });
 
+  it("answers a named sub-route's other methods 405 with its Allow, not as a parameter", async () => {
+    for (const [method, path, allow] of [
+      ['GET', '/api/content/posts/validate', 'POST'],
+      ['DELETE', '/api/content/posts/import', 'POST'],
+      ['PUT', '/api/content/posts/export', 'GET, HEAD'],
+      ['POST', '/api/content/posts/export', 'GET, HEAD'],
+      ['DELETE', '/api/integrations/connected', 'GET, HEAD'],
+    ] as const) {
+      const body = method === 'GET' ? undefined : {};
+      const { status, json, headers } = await h.call(method, path, { body });
+      expect(status, `${method} ${path}`).toBe(405);
+      expect(json.error.code).toBe('method_not_allowed');
+      expect(headers.get('allow'), `${method} ${path}`).toBe(allow);
+    }
+    const options = await h.call('OPTIONS', '/api/content/posts/validate');
+    expect(options.status).toBe(204);
+    expect(options.headers.get('allow')).toBe('POST');
+  });
+
   it('answers HEAD like GET without a body', async () => {
     const { status, res } = await h.call('HEAD', '/api/users');
     expect(status).toBe(200);

@@ -77,13 +77,38 @@ function paramsOf(route: Route, path: string): Record<string, string> {
   return params;
 }
 
+const segments = (path: string) => path.split('/').slice(1);
+const isParam = (segment: string) => /^\{[^/}]+\}$/.test(segment);
+
 /**
- * The REST routes: the handler routes, then those read from the procedures' OpenAPI meta (one
- * source for routing and docs).
+ * A template's shape: its parameters unnamed (`/api/content/posts/{}`), so that two templates
+ * matching the same paths compare equal whatever their parameters are called.
+ */
+const shapeOf = (path: string) => path.replace(/\{[^/}]+\}/g, '{}');
+
+/**
+ * Which of two templates matching one path is the more specific: segment by segment from the
+ * left, the first where one is literal and the other a parameter decides for the literal
+ * (`/api/content/posts/validate` over `/api/content/posts/{id}`), as in every router. Negative:
+ * `a` first.
+ */
+function bySpecificity(a: string, b: string): number {
+  const [left, right] = [segments(a), segments(b)];
+  for (let i = 0; i < Math.min(left.length, right.length); i += 1) {
+    const [p, q] = [isParam(left[i] ?? ''), isParam(right[i] ?? '')];
+    if (p !== q) return p ? 1 : -1;
+  }
+  return 0;
+}
+
+/**
+ * The REST routes: the handler routes and those read from the procedures' OpenAPI meta (one
+ * source for routing and docs). A path is matched to one template, the most specific that
+ * matches it; the method is then looked for among that template's routes only (405 with its
+ * methods otherwise), so a literal segment is never answered by a parameter's route: `GET
+ * /api/content/posts/validate` is 405 (POST only), not "post `validate` not found".
  */
 export function routeTable(router: AnyRouter, handlers: HandlerRoute[] = []) {
-  // Handler routes first: their paths are literal (`/api/content/posts/export`), and a
-  // procedure's template (`/api/content/posts/{id}`) would otherwise answer them.
   const routes: Route[] = handlers.map((handler) => ({
     method: handler.method,
     path: handler.path,
@@ -97,20 +122,22 @@ export function routeTable(router: AnyRouter, handlers: HandlerRoute[] = []) {
   for (const { name, meta, input } of proceduresOf(router)) {
     if (!meta?.openapi || meta.openapi.enabled === false) continue;
     const { method, path } = meta.openapi;
-    // Matching goes in declaration order, as in trpc-to-openapi: a template declared earlier
-    // would swallow this literal path, and the two doors would disagree with the docs.
-    const shadow = routes.find((r) => r.method === method && r.pattern.test(path));
-    if (shadow)
-      throw new Error(`${method} ${path} is shadowed by ${shadow.path}: declare it first.`);
     routes.push({
-      method: meta.openapi.method,
-      path: meta.openapi.path,
-      pattern: toPattern(meta.openapi.path),
-      params: paramNames(meta.openapi.path),
+      method,
+      path,
+      pattern: toPattern(path),
+      params: paramNames(path),
       procedure: name.split('.'),
       meta,
       input,
     });
+  }
+  // Two routes of one method on one shape could never both be reached: refuse the table.
+  for (const [i, route] of routes.entries()) {
+    const twin = routes
+      .slice(0, i)
+      .find((r) => r.method === route.method && shapeOf(r.path) === shapeOf(route.path));
+    if (twin) throw new Error(`${route.method} ${route.path} is declared twice (${twin.path}).`);
   }
 
   /** HEAD runs a GET route for its headers; not one with effects, such as a redirect route. */
@@ -118,8 +145,12 @@ export function routeTable(router: AnyRouter, handlers: HandlerRoute[] = []) {
 
   /** The route for method and path, or the methods the path allows (405), or null (404). */
   function match(method: string, path: string): RouteMatch {
-    const onPath = routes.filter((route) => route.pattern.test(path));
-    if (onPath.length === 0) return null;
+    const matching = routes.filter((route) => route.pattern.test(path));
+    if (matching.length === 0) return null;
+    const best = matching
+      .map((route) => route.path)
+      .reduce((a, b) => (bySpecificity(a, b) <= 0 ? a : b));
+    const onPath = matching.filter((route) => shapeOf(route.path) === shapeOf(best));
     const route =
       method === 'HEAD' ? onPath.find(answersHead) : onPath.find((r) => r.method === method);
     if (route) return { route, params: paramsOf(route, path) };
