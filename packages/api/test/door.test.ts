@@ -110,6 +110,15 @@ describe('routing', () => {
     expect(status).toBe(405);
     expect(headers.get('allow')).toBe('GET, HEAD');
   });
+
+  it('answers OPTIONS on the public documents with 204 and Allow, without credentials', async () => {
+    for (const path of ['/api/health', '/api/openapi.json']) {
+      const { status, headers } = await h.call('OPTIONS', path, { token: null });
+      expect(status, path).toBe(204);
+      expect(headers.get('allow'), path).toBe('GET, HEAD');
+      expect(headers.get('x-ratelimit-limit'), path).toMatch(/^\d+$/);
+    }
+  });
 });
 
 describe('request bodies', () => {

@@ -72,6 +72,21 @@ describe('OAuth mounts', () => {
     expect(below.status).toBe(404);
   });
 
+  it('answer OPTIONS with 204 and the methods each endpoint allows', async () => {
+    for (const [path, allow] of [
+      ['/oauth/token', 'POST'],
+      ['/oauth/revoke', 'POST'],
+      ['/oauth/introspect', 'POST'],
+      ['/.well-known/oauth-authorization-server', 'GET, HEAD'],
+    ]) {
+      const res = await fetch(`${base}${path}`, { method: 'OPTIONS' });
+      expect(res.status, path).toBe(204);
+      expect(res.headers.get('allow'), path).toBe(allow);
+      expect(res.headers.get('api-version'), path).toBe('1');
+      expect(res.headers.get('x-ratelimit-limit'), path).toMatch(/^\d+$/);
+    }
+  });
+
   it('leave the consent page and other paths to the web app', async () => {
     for (const path of ['/oauth/authorize', '/oauth', '/dashboard']) {
       const res = await fetch(`${base}${path}`);

@@ -45,20 +45,6 @@ export function createRestHandler(options: RestHandlerOptions) {
   return async (req: Request): Promise<Response> => toResponse(await door(req));
 }
 
-/** Another method on a known path: 405 naming the allowed ones; OPTIONS asks for them (204). */
-function otherMethod(method: string, path: string, allow: string[]): PipelineRoute {
-  const refused = new AppError('method_not_allowed', `${method} is not allowed on ${path}.`);
-  const route = refusingRoute('required', refused, allow);
-  if (method !== 'OPTIONS') return route;
-  return {
-    ...route,
-    serve: async ({ headers }) => {
-      headers.set('Allow', allow.join(', '));
-      return new Response(null, { status: 204, headers });
-    },
-  };
-}
-
 /**
  * The REST door for everything under /api/, answering JSON as text for the Node listener to
  * write: the pipeline (server/pipeline.ts) with REST's protocol — routes from the one table
@@ -92,7 +78,13 @@ export function createRestDoor(options: RestHandlerOptions) {
     // Unknown paths and methods are answered once the caller is known (401 comes first).
     if (!match)
       return refusingRoute('required', new AppError('route_not_found', `No route for ${path}.`));
-    if ('allow' in match) return otherMethod(req.method, path, match.allow);
+    if ('allow' in match) {
+      const refused = new AppError(
+        'method_not_allowed',
+        `${req.method} is not allowed on ${path}.`,
+      );
+      return refusingRoute('required', refused, match.allow);
+    }
     const isPublic = match.route.meta.openapi?.protect === false;
     const guard = {
       caller: isPublic ? ('none' as const) : ('required' as const),

@@ -99,6 +99,8 @@ export interface PipelineOptions {
 /**
  * A route that only refuses (an unknown path: 404; another method: 405 with `Allow`), once the
  * stages before it have run: where a caller is required, strangers get 401, not a map of routes.
+ * On a known path, OPTIONS asks which methods it has: 204 with `Allow` (docs/api.md), on every
+ * door and public path alike.
  */
 export const refusingRoute = (
   caller: PipelineRoute['caller'],
@@ -108,8 +110,10 @@ export const refusingRoute = (
   caller,
   access: [],
   body: 'none',
-  serve: async ({ headers }) => {
-    if (allow) headers.set('Allow', allow.join(', '));
+  serve: async ({ req, headers }) => {
+    if (!allow) throw error;
+    headers.set('Allow', allow.join(', '));
+    if (req.method === 'OPTIONS') return new Response(null, { status: 204, headers });
     throw error;
   },
 });
