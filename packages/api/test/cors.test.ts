@@ -5,6 +5,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiListener, createHttpServer } from '../src/server';
+import { createRateLimiter, memoryStore, type RateLimiter } from '../src/rate-limit';
 import { corsOriginsFromEnv, type CorsOrigins } from '../src/server/cors';
 import { startHarness, type Harness } from './harness';
 
@@ -26,18 +27,19 @@ afterAll(async () => {
 });
 
 /** The app's listener with these origins; the web app answers with a Vary of its own. */
-async function serve(corsOrigins: CorsOrigins) {
+async function serve(corsOrigins: CorsOrigins, rateLimiter?: RateLimiter) {
   const server = createHttpServer();
   server.on(
     'request',
     createApiListener({
-      mounts: [['/api', h.handle]],
+      mounts: [['/api', rateLimiter ? h.handlerWith(rateLimiter) : h.handle]],
       webPaths: ['/api/auth'],
       web: (_req, res) =>
         res
           .writeHead(200, { 'content-type': 'application/json', vary: 'Accept' })
           .end('{"web":true}'),
       corsOrigins,
+      rateLimiter,
     }),
   );
   servers.push(server);
@@ -82,6 +84,44 @@ describe('CORS', () => {
     expect(refused.headers.get('access-control-allow-origin')).toBeNull();
     expect(refused.headers.get('vary')).toBe('Origin');
     expect((await refused.json()).error.code).toBe('forbidden');
+  });
+
+  it("carries API-Version and the address's budget on a preflight, which spends none of it", async () => {
+    const limiter = createRateLimiter({ store: memoryStore(), limits: { anonymous: 7 } });
+    const base = await serve(new Set([ALLOWED]), limiter);
+    for (const origin of [ALLOWED, ALLOWED, OTHER, OTHER]) {
+      const res = await preflight(base, '/api/users', origin);
+      expect(res.status).toBe(origin === ALLOWED ? 204 : 403);
+      expect(res.headers.get('api-version')).toBe('1');
+      expect(res.headers.get('x-ratelimit-limit')).toBe('7');
+      expect(res.headers.get('x-ratelimit-remaining')).toBe('7');
+      expect(Number(res.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);
+    }
+    // A request without credentials counts on that same budget, as the preflights did not.
+    const counted = await fetch(`${base}/api/users`, { headers: { origin: ALLOWED } });
+    expect(counted.status).toBe(401);
+    expect(counted.headers.get('x-ratelimit-remaining')).toBe('6');
+  });
+
+  it('refuses a preflight to introspection from every origin: confidential clients only', async () => {
+    for (const origins of [new Set([ALLOWED]), corsOriginsFromEnv({ CHORUS_CORS_ORIGINS: '*' })]) {
+      const base = await serve(origins);
+      const res = await preflight(base, '/oauth/introspect', ALLOWED);
+      expect(res.status).toBe(403);
+      expect(res.headers.get('access-control-allow-origin')).toBeNull();
+      expect(res.headers.get('api-version')).toBe('1');
+      expect(res.headers.get('x-ratelimit-limit')).toMatch(/^\d+$/);
+      expect((await res.json()).error).toMatchObject({
+        code: 'forbidden',
+        message: expect.stringContaining('confidential clients'),
+      });
+      // Nor may a page read its answer.
+      const call = await fetch(`${base}/oauth/introspect`, {
+        method: 'POST',
+        headers: { origin: ALLOWED },
+      });
+      expect(call.headers.get('access-control-allow-origin')).toBeNull();
+    }
   });
 
   it('lets an allowed origin read an answer and its headers, and no other origin', async () => {

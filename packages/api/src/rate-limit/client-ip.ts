@@ -41,7 +41,7 @@ const contains = (list: BlockList, address: string) =>
  * appends the socket's address there before any door or page sees the request.
  */
 export function clientIp(
-  req: Request,
+  req: Pick<Request, 'headers'>,
   options: { remoteAddress?: string; trusted?: TrustedProxies } = {},
 ): string {
   const forwarded = (req.headers.get('x-forwarded-for') ?? '')

@@ -1,7 +1,7 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { apiError } from './errors';
 import { requestIdFrom } from './request-id';
-import { apiSecurityHeaders } from './security-headers';
+import { API_VERSION, apiSecurityHeaders } from './security-headers';
 import { refuse } from './refuse';
 
 /**
@@ -58,6 +58,19 @@ export const corsPath = (path: string) =>
   path === '/oauth/revoke' ||
   path === '/.well-known/oauth-authorization-server';
 
+/**
+ * Paths no page may call, whatever CHORUS_CORS_ORIGINS says: introspection is for confidential
+ * clients (their secret authenticates the call), and a secret in a page is no secret. A
+ * preflight to it is refused (403), saying so, rather than left to the endpoint (405).
+ */
+export const closedToBrowsers = (path: string) => path === '/oauth/introspect';
+
+/** A CORS preflight (the Fetch standard): OPTIONS with Origin and Access-Control-Request-Method. */
+export const isPreflight = (req: IncomingMessage) =>
+  req.method === 'OPTIONS' &&
+  req.headers.origin !== undefined &&
+  req.headers['access-control-request-method'] !== undefined;
+
 const ALLOW_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE';
 /** Request headers a caller may send besides the safelisted ones. */
 const ALLOW_HEADERS =
@@ -109,9 +122,10 @@ const allowedOrigin = (origins: CorsOrigins, origin: string) =>
 
 /**
  * Cross-origin resource sharing (the Fetch standard) for a request on a CORS path, before any
- * door or authentication: a preflight (OPTIONS with Origin and Access-Control-Request-Method)
- * is answered here, 204 for an allowed origin, 403 in the envelope otherwise; any other
- * request from an allowed origin gets its answer's headers. Credentials (cookies) are never
+ * door or authentication: a preflight is answered here, 204 for an allowed origin, 403 in the
+ * envelope otherwise (and always on a path closed to browsers); any other request from an
+ * allowed origin gets its answer's headers. A preflight's answer carries `answerHeaders` too:
+ * those every answer of the API carries (rate limits). Credentials (cookies) are never
  * allowed: no answer says Access-Control-Allow-Credentials, so a browser refuses to show a
  * cookie-bearing cross-origin answer, and `*` can never stand for "any site, with my session".
  * Answers whether the request has been answered.
@@ -119,32 +133,30 @@ const allowedOrigin = (origins: CorsOrigins, origin: string) =>
 export function applyCors(
   req: IncomingMessage,
   res: ServerResponse,
-  origins: CorsOrigins,
+  { origins, closed = false }: { origins: CorsOrigins; closed?: boolean },
   requestId: string | undefined,
+  answerHeaders: Record<string, string> = {},
 ): boolean {
   const origin = req.headers.origin;
-  const preflight =
-    req.method === 'OPTIONS' &&
-    origin !== undefined &&
-    req.headers['access-control-request-method'] !== undefined;
   // The answer depends on Origin whenever an origin could be allowed, so caches must key on it.
-  if (origins === '*' || origins.size > 0) {
+  if (!closed && (origins === '*' || origins.size > 0)) {
     res.setHeader('Vary', 'Origin');
     keepVary(res);
   }
-  const allowed = origin === undefined ? undefined : allowedOrigin(origins, origin);
-  if (preflight) {
+  const allowed = closed || origin === undefined ? undefined : allowedOrigin(origins, origin);
+  if (isPreflight(req)) {
     if (!allowed) {
-      refuse(
-        res,
-        requestId,
-        apiError('forbidden', `The origin ${origin} may not call this API from a browser.`),
-      );
+      const message = closed
+        ? 'This endpoint is for confidential clients, which call it from a server, never from a browser.'
+        : `The origin ${origin} may not call this API from a browser.`;
+      refuse(res, requestId, apiError('forbidden', message), answerHeaders);
       return true;
     }
     res.writeHead(204, {
       'X-Request-Id': requestIdFrom(requestId),
+      'API-Version': API_VERSION,
       ...apiSecurityHeaders(),
+      ...answerHeaders,
       'Access-Control-Allow-Origin': allowed,
       'Access-Control-Allow-Methods': ALLOW_METHODS,
       'Access-Control-Allow-Headers': ALLOW_HEADERS,

@@ -1,8 +1,22 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { apiError } from './errors';
+import { apiError, type ApiError } from './errors';
 import { describeError, log } from './logger';
-import { applyCors, corsOriginsFromEnv, corsPath, type CorsOrigins } from './cors';
+import {
+  anonymousBucket,
+  clientIp,
+  defaultRateLimiter,
+  reportRateLimit,
+  type RateLimiter,
+} from '../rate-limit';
+import {
+  applyCors,
+  closedToBrowsers,
+  corsOriginsFromEnv,
+  corsPath,
+  isPreflight,
+  type CorsOrigins,
+} from './cors';
 import { requestUrl, send, toRequest, type Answer } from './node-fetch';
 import { malformed, refuse, refuseOnSocket } from './refuse';
 
@@ -23,6 +37,8 @@ export interface ApiListenerOptions {
   web: NodeHandler;
   /** Origins whose pages may call the API (default: CHORUS_CORS_ORIGINS). */
   corsOrigins?: CorsOrigins;
+  /** The doors' limiter (default: the process's), whose budget the listener's own answers report. */
+  rateLimiter?: RateLimiter;
 }
 
 const under = (path: string, prefix: string) =>
@@ -59,6 +75,23 @@ function stampPeer(req: IncomingMessage) {
 }
 
 /**
+ * The rate-limit headers of an answer the listener gives itself (a preflight, a URL it cannot
+ * read), which no door counted: the client address's budget, reported and never spent, as a
+ * request without credentials would count (docs/rate-limits-and-idempotency.md). A preflight
+ * is sent by the browser on its own before the call it asks about, which is counted.
+ */
+async function addressBudget(limiter: RateLimiter, req: IncomingMessage) {
+  const forwarded = req.headers['x-forwarded-for'];
+  const headers = new Headers(
+    typeof forwarded === 'string' ? { 'x-forwarded-for': forwarded } : {},
+  );
+  const bucket = anonymousBucket(clientIp({ headers }), limiter.limits);
+  const answer = new Headers();
+  await reportRateLimit(limiter, bucket, answer);
+  return Object.fromEntries(answer);
+}
+
+/**
  * One listener for the whole app: /api/* and the OAuth machine endpoints go to the API's own
  * handlers in this process, without the web framework's pipeline in between; everything else
  * goes to the web app. A request
@@ -70,27 +103,39 @@ export function createApiListener({
   webPaths,
   web,
   corsOrigins = corsOriginsFromEnv(),
+  rateLimiter,
 }: ApiListenerOptions) {
+  const budget = (req: IncomingMessage) =>
+    addressBudget((rateLimiter ??= defaultRateLimiter()), req).catch(() => ({}));
   return function listener(req: IncomingMessage, res: ServerResponse) {
     stampPeer(req);
     const incomingId = req.headers['x-request-id'];
     const id = typeof incomingId === 'string' ? incomingId : undefined;
+    /** The listener's own refusal, in the envelope, with the headers every answer carries. */
+    const refused = (error: ApiError) =>
+      void budget(req).then((headers) => refuse(res, id, error, headers));
     const url = requestUrl(req);
-    if (!url) return refuse(res, id, malformed());
+    if (!url) return refused(malformed());
     const path = url.pathname;
     // Before any door, so that a preflight is answered without credentials, as browsers send it.
-    if (corsPath(path) && applyCors(req, res, corsOrigins, id)) return;
+    if (corsPath(path) || closedToBrowsers(path)) {
+      const rule = { origins: corsOrigins, closed: closedToBrowsers(path) };
+      if (isPreflight(req)) {
+        return void budget(req).then((headers) => applyCors(req, res, rule, id, headers));
+      }
+      applyCors(req, res, rule, id);
+    }
     const api = under(path, '/api');
-    if (api && !decodable(path)) return refuse(res, id, malformed());
+    if (api && !decodable(path)) return refused(malformed());
     if (api && webPaths.some((prefix) => under(path, prefix))) return web(req, res);
     const handler = mounts.find(([prefix]) => under(path, prefix))?.[1];
     if (!handler && !api) return web(req, res);
-    if (!handler) return refuse(res, id, apiError('route_not_found', `No route for ${path}.`));
+    if (!handler) return refused(apiError('route_not_found', `No route for ${path}.`));
     let request: Request;
     try {
       request = toRequest(req, url);
     } catch {
-      return refuse(res, id, malformed());
+      return refused(malformed());
     }
     handler(request)
       .then((response) => send(res, response))

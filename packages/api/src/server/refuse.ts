@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { apiError, type ApiError } from './errors';
 import { errorEnvelope } from './respond';
 import { requestIdFrom } from './request-id';
-import { apiSecurityHeaders } from './security-headers';
+import { API_VERSION, apiSecurityHeaders } from './security-headers';
 
 const MALFORMED =
   'The request could not be parsed: check the request line, the URL and the headers.';
@@ -20,7 +20,7 @@ export function refuse(
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(body),
     'X-Request-Id': requestIdFrom(incomingId),
-    'API-Version': '1',
+    'API-Version': API_VERSION,
     ...apiSecurityHeaders(),
     ...headers,
   });
@@ -45,7 +45,7 @@ export function refuseOnSocket(socket: Duplex, error: ApiError = malformed()) {
       'Content-Type: application/json; charset=utf-8',
       `Content-Length: ${Buffer.byteLength(body)}`,
       `X-Request-Id: ${requestIdFrom(undefined)}`,
-      'API-Version: 1',
+      `API-Version: ${API_VERSION}`,
       ...Object.entries(apiSecurityHeaders()).map(([name, value]) => `${name}: ${value}`),
       'Connection: close',
       '',

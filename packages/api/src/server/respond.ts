@@ -1,11 +1,11 @@
 /** The API's JSON answers and the spec's error envelope: the one place they are built. */
 import type { ApiError } from './errors';
 import { JsonAnswer } from './node-fetch';
-import { apiSecurityHeaders } from './security-headers';
+import { API_VERSION, apiSecurityHeaders } from './security-headers';
 
 /** The headers every answer of the API starts with, errors included (docs/api.md). */
 export const responseHeaders = (requestId: string) =>
-  new Headers({ 'X-Request-Id': requestId, 'API-Version': '1', ...apiSecurityHeaders() });
+  new Headers({ 'X-Request-Id': requestId, 'API-Version': API_VERSION, ...apiSecurityHeaders() });
 
 export function json(status: number, body: unknown, headers: Headers): JsonAnswer {
   headers.set('Content-Type', 'application/json; charset=utf-8');

@@ -17,3 +17,6 @@ export function apiSecurityHeaders(): Record<string, string> {
     ...(hsts && { 'Strict-Transport-Security': hsts }),
   };
 }
+
+/** decisions §16: every answer of the API says which version of it answered. */
+export const API_VERSION = '1';
