@@ -163,6 +163,57 @@ describe('POST /api/content/media', () => {
       }),
     );
     expect(res.status).toBe(413);
+    expect((await res.json()).error).toMatchObject({
+      code: 'payload_too_large',
+      details: { limit: LIMIT },
+    });
+  });
+
+  it('refuses a chunked body past the limit with the same 413, details.limit included', async () => {
+    // Without a Content-Length; the bytes past the cap are outside the file part, so the
+    // count of the body, not of the file, is what refuses it.
+    const head = `${'a'.repeat(LIMIT + 300_000)}\r\n--x\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`;
+    const form = Buffer.concat([
+      Buffer.from(head),
+      fixture('pixel.png'),
+      Buffer.from('\r\n--x--\r\n'),
+    ]);
+    await leavesNothing(async () => {
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let at = 0; at < form.length; at += 16_384)
+            controller.enqueue(form.subarray(at, at + 16_384));
+          controller.close();
+        },
+      });
+      const res = await h.handle(
+        new Request('http://localhost:3000/api/content/media', {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${h.main.token}`,
+            'content-type': 'multipart/form-data; boundary=x',
+          },
+          body,
+          duplex: 'half',
+        } as RequestInit),
+      );
+      const answer = await res.json();
+      expect(res.status, JSON.stringify(answer)).toBe(413);
+      expect(answer.error).toMatchObject({
+        code: 'payload_too_large',
+        details: { limit: LIMIT },
+      });
+    });
+  });
+
+  it('refuses multipart/form-data without a boundary as malformed (400 on file), not 415', async () => {
+    for (const contentType of ['multipart/form-data', 'multipart/form-data; charset=utf-8']) {
+      const res = await h.call('POST', '/api/content/media', { raw: '--x--', contentType });
+      expect(res.status, contentType).toBe(400);
+      expect(res.json.error.code).toBe('validation_error');
+      expect(res.json.error.message).toContain('boundary');
+      expect(res.json.error.details.issues[0].path).toBe('file');
+    }
   });
 
   it('needs multipart/form-data with exactly one file part', async () => {

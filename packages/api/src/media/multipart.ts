@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { AppError } from '@chorus/services';
+import { AppError, tooLarge } from '@chorus/services';
 import Busboy from 'busboy';
 
 /** Room for the form's boundaries, part headers and small fields beside the file. */
@@ -16,12 +16,15 @@ export interface UploadForm<T> {
   fields: Map<string, string>;
 }
 
-/** Counts the bytes a client sends and stops reading past `limit`, whatever the form says. */
-async function* capped(body: AsyncIterable<Uint8Array>, limit: number) {
+/**
+ * Counts the bytes a client sends and stops reading past `limit`, whatever the form says (a
+ * chunked body has no Content-Length to refuse first); `refusal` is the file's 413.
+ */
+async function* capped(body: AsyncIterable<Uint8Array>, limit: number, refusal: () => AppError) {
   let received = 0;
   for await (const chunk of body) {
     received += chunk.byteLength;
-    if (received > limit) throw new AppError('payload_too_large', 'The upload is too large.');
+    if (received > limit) throw refusal();
     yield chunk;
   }
 }
@@ -41,22 +44,17 @@ export async function readUploadForm<T>(
   },
 ): Promise<UploadForm<T>> {
   const contentType = req.headers.get('content-type') ?? '';
-  if (!/^multipart\/form-data\s*;/i.test(contentType)) {
+  // Another type is 415; multipart/form-data without its boundary is that type, malformed: 400,
+  // as a body that does not follow its boundary is.
+  if (!/^multipart\/form-data\s*(;|$)/i.test(contentType)) {
     throw new AppError(
       'unsupported_media_type',
       'Send the upload as multipart/form-data with a "file" part.',
     );
   }
   const limit = opts.maxFileBytes + FORM_OVERHEAD;
-  if (Number(req.headers.get('content-length') ?? 0) > limit) {
-    throw new AppError(
-      'payload_too_large',
-      `The file exceeds the upload limit of ${opts.maxFileBytes} bytes.`,
-      {
-        limit: opts.maxFileBytes,
-      },
-    );
-  }
+  const refusal = () => tooLarge(opts.maxFileBytes);
+  if (Number(req.headers.get('content-length') ?? 0) > limit) throw refusal();
   let busboy: Busboy.Busboy;
   try {
     busboy = Busboy({
@@ -72,10 +70,22 @@ export async function readUploadForm<T>(
       },
     });
   } catch {
-    throw invalid('file', 'The multipart body has no boundary.');
+    throw invalid(
+      'file',
+      'The Content-Type has no boundary: send multipart/form-data; boundary=… as the form was built.',
+    );
   }
+  /**
+   * The body passed its cap: the reason for whatever fails after it (busboy closing without a
+   * file, the file's stream cut short), which may be reported before the pipeline's own error.
+   */
+  let overflow: AppError | undefined;
   const input = Readable.from(
-    capped((req.body ?? []) as unknown as AsyncIterable<Uint8Array>, limit),
+    capped(
+      (req.body ?? []) as unknown as AsyncIterable<Uint8Array>,
+      limit,
+      () => (overflow = refusal()),
+    ),
   );
   const fields = new Map<string, string>();
   let handling: Promise<T> | undefined;
@@ -89,7 +99,7 @@ export async function readUploadForm<T>(
       input.destroy();
       // Answer once whatever was stored is gone again.
       const undone = handling?.then(opts.undo, () => undefined).catch(() => undefined);
-      void Promise.resolve(undone).then(() => reject(error));
+      void Promise.resolve(undone).then(() => reject(overflow ?? error));
     };
     busboy.on('file', (name, stream, info) => {
       if (name !== 'file' || handling) {

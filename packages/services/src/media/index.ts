@@ -1,5 +1,5 @@
 export { MEDIA_TYPES } from '@chorus/validators';
-export { type MediaType } from './inspect';
+export { tooLarge, type MediaType } from './inspect';
 export { getMedia, listMedia, toMedia, updateMedia } from './records';
 export {
   cleanFilename,

@@ -59,6 +59,7 @@ export function dimensions(type: MediaType, header: Buffer) {
   return { width, height };
 }
 
+/** An upload over its limit: 413 with `details.limit` (docs/media.md), however it was noticed. */
 export const tooLarge = (maxBytes: number) =>
   new AppError('payload_too_large', `The file exceeds the upload limit of ${maxBytes} bytes.`, {
     limit: maxBytes,
