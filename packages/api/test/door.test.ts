@@ -71,6 +71,19 @@ describe('routing', () => {
     });
   });
 
+  it('repeats at most 200 characters of a long path in its 404 or 405 message', async () => {
+    const tail = 'x'.repeat(5000);
+    const unknown = await h.call('GET', `/api/${tail}`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.json.error.message).toBe(`No route for ${`/api/${tail}`.slice(0, 200)}….`);
+    const other = await h.call('PATCH', `/api/users/${tail}`, { body: {} });
+    expect(other.status).toBe(405);
+    expect(other.json.error.message.length).toBeLessThan(250);
+    expect((await h.call('GET', '/api/nothing')).json.error.message).toBe(
+      'No route for /api/nothing.',
+    );
+  });
+
   it('answers 405 method_not_allowed with Allow for a known path', async () => {
     const { status, json, headers } = await h.call('PATCH', '/api/users', { body: {} });
     expect(status).toBe(405);

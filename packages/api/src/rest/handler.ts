@@ -16,6 +16,7 @@ import { maxUploadBytesFromEnv } from '../media/config';
 import { defaultStorage } from '../server/storage';
 import { openApiDocument } from '../openapi/document';
 import { withEtag, withLocation } from './representation';
+import { echoedPath, routeNotFound } from '../server/errors';
 import { errorResponse, json } from '../server/respond';
 import { parseJsonBody } from './body';
 import { callProcedure } from './call';
@@ -76,12 +77,11 @@ export function createRestDoor(options: RestHandlerOptions) {
     if (publicPath) return publicRoute(req, path, publicPath);
     const match = routes.match(req.method, path);
     // Unknown paths and methods are answered once the caller is known (401 comes first).
-    if (!match)
-      return refusingRoute('required', new AppError('route_not_found', `No route for ${path}.`));
+    if (!match) return refusingRoute('required', routeNotFound(path));
     if ('allow' in match) {
       const refused = new AppError(
         'method_not_allowed',
-        `${req.method} is not allowed on ${path}.`,
+        `${req.method} is not allowed on ${echoedPath(path)}.`,
       );
       return refusingRoute('required', refused, match.allow);
     }

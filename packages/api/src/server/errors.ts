@@ -32,6 +32,17 @@ const fromAppError = (e: AppError): ApiError => ({
 export const apiError = (code: ErrorCode, message: string, details?: Record<string, unknown>) =>
   fromAppError(new AppError(code, message, details));
 
+/** How much of a request's path an error repeats: enough to spot a typo, never a whole long URL. */
+const ECHOED_PATH_CHARS = 200;
+
+/** A path as an error message quotes it: its first 200 characters, an ellipsis after. */
+export const echoedPath = (path: string) =>
+  path.length > ECHOED_PATH_CHARS ? `${path.slice(0, ECHOED_PATH_CHARS)}…` : path;
+
+/** 404 route_not_found: no route serves the path (every door and the listener). */
+export const routeNotFound = (path: string) =>
+  new AppError('route_not_found', `No route for ${echoedPath(path)}.`);
+
 /** tRPC codes that stand for one of ours when no AppError is behind them. */
 const BY_TRPC_CODE: Partial<Record<TRPC_ERROR_CODE_KEY, [ErrorCode, string]>> = {
   PARSE_ERROR: ['invalid_json', 'The request body is not valid JSON.'],

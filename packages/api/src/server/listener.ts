@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { apiError, type ApiError } from './errors';
+import { apiError, routeNotFound, toApiError, type ApiError } from './errors';
 import { describeError, log } from './logger';
 import {
   anonymousBucket,
@@ -130,7 +130,7 @@ export function createApiListener({
     if (api && webPaths.some((prefix) => under(path, prefix))) return web(req, res);
     const handler = mounts.find(([prefix]) => under(path, prefix))?.[1];
     if (!handler && !api) return web(req, res);
-    if (!handler) return refused(apiError('route_not_found', `No route for ${path}.`));
+    if (!handler) return refused(toApiError(routeNotFound(path)));
     let request: Request;
     try {
       request = toRequest(req, url);
