@@ -30,6 +30,9 @@ const config: NextConfig = {
           { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
         ],
       },
+      // The OAuth pages carry the authorization request in their URL: no Referer (src/proxy.ts).
+      // The later rule wins for the same header.
+      { source: '/oauth/:path*', headers: [{ key: 'Referrer-Policy', value: 'no-referrer' }] },
     ];
   },
 };

@@ -157,6 +157,9 @@ describe('the authorization code flow with PKCE', () => {
     expect(consent?.status()).toBe(200);
     expect(consent?.headers()['x-frame-options']).toBe('DENY');
     expect(consent?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
+    // Its URL and form carry the request (state, code_challenge): no Referer, ever.
+    expect(consent?.headers()['referrer-policy']).toBe('no-referrer');
+    expect(consent?.headers()['cache-control']).toBe('no-store');
     expect(callback.searchParams.get('state')).toBe(state);
     const params = oauth.validateAuthResponse(as, client, callback, state);
     const response = await oauth.authorizationCodeGrantRequest(
@@ -245,6 +248,8 @@ describe('the authorization code flow with PKCE', () => {
     const res = await fetch(url, { redirect: 'manual' });
     expect(res.status).toBe(400);
     expect(res.headers.get('location')).toBeNull();
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(res.headers.get('cache-control')).toBe('no-store');
     const unknown = await fetch(`${base}/oauth/authorize?client_id=app_nope&response_type=code`, {
       redirect: 'manual',
     });

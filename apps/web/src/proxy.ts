@@ -56,7 +56,12 @@ export async function proxy(request: NextRequest) {
     response.headers.set('X-Frame-Options', 'DENY');
   }
   response.headers.set('X-Content-Type-Options', 'nosniff');
-  response.headers.set('Referrer-Policy', 'strict-origin-when-cross-origin');
+  // /oauth/ pages carry the authorization request (state, code_challenge) in their URL and
+  // form: they send no Referer at all (docs/oauth.md). This header would replace theirs.
+  const referrer = pathname.startsWith('/oauth/')
+    ? 'no-referrer'
+    : 'strict-origin-when-cross-origin';
+  response.headers.set('Referrer-Policy', referrer);
   const transport = hstsHeader();
   if (transport) response.headers.set('Strict-Transport-Security', transport);
   return response;
