@@ -181,6 +181,39 @@ describe('POST /api/content/posts/import', () => {
     expect(nul.status).toBe(400);
   });
 
+  it("says in plain words what is wrong with a CSV, never the parser's codes", async () => {
+    const cases = [
+      [
+        'title,content\n"open,x\n',
+        'A quoted cell is not closed: the file ends inside its quotes (line 2).',
+      ],
+      [
+        'title,content\n"a"b,x\n',
+        'A quoted cell goes on after its closing quote: write a quote inside a quoted cell twice, as "" (line 2).',
+      ],
+      ['title,content\na,b,c\n', 'This row has 3 cells where the header has 2 columns (line 2).'],
+    ];
+    for (const [text, message] of cases) {
+      const { status, json } = await csv(text as string, '?dryRun=true');
+      expect(status, text).toBe(400);
+      expect(json.error).toMatchObject({
+        code: 'validation_error',
+        details: { issues: [{ path: '(csv)', message, line: 2 }] },
+      });
+      expect(JSON.stringify(json), text).not.toMatch(/CSV_/);
+    }
+    // Without a title column: the file's own columns, beside the ones an import reads.
+    const noTitle = await csv('name,content\nx,y\n', '?dryRun=true');
+    expect(noTitle.json.error.details.issues).toEqual([
+      {
+        path: 'title',
+        line: 1,
+        message:
+          'The file\'s columns are "name", "content"; an import reads title, content, tags, scheduledAt, channels, and needs title.',
+      },
+    ]);
+  });
+
   it("takes off an export's formula guard, so an export imports back as it was", async () => {
     const { json } = await csv("title,content\n'=1+1,'-minus\n'plain,x\n");
     const [formula, plain] = await Promise.all(

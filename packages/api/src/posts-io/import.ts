@@ -6,7 +6,7 @@ import {
   type ImportRow,
 } from '@chorus/services';
 import { ZImportQuery } from '@chorus/validators';
-import { parse } from 'csv-parse';
+import { parse, type Parser } from 'csv-parse';
 import { readCapped } from '../server/body-limit';
 import type { Answer } from '../server/node-fetch';
 import { controlRefusal } from '../server/refuse-control';
@@ -24,6 +24,39 @@ export const IMPORT_COLUMNS = ['title', 'content', 'tags', 'scheduledAt', 'chann
 const invalid = (message: string, issues: { path: string; message: string; line?: number }[]) =>
   new AppError('validation_error', message, { issues });
 
+/**
+ * What went wrong, in words, for each csv-parse error these options can raise: its codes are
+ * the library's names, which never reach a client (decisions §7). `cells` is the record's
+ * length where known, `columns` the header's.
+ */
+const CSV_PROBLEMS: Partial<Record<string, (cells?: number, columns?: number) => string>> = {
+  CSV_QUOTE_NOT_CLOSED: () => 'A quoted cell is not closed: the file ends inside its quotes',
+  CSV_INVALID_CLOSING_QUOTE: () =>
+    'A quoted cell goes on after its closing quote: write a quote inside a quoted cell twice, as ""',
+  CSV_RECORD_INCONSISTENT_COLUMNS: (cells, columns) =>
+    cells !== undefined && columns !== undefined
+      ? `This row has ${cells} cells where the header has ${columns} columns`
+      : "This row's cells do not match the header's columns",
+  CSV_MAX_RECORD_SIZE: () => `A row is larger than the import's limit of ${MAX_IMPORT_BYTES} bytes`,
+};
+
+/** A csv-parse error as a sentence for the client, naming the line where known. */
+function csvProblem(error: { code: string; lines?: number; record?: unknown }, columns?: number) {
+  const cells = Array.isArray(error.record) ? error.record.length : undefined;
+  const problem = CSV_PROBLEMS[error.code]?.(cells, columns) ?? 'The file cannot be read as CSV';
+  return error.lines ? `${problem} (line ${error.lines}).` : `${problem}.`;
+}
+
+/** At most this many of a header's names are repeated in a refusal. */
+const NAMES_SHOWN = 20;
+
+/** The names of a header, as a refusal quotes them: the first few, each cut short. */
+function namesOf(header: string[]) {
+  const shown = header.slice(0, NAMES_SHOWN).map((name) => `"${name.slice(0, 50)}"`);
+  const more = header.length - shown.length;
+  return more > 0 ? `${shown.join(', ')} and ${more} more` : shown.join(', ');
+}
+
 /** A CSV record as the create body its columns stand for. */
 function fieldsOfRecord(record: Record<string, string>): Record<string, unknown> {
   const fields: Record<string, unknown> = Object.create(null);
@@ -40,6 +73,23 @@ function fieldsOfRecord(record: Record<string, string>): Record<string, unknown>
 }
 
 /**
+ * Waits until the parser takes more, or is destroyed: a parser that failed on the chunk just
+ * written (a stray quote) never drains, and waiting for that alone held the request open
+ * for good.
+ */
+const drained = (parser: Parser) =>
+  new Promise<void>((resolve) => {
+    if (parser.destroyed) return resolve();
+    const done = () => {
+      parser.off('drain', done);
+      parser.off('close', done);
+      resolve();
+    };
+    parser.once('drain', done);
+    parser.once('close', done);
+  });
+
+/**
  * Parses a CSV body as it streams in (`csv-parse`): a header row, then one post a row. Stops
  * reading at the 1,001st record or past the byte limit, without buffering the rest.
  */
@@ -47,9 +97,10 @@ async function readCsv(req: Request): Promise<ImportRow[]> {
   if (Number(req.headers.get('content-length') ?? 0) > MAX_IMPORT_BYTES) {
     await readCapped(req, MAX_IMPORT_BYTES); // throws payload_too_large
   }
+  let header: string[] = [];
   const parser = parse({
     bom: true,
-    columns: (header: string[]) => header.map((name) => name.trim()),
+    columns: (names: string[]) => (header = names.map((name) => name.trim())),
     skip_empty_lines: true,
     info: true,
     max_record_size: MAX_IMPORT_BYTES,
@@ -69,7 +120,7 @@ async function readCsv(req: Request): Promise<ImportRow[]> {
             },
           );
         }
-        if (!parser.write(chunk)) await new Promise((resolve) => parser.once('drain', resolve));
+        if (!parser.write(chunk)) await drained(parser);
         if (parser.destroyed) return;
       }
       parser.end();
@@ -83,8 +134,9 @@ async function readCsv(req: Request): Promise<ImportRow[]> {
       info: { lines: number };
     }>) {
       if (rows.length === 0 && !('title' in record)) {
+        const message = `The file's columns are ${namesOf(header)}; an import reads ${IMPORT_COLUMNS.join(', ')}, and needs title.`;
         throw invalid('The CSV needs a header row naming its columns, with `title`.', [
-          { path: 'title', message: `Columns read: ${IMPORT_COLUMNS.join(', ')}.`, line: 1 },
+          { path: 'title', message, line: 1 },
         ]);
       }
       if (rows.length === MAX_IMPORT_ROWS) throw tooManyRows();
@@ -93,14 +145,12 @@ async function readCsv(req: Request): Promise<ImportRow[]> {
   } catch (error) {
     parser.destroy();
     if (error instanceof AppError) throw error;
-    const { code, lines } = error as { code?: string; lines?: number };
-    if (typeof code === 'string' && code.startsWith('CSV_')) {
+    const parsed = error as { code?: unknown; lines?: number; record?: unknown };
+    if (typeof parsed.code === 'string' && parsed.code.startsWith('CSV_')) {
+      const { lines } = parsed;
+      const message = csvProblem({ ...parsed, code: parsed.code }, header.length || undefined);
       throw invalid('The CSV is not well formed.', [
-        {
-          path: '(csv)',
-          message: `${code} near line ${lines ?? '?'}.`,
-          ...(lines && { line: lines }),
-        },
+        { path: '(csv)', message, ...(lines && { line: lines }) },
       ]);
     }
     throw error;
