@@ -239,9 +239,8 @@ describe('schedule: "next_slot"', () => {
   });
 
   it('refuses without targets, without a shared slot, beside scheduledAt or another status', async () => {
-    const refusals = [
+    const refusals: Record<string, unknown>[] = [
       {},
-      { targets: [{ channelId: foreign }] },
       {
         scheduledAt: new Date(Date.now() + 86_400_000).toISOString(),
         targets: [{ channelId: bluesky }],
@@ -281,6 +280,31 @@ describe('schedule: "next_slot"', () => {
         'schedule',
       );
     }
+  });
+});
+
+describe('schedule: "next_slot" with a channel not the account’s', () => {
+  it('refuses it as an unknown channel naming its target, as without schedule', async () => {
+    const draft = await createPost({});
+    for (const channelIds of [[foreign], ['chn_made_up'], [bluesky, foreign]]) {
+      const targets = channelIds.map((channelId) => ({ channelId }));
+      const index = channelIds.length - 1;
+      const expected = [
+        { path: `targets[${index}].channelId`, message: `Unknown channel: ${channelIds[index]}.` },
+      ];
+      const plain = await createPost({ targets });
+      const created = await createPost({ schedule: 'next_slot', targets });
+      const updated = await h.call('PUT', `/api/content/posts/${draft.json.data.id}`, {
+        body: { schedule: 'next_slot', targets },
+      });
+      for (const res of [plain, created, updated]) {
+        expect(res.status, JSON.stringify(targets)).toBe(400);
+        expect(res.json.error.code).toBe('validation_error');
+        expect(res.json.error.details.issues).toEqual(expected);
+      }
+    }
+    const kept = await h.call('GET', `/api/content/posts/${draft.json.data.id}`);
+    expect(kept.json.data).toMatchObject({ status: 'draft', scheduledAt: null, targets: [] });
   });
 });
 

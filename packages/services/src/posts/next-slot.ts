@@ -2,6 +2,7 @@ import { eq, postTargets } from '@chorus/db';
 import type { CreatePostInput, UpdatePostInput } from '@chorus/validators';
 import { nextFreeSlot } from '../publishing/slots';
 import { invalid } from './rules';
+import { assertOwnTargets } from './targets';
 import type { Tx } from './tx';
 
 /**
@@ -24,6 +25,9 @@ export async function withNextSlot<T extends CreatePostInput | UpdatePostInput>(
   if (asked !== undefined && asked !== 'scheduled') {
     throw invalid('schedule', `schedule: "next_slot" schedules the post; status ${asked} cannot.`);
   }
+  // New targets are checked first: an unknown or another account's channel is refused naming
+  // its target, as without `schedule`, not as a channel without slots.
+  if (input.targets) await assertOwnTargets(tx, post, input.targets);
   const channelIds = input.targets
     ? input.targets.map((target) => target.channelId)
     : post.id

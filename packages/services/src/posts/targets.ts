@@ -12,8 +12,14 @@ const refuse = (issues: Issue[]) =>
 /**
  * Every channel must be the account's and every medium too: another account's channel is as
  * unknown as one that does not exist (docs/security.md). Paths name the target at fault.
+ * Checked before anything reads the channels (`schedule: "next_slot"` their slots), so an
+ * unknown channel is refused as such whatever else the write asks.
  */
-async function assertOwnTargets(tx: Tx, principal: Principal, targets: TargetInput[]) {
+export async function assertOwnTargets(
+  tx: Tx,
+  principal: Pick<Principal, 'accountId'>,
+  targets: TargetInput[],
+) {
   const channelIds = targets.map((target) => target.channelId);
   const mediaIds = [
     ...new Set(
