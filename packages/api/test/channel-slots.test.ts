@@ -283,6 +283,35 @@ describe('schedule: "next_slot"', () => {
   });
 });
 
+describe('schedule: "next_slot" with a status', () => {
+  it('takes scheduled or none, and refuses any other, draft included, naming schedule', async () => {
+    const { days, targets } = await dailyChannel('07:45');
+    const draft = (await createPost({})).json.data.id as string;
+    for (const status of ['draft', 'published', 'archived', 'pending_approval']) {
+      const created = await createPost({ schedule: 'next_slot', status, targets });
+      const updated = await h.call('PUT', `/api/content/posts/${draft}`, {
+        body: { schedule: 'next_slot', status, targets },
+      });
+      for (const res of [created, updated]) {
+        expect(res.status, status).toBe(400);
+        expect(res.json.error.code).toBe('validation_error');
+        expect(res.json.error.details.issues).toEqual([
+          {
+            path: 'schedule',
+            message: `schedule: "next_slot" schedules the post; status ${status} cannot.`,
+          },
+        ]);
+      }
+    }
+    expect((await h.call('GET', `/api/content/posts/${draft}`)).json.data.status).toBe('draft');
+    // The same channel with the status left out, or said: the slot the refusals left free.
+    const left = await createPost({ schedule: 'next_slot', targets });
+    expect(left.json.data).toMatchObject({ status: 'scheduled', scheduledAt: days[0] });
+    const said = await createPost({ schedule: 'next_slot', status: 'scheduled', targets });
+    expect(said.json.data).toMatchObject({ status: 'scheduled', scheduledAt: days[1] });
+  });
+});
+
 describe('schedule: "next_slot" with a channel not the account’s', () => {
   it('refuses it as an unknown channel naming its target, as without schedule', async () => {
     const draft = await createPost({});

@@ -181,8 +181,12 @@ export const ZPost = z
 export const ZCreatePost = z.object({
   title: ZTitle,
   content: ZContent.default(''),
-  status: ZPostStatus.default('draft').meta({
-    description: 'draft (default), scheduled (needs a future scheduledAt) or published.',
+  // Left out rather than defaulted here: `schedule: "next_slot"` sets the status itself and
+  // refuses any other asked for, `draft` included, so the service must see what was sent.
+  status: ZPostStatus.optional().meta({
+    description:
+      'draft (the default), scheduled (needs a future scheduledAt, or `schedule: "next_slot"`) or published.',
+    default: 'draft',
   }),
   tags: ZTags.default([]),
   mediaIds: ZMediaIds.default([]),

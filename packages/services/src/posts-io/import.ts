@@ -64,7 +64,8 @@ function toCreate(row: ImportRow): { input?: CreatePostInput; issues: ImportIssu
     return { issues: [issueAt(row, 'status', 'Imported posts are draft or scheduled.')] };
   }
   const scheduled = fields.scheduledAt !== undefined && fields.scheduledAt !== null;
-  const parsed = ZCreatePost.safeParse({ ...fields, status: scheduled ? 'scheduled' : 'draft' });
+  // Left out unless scheduled: the create makes it a draft.
+  const parsed = ZCreatePost.safeParse({ ...fields, ...(scheduled && { status: 'scheduled' }) });
   if (parsed.success) return { input: parsed.data, issues: [] };
   // One issue per field: a malformed time would also fail the year check after it.
   const byPath = new Map<string, string>();

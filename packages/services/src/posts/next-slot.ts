@@ -13,15 +13,15 @@ import type { Tx } from './tx';
 export async function withNextSlot<T extends CreatePostInput | UpdatePostInput>(
   tx: Tx,
   input: T,
-  post: { accountId: string; id?: string; current?: string; recurrence?: string | null },
+  post: { accountId: string; id?: string; recurrence?: string | null },
   now: Date,
 ): Promise<T> {
   if (input.schedule !== 'next_slot') return input;
   if (input.scheduledAt != null) {
     throw invalid('schedule', 'Give scheduledAt or schedule: "next_slot", not both.');
   }
-  // A create's status defaults to draft: left out, it is the slot's to set.
-  const asked = input.status === 'draft' && post.current === undefined ? undefined : input.status;
+  // Left out, the status is the slot's to set (a create's default of draft does not apply).
+  const asked = input.status;
   if (asked !== undefined && asked !== 'scheduled') {
     throw invalid('schedule', `schedule: "next_slot" schedules the post; status ${asked} cannot.`);
   }

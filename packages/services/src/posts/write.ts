@@ -198,7 +198,9 @@ export async function createPost(opts: { db: Db; principal: Principal; input: Cr
  * the body with its slot filled in, and what create stores of it.
  */
 async function checkCreate(tx: Tx, principal: Principal, body: CreatePostInput, now: Date) {
-  const input = await withNextSlot(tx, body, { accountId: principal.accountId }, now);
+  const asked = await withNextSlot(tx, body, { accountId: principal.accountId }, now);
+  // A post is created a draft unless asked otherwise (or scheduled by `next_slot`).
+  const input = { ...asked, status: asked.status ?? 'draft' };
   const recurrence = input.recurrence ?? null;
   assertTransition('draft', input.status, recurrence !== null);
   let scheduledAt: Date | null = null;
@@ -341,7 +343,7 @@ export async function updatePost(opts: {
   const post = await db.transaction(async (tx) => {
     const row = await findPost(tx, principal, id, true);
     const now = new Date();
-    const input = await withNextSlot(tx, opts.input, { ...row, current: row.status }, now);
+    const input = await withNextSlot(tx, opts.input, row, now);
     const status = input.status ?? row.status;
     if (input.recurrence !== undefined) assertRecurrenceEditable(row);
     const recurrence = input.recurrence === undefined ? row.recurrence : input.recurrence;
