@@ -2,7 +2,7 @@ import { eq, posts } from '@chorus/db';
 import { publishDuePosts } from '@chorus/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness';
-import { createPost, inAnHour } from './posts-fixtures';
+import { createPost, eventsOf, inAnHour, mediaOf } from './posts-fixtures';
 import { channelOf, setTarget } from './targets-fixtures';
 
 /** A post's activity: who did what and when, newest first, written with each change. */
@@ -183,6 +183,68 @@ describe('post activity', () => {
     expect((await put(post.id, { status: 'archived' })).status).toBe(409);
     expect((await act(post.id, 'approve')).status).toBe(409);
     expect(await actionsOf(post.id)).toEqual(['created']);
+  });
+
+  it('has no entry, no event and the same updatedAt for a PUT that changes nothing', async () => {
+    const channelId = await channelOf(h, h.main.accountId, 'mastodon');
+    const media = [await mediaOf(h, h.main.accountId), await mediaOf(h, h.main.accountId)];
+    const targets = [{ channelId, content: 'Own text' }];
+    const post = await createPost(h, {
+      title: 'Same',
+      content: 'Body',
+      tags: ['a', 'b'],
+      mediaIds: media,
+      targets,
+    });
+    const before = (await h.call('GET', `/api/content/posts/${post.id}`)).json.data;
+    for (const body of [
+      {},
+      { title: 'Same' },
+      { title: '  Same ' }, // trimmed, as the post keeps it
+      { tags: ['a', 'b', 'a'] }, // duplicates dropped, as the post keeps them
+      { content: 'Body', mediaIds: media },
+      { targets },
+      { recurrence: null, status: 'draft' },
+    ]) {
+      const res = await put(post.id, body);
+      expect(res.status, JSON.stringify(body)).toBe(200);
+      expect(res.json.data, JSON.stringify(body)).toEqual(before);
+    }
+    expect(await actionsOf(post.id)).toEqual(['created']);
+    expect((await eventsOf(h, post.id)).map((e) => e.type)).toEqual(['post.created']);
+
+    // Only the fields whose value changes are named: tags in another order are another list.
+    expect((await put(post.id, { title: 'Same', tags: ['b', 'a'] })).status).toBe(200);
+    expect((await put(post.id, { title: 'New', content: 'Body', targets })).status).toBe(200);
+    const entries = ((await activity(post.id)).json.data as Entry[]).slice(0, 2);
+    expect(entries.map((e) => e.details)).toEqual([{ fields: ['title'] }, { fields: ['tags'] }]);
+    const after = (await h.call('GET', `/api/content/posts/${post.id}`)).json.data;
+    expect(after.updatedAt > before.updatedAt).toBe(true);
+    expect((await eventsOf(h, post.id)).map((e) => e.type)).toEqual([
+      'post.created',
+      'post.updated',
+      'post.updated',
+    ]);
+
+    // Sent back as they are, the targets of a published post are no change, so not refused.
+    await h.db.update(posts).set({ status: 'published' }).where(eq(posts.id, post.id));
+    const back = await put(post.id, { targets, recurrence: null });
+    expect(back.status, JSON.stringify(back.json)).toBe(200);
+    expect((await put(post.id, { targets: [] })).status).toBe(400);
+
+    // A scheduled post sent its own time again is not scheduled again.
+    const at = inAnHour();
+    const scheduled = await createPost(h, { title: 'S', status: 'scheduled', scheduledAt: at });
+    for (const body of [{}, { scheduledAt: at }, { status: 'scheduled', scheduledAt: at }]) {
+      const res = await put(scheduled.id, body);
+      expect(res.status, JSON.stringify(body)).toBe(200);
+      expect(res.json.data.updatedAt).toBe(scheduled.updatedAt);
+    }
+    expect(await actionsOf(scheduled.id)).toEqual(['scheduled', 'created']);
+    expect((await eventsOf(h, scheduled.id)).map((e) => e.type)).toEqual([
+      'post.created',
+      'post.scheduled',
+    ]);
   });
 
   it('pages as every list does', async () => {

@@ -76,6 +76,32 @@ const sendable = (t: {
   thread: unknown;
 }) => JSON.stringify([t.content, t.mediaIds, t.firstComment, t.thread]);
 
+/** A target's sendable fields as `replaceTargets` stores them (null: the post's own). */
+const stored = (target: TargetInput) => ({
+  content: target.content ?? null,
+  mediaIds: target.mediaIds ?? null,
+  firstComment: target.firstComment ?? null,
+  thread: target.thread ?? null,
+});
+
+/**
+ * Whether `targets` differ from the post's as it shows them: another channel, order, or
+ * anything one of them sends. The same targets sent again (a client that sends the whole post
+ * back) are no change.
+ */
+export async function targetsDiffer(tx: Tx, postId: string, targets: TargetInput[]) {
+  const existing = await tx
+    .select()
+    .from(postTargets)
+    .where(eq(postTargets.postId, postId))
+    .orderBy(postTargets.position);
+  if (existing.length !== targets.length) return true;
+  return targets.some((target, index) => {
+    const row = existing[index];
+    return !row || row.channelId !== target.channelId || sendable(row) !== sendable(stored(target));
+  });
+}
+
 /**
  * Sets a post's targets to exactly these, in this order. A channel that stays a target keeps its
  * target (id, status, outcome), so an edit never makes a published target new again. When what
@@ -97,12 +123,7 @@ export async function replaceTargets(
   const now = new Date();
   await tx.insert(postTargets).values(
     targets.map((target, position) => {
-      const fields = {
-        content: target.content ?? null,
-        mediaIds: target.mediaIds ?? null,
-        firstComment: target.firstComment ?? null,
-        thread: target.thread ?? null,
-      };
+      const fields = stored(target);
       const kept = byChannel.get(target.channelId);
       const base = {
         postId,

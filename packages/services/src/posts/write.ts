@@ -19,7 +19,7 @@ import {
 } from './rules';
 import { withNextSlot } from './next-slot';
 import { assertRecurrenceEditable, nextOccurrenceAfter, nextOccurrenceOf } from './recurrence';
-import { asTargetInputs, replaceTargets, reviseInheritingTargets } from './targets';
+import { asTargetInputs, replaceTargets, reviseInheritingTargets, targetsDiffer } from './targets';
 import { assertTransition } from './transitions';
 import type { Tx } from './tx';
 
@@ -264,16 +264,40 @@ function statusDetails(action: ActivityEntry['action'] | null, before: PostRow, 
 }
 
 /** The fields of an update body that change what the post says or where it goes. */
-const EDITABLE = ['title', 'content', 'tags', 'mediaIds', 'targets', 'recurrence'] as const;
+type Editable = 'title' | 'content' | 'tags' | 'mediaIds' | 'targets' | 'recurrence';
+
+/** Lists equal as the post shows them: tags and media keep their order, so order counts. */
+const sameList = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((item, i) => item === b[i]);
+
+/**
+ * The fields whose value an update changes, in the post's order. A field sent with the value
+ * it has is no edit (a client that sends the whole post back): it writes no `edited` entry, no
+ * event, and may be sent where changing it is refused (the targets of a published post).
+ */
+async function editedFields(tx: Tx, row: PostRow, input: UpdatePostInput) {
+  const fields: Editable[] = [];
+  if (input.title !== undefined && input.title !== row.title) fields.push('title');
+  if (input.content !== undefined && input.content !== row.content) fields.push('content');
+  if (input.tags && !sameList(input.tags, row.tags)) fields.push('tags');
+  if (input.mediaIds) {
+    const current = (await mediaIdsOf(tx, [row.id])).get(row.id) ?? [];
+    if (!sameList(input.mediaIds, current)) fields.push('mediaIds');
+  }
+  if (input.targets && (await targetsDiffer(tx, row.id, input.targets))) fields.push('targets');
+  if (input.recurrence !== undefined && input.recurrence !== row.recurrence) {
+    fields.push('recurrence');
+  }
+  return fields;
+}
 
 /**
  * The activity of an update: the fields it edited, then its change of status (a new time for
  * a scheduled post is scheduling it again).
  */
-function updateEntries(row: PostRow, updated: PostRow, input: UpdatePostInput, actorId: string) {
+function updateEntries(row: PostRow, updated: PostRow, fields: Editable[], actorId: string) {
   const entry = { accountId: row.accountId, postId: row.id, actorId };
   const entries: ActivityEntry[] = [];
-  const fields = EDITABLE.filter((field) => input[field] !== undefined);
   if (fields.length > 0) entries.push({ ...entry, action: 'edited', details: { fields } });
   const rescheduled =
     updated.status === 'scheduled' && updated.scheduledAt?.getTime() !== row.scheduledAt?.getTime();
@@ -312,16 +336,11 @@ function assertTargetsEditable(row: PostRow, status: PostRow['status']) {
  * A post's content and media change at any time but while it is `publishing`: the engine reads
  * them as each target goes out, so the targets not yet sent would carry the new ones and the
  * networks would disagree. A failed post's are fixed, then retried. The same values again are
- * no change (a client that sends the whole post back).
+ * no change (`editedFields`).
  */
-async function assertSentPartsKept(tx: Tx, row: PostRow, input: UpdatePostInput) {
+function assertSentPartsKept(row: PostRow, edited: Editable[]) {
   if (row.status !== 'publishing') return;
-  let changed: 'content' | 'mediaIds' | undefined;
-  if (input.content !== undefined && input.content !== row.content) changed = 'content';
-  else if (input.mediaIds) {
-    const current = (await mediaIdsOf(tx, [row.id])).get(row.id) ?? [];
-    if (input.mediaIds.join() !== current.join()) changed = 'mediaIds';
-  }
+  const changed = edited.find((field) => field === 'content' || field === 'mediaIds');
   if (!changed) return;
   const message = `The ${changed} of a post cannot change while it is publishing; it can once publishing ends.`;
   throw new AppError('validation_error', message, { issues: [{ path: changed, message }] });
@@ -345,26 +364,32 @@ export async function updatePost(opts: {
     const now = new Date();
     const input = await withNextSlot(tx, opts.input, row, now);
     const status = input.status ?? row.status;
-    if (input.recurrence !== undefined) assertRecurrenceEditable(row);
+    const edited = await editedFields(tx, row, input);
+    if (edited.includes('recurrence')) assertRecurrenceEditable(row);
     const recurrence = input.recurrence === undefined ? row.recurrence : input.recurrence;
     assertTransition(row.status, status, recurrence !== null);
+    const changes = effectsOf(row, input, now);
+    // Nothing changes (every field sent as it is, or none): the post as it is, and no trace of
+    // an edit: no activity, no event, the same updatedAt (docs/workflow.md). It needs no right
+    // to publish either, as it publishes nothing.
+    const time = changes.scheduledAt === undefined ? row.scheduledAt : changes.scheduledAt;
+    const sameTime = time?.getTime() === row.scheduledAt?.getTime();
+    if (edited.length === 0 && status === row.status && sameTime) return toOnePost(tx, row);
     // Scheduling, publishing, and changing what a scheduled post will send are all publishing.
     const publishes = status === 'scheduled' || (status === 'published' && row.status !== status);
     if (publishes) await assertMayPublish(tx, principal);
-    const changes = effectsOf(row, input, now);
-    await assertSentPartsKept(tx, row, input);
-    const mediaBefore = (await mediaIdsOf(tx, [id])).get(id) ?? [];
-    if (input.mediaIds) {
+    assertSentPartsKept(row, edited);
+    if (input.mediaIds && edited.includes('mediaIds')) {
       await assertOwnMedia(tx, principal, input.mediaIds);
       await replaceMedia(tx, id, input.mediaIds);
     }
-    if (input.targets) {
+    if (input.targets && edited.includes('targets')) {
       assertTargetsEditable(row, status);
       await replaceTargets(tx, principal, id, input.targets);
     }
     await reviseInheritingTargets(tx, id, {
-      content: input.content !== undefined && input.content !== row.content,
-      mediaIds: input.mediaIds !== undefined && input.mediaIds.join() !== mediaBefore.join(),
+      content: edited.includes('content'),
+      mediaIds: edited.includes('mediaIds'),
     });
     const publishNow = status === 'published' && row.status !== 'published';
     const [updated] = await tx
@@ -383,8 +408,7 @@ export async function updatePost(opts: {
       .where(eq(posts.id, id))
       .returning();
     if (!updated) throw new Error('a locked row vanished');
-    const sendable =
-      input.content !== undefined || input.mediaIds !== undefined || input.targets !== undefined;
+    const sendable = edited.some((f) => f === 'content' || f === 'mediaIds' || f === 'targets');
     if (publishNow || (status === 'scheduled' && (status !== row.status || sendable))) {
       await assertPublishableNow(tx, principal, updated, {
         which: 'unpublished',
@@ -392,7 +416,7 @@ export async function updatePost(opts: {
         to: status,
       });
     }
-    await recordActivity(tx, ...updateEntries(row, updated, input, principal.userId));
+    await recordActivity(tx, ...updateEntries(row, updated, edited, principal.userId));
     if (publishNow) {
       woke = await publishPostNow(tx, updated, { actorId: principal.userId, now });
       return toOnePost(tx, await findPost(tx, principal, id));

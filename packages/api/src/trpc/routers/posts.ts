@@ -140,7 +140,7 @@ export const postsRouter = router({
         operationId: 'updatePost',
         tags,
         summary: 'Update a post',
-        description: `Partial update: fields left out are kept; \`mediaIds\` and \`targets\` replace their lists. \`targets\` can change while the post is a draft or scheduled (otherwise 400 naming \`targets\`), \`content\` and \`mediaIds\` at any time but while it is \`publishing\` (400 naming the field: the targets still to go would send the new ones); a channel that stays a target keeps its target's \`id\`. ${TRANSITIONS} ${TARGETS} ${RECURRENCE}`,
+        description: `Partial update: fields left out are kept; \`mediaIds\` and \`targets\` replace their lists. \`targets\` can change while the post is a draft or scheduled (otherwise 400 naming \`targets\`), \`content\` and \`mediaIds\` at any time but while it is \`publishing\` (400 naming the field: the targets still to go would send the new ones); a channel that stays a target keeps its target's \`id\`. A field sent with the value the post has is no change (a client may send the whole post back, even where changing that field is refused); an update that changes nothing answers the post as it is, keeps \`updatedAt\` and sends no event. ${TRANSITIONS} ${TARGETS} ${RECURRENCE}`,
       },
       errors: ['invalid_status_transition', 'approval_required'],
     })
