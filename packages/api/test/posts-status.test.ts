@@ -100,6 +100,41 @@ describe('the status machine (docs/posts-and-scheduler.md)', () => {
     expect(onDraft.json.error.details.issues[0].path).toBe('scheduledAt');
   });
 
+  it('takes scheduledAt: null as left out, on create and update: it changes nothing', async () => {
+    // An account of its own: this file's writes would pass the main account's rate limit.
+    const { token } = await h.newAccount('Initech', 'admin@initech.test');
+    const put = (id: string, body: unknown) =>
+      h.call('PUT', `/api/content/posts/${id}`, { body, token });
+    const created = await createPost(h, { title: 'x', scheduledAt: null }, token);
+    expect(created).toMatchObject({ status: 'draft', scheduledAt: null });
+    const draftPut = await put(created.id, { scheduledAt: null });
+    expect(draftPut.status).toBe(200);
+    expect(draftPut.json.data).toEqual(created);
+    // Scheduling still needs a time: null is none.
+    const noTime = await h.call('POST', '/api/content/posts', {
+      body: { title: 'x', status: 'scheduled', scheduledAt: null },
+      token,
+    });
+    expect(noTime.status).toBe(400);
+    expect(noTime.json.error.details.issues).toEqual([
+      { path: 'scheduledAt', message: 'A scheduled post needs scheduledAt.' },
+    ]);
+    // A scheduled post keeps its time: null never unschedules (status draft does).
+    const at = inAnHour();
+    const scheduled = await createPost(
+      h,
+      { title: 'S', status: 'scheduled', scheduledAt: at },
+      token,
+    );
+    for (const body of [{ scheduledAt: null }, { title: 'Renamed', scheduledAt: null }]) {
+      const res = await put(scheduled.id, body);
+      expect(res.status, JSON.stringify(body)).toBe(200);
+      expect(res.json.data).toMatchObject({ status: 'scheduled', scheduledAt: at });
+    }
+    const unscheduled = await put(scheduled.id, { status: 'draft', scheduledAt: null });
+    expect(unscheduled.json.data).toMatchObject({ status: 'draft', scheduledAt: null });
+  });
+
   it('reschedules a scheduled post to another future time', async () => {
     const post = await postIn(h, 'scheduled');
     const later = new Date(Date.now() + 86_400_000).toISOString();

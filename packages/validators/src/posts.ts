@@ -41,6 +41,20 @@ const ZMediaIds = z
  */
 const ZScheduleTime = ZZonedTime;
 
+/**
+ * `scheduledAt` in a create or update body. `null` is the same as leaving it out: a client
+ * that sends a post back as the API showed it (a draft's `scheduledAt` is null) changes
+ * nothing by it. Only scheduling sets the time, and only `status: "draft"` clears it
+ * (docs/posts-and-scheduler.md), so null never stands for "unschedule".
+ */
+const ZScheduleField = ZScheduleTime.nullable()
+  .transform((value) => value ?? undefined)
+  .optional()
+  .meta({
+    description:
+      'When to publish, with `status: "scheduled"` (in the future, with a zone). `null` is the same as leaving it out: it changes nothing (unscheduling is `status: "draft"`).',
+  });
+
 /** At most this many channels per post, and posts per thread (the longest networks allow). */
 export const MAX_TARGETS = 50;
 const MAX_THREAD_PARTS = 25;
@@ -190,7 +204,7 @@ export const ZCreatePost = z.object({
   }),
   tags: ZTags.default([]),
   mediaIds: ZMediaIds.default([]),
-  scheduledAt: ZScheduleTime.optional(),
+  scheduledAt: ZScheduleField,
   schedule: z.literal('next_slot').optional().meta({
     description:
       "`next_slot`: schedule the post at the earliest free posting slot shared by all its targets' channels (status `scheduled`, no `scheduledAt`).",
@@ -220,7 +234,7 @@ export const ZUpdatePost = z.object({
   }),
   tags: ZTags.optional(),
   mediaIds: ZMediaIds.optional(),
-  scheduledAt: ZScheduleTime.nullable().optional(),
+  scheduledAt: ZScheduleField,
   schedule: z.literal('next_slot').optional().meta({
     description:
       "`next_slot`: schedule the post at the earliest free posting slot shared by all its targets' channels (status `scheduled`, no `scheduledAt`).",
