@@ -2,6 +2,7 @@ import SwaggerParser from '@apidevtools/swagger-parser';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SINGLE_LINE_MESSAGE } from '@chorus/validators';
 import { startHarness, type Harness } from './harness';
 
 let h: Harness;
@@ -173,6 +174,22 @@ describe('GET /api/openapi.json', () => {
     expect(described('publishedFrom')).toMatch(/`publishedAt` is at or after .*inclusive/);
     expect(described('publishedTo')).toMatch(/`publishedAt` is at or before .*inclusive/);
     expect(described('publishedTo')).toMatch(/without a `publishedAt` never match/);
+  });
+
+  it("states every rule of a post's title and tags, one line included", () => {
+    const body = (path: string, method: string) =>
+      doc.paths[path][method].requestBody.content['application/json'].schema.properties;
+    for (const [path, method] of [
+      ['/api/content/posts', 'post'],
+      ['/api/content/posts/{id}', 'put'],
+    ] as const) {
+      const { title, tags } = body(path, method);
+      expect(title.description, method).toContain('1–300 characters once trimmed, on one line');
+      expect(title.description, method).toContain(SINGLE_LINE_MESSAGE);
+      expect(tags.items.description, method).toBe(
+        '1–50 characters once trimmed, on one line (no tab or line break).',
+      );
+    }
   });
 
   it('documents success statuses as the server answers them', () => {

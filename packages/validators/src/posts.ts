@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { singleLine } from './text';
+import { SINGLE_LINE_MESSAGE, singleLine } from './text';
 import { paginationQuery, rangeBound, ZTimestamp, ZZonedTime } from './common';
 import { ZEnvelope, ZListEnvelope } from './envelope';
 import { ZRecurrence } from './recurrence';
@@ -16,12 +16,19 @@ export const POST_STATUSES = [
 export const ZPostStatus = z.enum(POST_STATUSES);
 export type PostStatus = z.infer<typeof ZPostStatus>;
 
-const ZTitle = singleLine(z.string().trim().min(1).max(300)).meta({ example: 'Launch day' });
+// The descriptions state every rule of the field, one line included: a title or tag with a tab
+// or a line break is refused (`singleLine`), and a client learns that here, not by trying.
+const ZTitle = singleLine(z.string().trim().min(1).max(300)).meta({
+  description: `The post's title: 1–300 characters once trimmed, on one line (a tab or a line break is 400: "${SINGLE_LINE_MESSAGE}").`,
+  example: 'Launch day',
+});
 const ZContent = z
   .string()
   .max(50_000)
   .meta({ example: 'We are live: https://example.com/launch' });
-const ZTag = singleLine(z.string().trim().min(1).max(50));
+const ZTag = singleLine(z.string().trim().min(1).max(50)).meta({
+  description: '1–50 characters once trimmed, on one line (no tab or line break).',
+});
 
 /** Up to 30 tags of 1–50 characters, trimmed, duplicates dropped (docs/posts-and-scheduler.md). */
 const ZTags = z
