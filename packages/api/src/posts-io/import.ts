@@ -26,7 +26,7 @@ const invalid = (message: string, issues: { path: string; message: string; line?
 
 /**
  * What went wrong, in words, for each csv-parse error these options can raise: its codes are
- * the library's names, which never reach a client (decisions §7). `cells` is the record's
+ * the library's names, which never reach a client (docs/security.md, Input). `cells` is the record's
  * length where known, `columns` the header's.
  */
 const CSV_PROBLEMS: Partial<Record<string, (cells?: number, columns?: number) => string>> = {

@@ -18,5 +18,5 @@ export function apiSecurityHeaders(): Record<string, string> {
   };
 }
 
-/** decisions §16: every answer of the API says which version of it answered. */
+/** Every answer of the API says which version of it answered (docs/api.md). */
 export const API_VERSION = '1';
