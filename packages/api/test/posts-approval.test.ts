@@ -247,6 +247,34 @@ describe('submit, approve, reject', () => {
   });
 });
 
+describe('a post awaiting approval', () => {
+  it('keeps what its author submitted: the author withdraws to edit; an admin may edit before approving', async () => {
+    const post = await pending();
+    for (const body of [
+      { content: 'EVIL content' },
+      { title: 'Other' },
+      { tags: ['x'] },
+      { content: 'Hi', title: 'Changed' },
+    ]) {
+      const { status, json } = await put(post.id, body, member);
+      expect(status, JSON.stringify(body)).toBe(400);
+      expect(json.error.code).toBe('validation_error');
+      expect(json.error.message).toContain('withdraw it to draft');
+    }
+    // The same values again change nothing, so nothing is refused.
+    expect((await put(post.id, { title: 'Needs review', content: 'Hi' }, member)).status).toBe(200);
+    expect(await statusOf(post.id)).toMatchObject({ title: 'Needs review', content: 'Hi' });
+    // An admin, who approves it, may fix it first; what is approved is what the admin saw.
+    const fixed = await put(post.id, { content: 'Hi, fixed' });
+    expect(fixed.status).toBe(200);
+    expect(fixed.json.data).toMatchObject({ status: 'pending_approval', content: 'Hi, fixed' });
+    // Withdrawing and editing in one update is the author's way.
+    const withdrawn = await put(post.id, { status: 'draft', content: 'Second try' }, member);
+    expect(withdrawn.status).toBe(200);
+    expect(withdrawn.json.data).toMatchObject({ status: 'draft', content: 'Second try' });
+  });
+});
+
 describe('who may submit, approve and reject', () => {
   it('lets only admins approve or reject (403 forbidden for a user)', async () => {
     const post = await pending();

@@ -338,6 +338,25 @@ function assertTargetsEditable(row: PostRow, status: PostRow['status']) {
  * networks would disagree. A failed post's are fixed, then retried. The same values again are
  * no change (`editedFields`).
  */
+/**
+ * What an admin approves is what its author submitted: while a post waits for approval, only
+ * an admin (who approves it) changes what it says; its author withdraws it to draft to edit it
+ * (in the same update, too) and submits it again (docs/workflow.md).
+ */
+function assertPendingKept(
+  row: PostRow,
+  status: PostRow['status'],
+  edited: Editable[],
+  principal: Principal,
+) {
+  const [field] = edited;
+  if (row.status !== 'pending_approval' || status !== row.status || !field) return;
+  if (principal.role === 'admin') return;
+  const message =
+    'A post awaiting approval cannot change; withdraw it to draft to edit it, then submit it again.';
+  throw new AppError('validation_error', message, { issues: [{ path: field, message }] });
+}
+
 function assertSentPartsKept(row: PostRow, edited: Editable[]) {
   if (row.status !== 'publishing') return;
   const changed = edited.find((field) => field === 'content' || field === 'mediaIds');
@@ -378,6 +397,7 @@ export async function updatePost(opts: {
     // Scheduling, publishing, and changing what a scheduled post will send are all publishing.
     const publishes = status === 'scheduled' || (status === 'published' && row.status !== status);
     if (publishes) await assertMayPublish(tx, principal);
+    assertPendingKept(row, status, edited, principal);
     assertSentPartsKept(row, edited);
     if (input.mediaIds && edited.includes('mediaIds')) {
       await assertOwnMedia(tx, principal, input.mediaIds);
