@@ -38,6 +38,10 @@ describe('the composer’s buttons', () => {
     expect(readOnlyBecause({ status: 'scheduled' }, true)).toMatch(/approval/);
     expect(readOnlyBecause({ status: 'scheduled' }, false)).toBeNull();
     expect(readOnlyBecause({ status: 'draft' }, true)).toBeNull();
+    // A post awaiting approval is the admin's to change (or its author's once withdrawn).
+    expect(readOnlyBecause({ status: 'pending_approval' }, true)).toMatch(/withdraw it to draft/);
+    expect(readOnlyBecause({ status: 'pending_approval' }, false)).toMatch(/withdraw it to draft/);
+    expect(readOnlyBecause({ status: 'pending_approval' }, false, true)).toBeNull();
   });
 });
 
@@ -52,7 +56,7 @@ describe('which posts are shown instead of edited', () => {
   });
 
   it('keeps a failed post editable, to fix what a network refused, and the other statuses', () => {
-    for (const status of ['draft', 'pending_approval', 'failed', 'archived'] as const) {
+    for (const status of ['draft', 'failed', 'archived'] as const) {
       expect(readOnlyBecause({ status }, false)).toBeNull();
     }
   });

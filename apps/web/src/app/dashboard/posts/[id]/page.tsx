@@ -52,7 +52,7 @@ export default async function PostPage(props: { params: Params }) {
     canEdit && mustSubmit(caller, me),
   ]);
   const channels = new Map(channelList.map((c) => [c.id, c]));
-  const readOnly = readOnlyBecause(post, submits);
+  const readOnly = readOnlyBecause(post, submits, me.role === 'admin');
   return (
     <>
       <p className="small">

@@ -34,9 +34,17 @@ export function composerStep(status: PostStatus | undefined, submits: boolean): 
  * Why the member may not change the post here, or null when they may. What was sent stays on the
  * networks whatever Chorus's copy says, and a post being sent would change between its targets;
  * a failed one stays editable, to fix what a network refused and retry. While they must submit,
- * a scheduled post is not theirs to change either.
+ * a scheduled post is not theirs to change either; nor, for anyone but an admin, a post awaiting
+ * approval (the admin approves what was submitted: docs/workflow.md).
  */
-export function readOnlyBecause(post: Pick<Post, 'status'>, submits: boolean): string | null {
+export function readOnlyBecause(
+  post: Pick<Post, 'status'>,
+  submits: boolean,
+  admin = false,
+): string | null {
+  if (post.status === 'pending_approval' && !admin) {
+    return 'It awaits an admin’s approval: withdraw it to draft to change it, then submit it again.';
+  }
   if (post.status === 'publishing') {
     return 'It is being published: it can be changed once publishing has ended.';
   }
