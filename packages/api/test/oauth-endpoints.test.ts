@@ -237,6 +237,20 @@ describe('NUL characters (PostgreSQL text cannot hold them)', () => {
     }
   });
 
+  it('never come back raw in a message naming the parameter (repeated, not a string)', async () => {
+    const repeated = await post(endpoints.token, '/oauth/x', 'a%00b=1&a%00b=2');
+    expect(repeated.json.error).toBe('invalid_request');
+    expect(repeated.json.error_description).toBe('The a\\u0000b parameter is repeated.');
+    const typed = await post(endpoints.token, '/oauth/x', '{"k\\u0000":1}', { json: true });
+    expect(typed.json.error_description).toBe('The k\\u0000 parameter must be a string.');
+    const long = await post(
+      endpoints.token,
+      '/oauth/x',
+      `${'n'.repeat(5000)}=1&${'n'.repeat(5000)}=2`,
+    );
+    expect(long.json.error_description.length).toBeLessThan(200);
+  });
+
   it('are invalid_client in HTTP Basic credentials', async () => {
     for (const handler of [endpoints.token, endpoints.revoke, endpoints.introspect]) {
       const { status, json } = await post(

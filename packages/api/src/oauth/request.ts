@@ -1,5 +1,11 @@
 import { OAuthError, type ClientCredentials } from '@chorus/services';
-import { ForbiddenKeyError, isForbiddenKey, parseJsonSafely, safeRecord } from '@chorus/validators';
+import {
+  ForbiddenKeyError,
+  isForbiddenKey,
+  issuePath,
+  parseJsonSafely,
+  safeRecord,
+} from '@chorus/validators';
 
 /** Token, revocation and introspection requests are small; anything larger is not one. */
 export const MAX_BODY = 64 * 1024;
@@ -21,7 +27,7 @@ export function readParams(
       if (isForbiddenKey(name)) throw forbidden(name);
       const values = form.getAll(name);
       if (values.length > 1) {
-        throw new OAuthError('invalid_request', `The ${name} parameter is repeated.`);
+        throw new OAuthError('invalid_request', `The ${named(name)} parameter is repeated.`);
       }
       // RFC 6749 §3.1: a parameter sent without a value is treated as omitted.
       if (values[0]) out[name] = values[0];
@@ -43,7 +49,7 @@ export function readParams(
     for (const [name, value] of Object.entries(body)) {
       if (value === null || value === undefined || value === '') continue;
       if (typeof value !== 'string') {
-        throw new OAuthError('invalid_request', `The ${name} parameter must be a string.`);
+        throw new OAuthError('invalid_request', `The ${named(name)} parameter must be a string.`);
       }
       out[name] = value;
     }
@@ -64,6 +70,15 @@ function withoutNul(params: Record<string, string>): Record<string, string> {
   }
   return params;
 }
+
+/**
+ * A parameter's name as an error echoes it: a client's own text, so its control characters
+ * escaped (a NUL in a name is refused, but the name is echoed first) and at most 100 characters.
+ */
+const named = (name: string) => {
+  const echoed = issuePath([name]);
+  return echoed.length > 100 ? `${echoed.slice(0, 100)}…` : echoed;
+};
 
 const forbidden = (name: string) =>
   new OAuthError('invalid_request', `The ${name} parameter is not allowed.`);
