@@ -290,3 +290,50 @@ describe('a changed text goes out as the new text', () => {
     expect(mastodon.published().filter((s) => s.text === 'same OLD head')).toHaveLength(1);
   });
 });
+
+describe('a deleted medium', () => {
+  it('stays named on the post: validate and scheduling refuse it, and no target goes out without it', async () => {
+    const mastodonId = await mastodonChannel('gonemedia');
+    const xId = await xChannel('gonemedia');
+    const mediaId = await storeMedia(database.db, storage, { accountId, bytes: png() });
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+    const body = {
+      title: 'Gone',
+      content: 'gonemedia with its image',
+      mediaIds: [mediaId],
+      status: 'scheduled',
+      scheduledAt: future,
+      targets: [{ channelId: mastodonId }, { channelId: xId, mediaIds: [mediaId] }],
+    };
+    const created = await call('POST', '/api/content/posts', body);
+    expect(created.status).toBe(201);
+    const postId: string = created.json.data.id;
+
+    expect((await call('DELETE', `/api/content/media/${mediaId}`)).status).toBe(204);
+    // The post still names the medium it was to send: nothing of it changed but the medium.
+    const after = await call('GET', `/api/content/posts/${postId}`);
+    expect(after.json.data.mediaIds).toEqual([mediaId]);
+    expect(after.json.data.updatedAt).toBe(created.json.data.updatedAt);
+    const checked = await call('POST', '/api/content/posts/validate', body);
+    expect(checked.status).toBe(200);
+    expect(checked.json.data.valid).toBe(false);
+    expect(checked.json.data.issues.map((issue: { path: string }) => issue.path)).toEqual(
+      expect.arrayContaining(['mediaIds', 'targets[1].mediaIds[0]']),
+    );
+
+    // Due now, behind the API's back (as a post scheduled before the deletion would be).
+    await database.db
+      .update(posts)
+      .set({ scheduledAt: new Date(Date.now() - 1000) })
+      .where(eq(posts.id, postId));
+    await settled(postId);
+    expect(await postStatus(database.db, postId)).toBe('failed');
+    const rows = await targetsOf(database.db, postId);
+    expect(rows.map((row) => [row.status, row.error?.code])).toEqual([
+      ['failed', 'media_unavailable'],
+      ['failed', 'media_unavailable'],
+    ]);
+    expect(mastodon.published().filter((s) => s.text.startsWith('gonemedia'))).toEqual([]);
+    expect(tweetsWith('gonemedia')).toEqual([]);
+  });
+});

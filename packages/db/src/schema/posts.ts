@@ -10,7 +10,6 @@ import {
 } from 'drizzle-orm/pg-core';
 import { accountRef } from './accounts';
 import { timestamptz } from './columns';
-import { media } from './media';
 import { users } from './users';
 
 export const postStatus = pgEnum('post_status', [
@@ -112,16 +111,22 @@ export const postOccurrences = pgTable(
   (t) => [primaryKey({ columns: [t.postId, t.occurrenceAt] })],
 );
 
-/** The media attached to a post, in order. Deleting either side removes the link. */
+/**
+ * The media attached to a post, in order. Deleting the post removes its links; deleting a
+ * medium does not.
+ */
 export const postMedia = pgTable(
   'post_media',
   {
     postId: text()
       .notNull()
       .references(() => posts.id, { onDelete: 'cascade' }),
-    mediaId: text()
-      .notNull()
-      .references(() => media.id, { onDelete: 'cascade' }),
+    /**
+     * No foreign key: a deleted medium's id stays, as a target's `mediaIds` keep theirs, so a
+     * post that was to send it is refused or fails `media_unavailable` instead of going out
+     * without it (docs/media.md, Deleting; migration 0024).
+     */
+    mediaId: text().notNull(),
     position: integer().notNull(),
   },
   (t) => [

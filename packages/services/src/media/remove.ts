@@ -1,18 +1,18 @@
 import type { Readable } from 'node:stream';
 import type { Principal } from '@chorus/auth';
-import { and, asRead, eq, inArray, media, postMedia, posts, type Db } from '@chorus/db';
+import { and, asRead, eq, media, type Db } from '@chorus/db';
 import type { ByteRange, StorageDriver } from '@chorus/storage';
 import { notFound } from '../shared/errors';
 import { recordEvent } from '../events/record';
-import { toPosts } from '../posts/records';
 import { findMedia, toMedia } from './records';
 
 /**
  * Deletes a media record with its `media.deleted` event in one transaction, then its bytes.
  * The bytes go after the commit: a failure there leaves an unreachable file, returned as
- * `orphan` for the caller to log, never a record whose bytes are gone. Posts lose the
- * attachment (cascade): each is touched and gets its `post.updated` event in the same
- * transaction, so subscribers see every change of a post.
+ * `orphan` for the caller to log, never a record whose bytes are gone. Posts keep the id
+ * (`post_media` has no foreign key to `media`): a post that was to send the medium must not go
+ * out without it, so validating, scheduling and publishing name it and the engine fails its
+ * targets `media_unavailable` (docs/media.md, Deleting). The posts themselves do not change.
  */
 export async function deleteMedia(opts: {
   db: Db;
@@ -23,16 +23,6 @@ export async function deleteMedia(opts: {
 }) {
   const { db, principal, id, storage, origin } = opts;
   const row = await db.transaction(async (tx) => {
-    const attachedTo = tx
-      .select({ id: postMedia.postId })
-      .from(postMedia)
-      .where(eq(postMedia.mediaId, id));
-    // Before the delete: the cascade removes the links.
-    const touched = await tx
-      .update(posts)
-      .set({ updatedAt: new Date() })
-      .where(and(eq(posts.accountId, principal.accountId), inArray(posts.id, attachedTo)))
-      .returning();
     const [deleted] = await tx
       .delete(media)
       .where(and(eq(media.id, id), eq(media.accountId, principal.accountId)))
@@ -44,9 +34,6 @@ export async function deleteMedia(opts: {
       type: 'media.deleted',
       object: toMedia(asRead(deleted), origin),
     });
-    for (const post of await toPosts(tx, touched)) {
-      await recordEvent({ tx, accountId: principal.accountId, type: 'post.updated', object: post });
-    }
     return deleted;
   });
   try {
