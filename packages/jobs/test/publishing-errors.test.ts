@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { and, channels, eq, events, integrationConnections, type Database } from '@chorus/db';
 import { createTestServerDatabase } from '@chorus/db/testing';
 import { createAccount, publishingCredentials, refreshExpiringCredentials } from '@chorus/services';
@@ -8,7 +10,7 @@ import {
   type MastodonStandIn,
   type XStandIn,
 } from '@chorus/stand-ins';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   dispatchPublishingJob,
   publishDuePostsJob,
@@ -199,6 +201,76 @@ describe('the error policy', () => {
     expect(target?.error).toMatchObject({ code: 'rejected', retryable: false });
     expect(target?.error?.message).toContain('Validation failed: Text is too silly');
     expect(postsTo('Refused')).toHaveLength(1);
+  });
+
+  it('network errors say so in plain words: no host, port or socket code in the message', async () => {
+    // An instance that refuses connections: a closed port on loopback.
+    const closed = await new Promise<string>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as AddressInfo;
+        server.close(() => resolve(`http://127.0.0.1:${port}`));
+      });
+    });
+    const accountId = await account('unreachable');
+    const channelId = await seedChannel(database.db, {
+      accountId,
+      integrationId: 'mastodon',
+      kind: 'api_key',
+      externalId: '1',
+      credentials: { accessToken: 'token', extra: { instanceUrl: closed } },
+    });
+    const logged: string[] = [];
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      logged.push(String(chunk));
+      return true;
+    });
+    const { postId } = await insertPost(database.db, {
+      accountId,
+      content: 'Nobody home',
+      targets: [{ channelId }],
+    });
+    await settled(postId).finally(() => write.mockRestore());
+    const [target] = await targetsOf(database.db, postId);
+    // The address and the socket's code are the worker's log's.
+    const lines = logged.flatMap((line) => {
+      try {
+        return [JSON.parse(line) as { targetId?: string; detail?: string }];
+      } catch {
+        return [];
+      }
+    });
+    const mine = lines.filter((line) => line.targetId === target?.id);
+    expect(mine).toHaveLength(5);
+    expect(mine[0]?.detail).toBe(`${closed.slice('http://'.length)}: ECONNREFUSED`);
+    expect(target).toMatchObject({
+      status: 'failed',
+      attempts: 5,
+      error: {
+        code: 'network_error',
+        message: 'The network could not be reached.',
+        retryable: true,
+      },
+    });
+  });
+
+  it('a rejection without words of the network: its status in plain words, no host', async () => {
+    const { accountId, channelId } = await mastodonChannel('wordless');
+    mastodon.faults.inject(
+      { kind: 'answer', answer: { status: 422 } },
+      { method: 'POST', path: '/api/v1/statuses' },
+    );
+    const { postId } = await insertPost(database.db, {
+      accountId,
+      content: 'Refused without words',
+      targets: [{ channelId }],
+    });
+    await settled(postId);
+    const [target] = await targetsOf(database.db, postId);
+    expect(target?.error).toEqual({
+      code: 'rejected',
+      message: 'The network answered with an error (HTTP 422).',
+      retryable: false,
+    });
   });
 
   it('revoked: the connection needs reconnecting, with its event; the target fails', async () => {

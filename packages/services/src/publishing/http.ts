@@ -33,6 +33,11 @@ export class NetworkError extends Error {
       body?: unknown;
       /** False only when the request certainly never reached the network. */
       sent: boolean;
+      /**
+       * What happened on the wire (the host and port, the socket's error code): the worker's
+       * log's, never the message, which accounts read (docs/publishing.md, States).
+       */
+      wire?: string;
     },
   ) {
     super(message);
@@ -78,18 +83,40 @@ export async function networkFetch(
   } catch (error) {
     const code = causeCode(error);
     const sent = !(code && NOT_SENT.has(code));
-    const what = timeout.aborted
-      ? `no answer within ${timeoutMs} ms`
-      : (code ?? 'the request failed');
-    throw new NetworkError(`${new URL(url).host}: ${what}`, { sent });
+    const wire = `${new URL(url).host}: ${timeout.aborted ? `no answer within ${timeoutMs} ms` : (code ?? 'the request failed')}`;
+    // In plain words, as a target's error.message shows them: the address and the code are in
+    // `wire`, for the worker's log (engine/attempt.ts).
+    const message = timeout.aborted
+      ? `The network did not answer within ${Math.round(timeoutMs / 1000)} seconds.`
+      : sent
+        ? 'The connection to the network was lost before it answered.'
+        : 'The network could not be reached.';
+    throw new NetworkError(message, { sent, wire });
   }
   if (res.status >= 200 && res.status < 300) return res;
-  throw new NetworkError(`${new URL(url).host} answered ${res.status}`, {
+  throw new NetworkError(`The network answered with an error (HTTP ${res.status}).`, {
     status: res.status,
     headers: res.headers,
     body: await readErrorBody(res),
     sent: true,
+    wire: `${new URL(url).host} answered ${res.status}`,
   });
+}
+
+/**
+ * What a failed attempt's error says for the worker's log: each error of its `cause` chain, a
+ * `NetworkError` by its wire facts (host, port, socket code), which its message leaves out.
+ */
+export function failureDetail(error: unknown): string {
+  const said: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    said.push(
+      current instanceof NetworkError ? (current.details.wire ?? current.message) : current.message,
+    );
+    current = current.cause;
+  }
+  return said.length > 0 ? said.join(' <- ') : String(error);
 }
 
 /** A Retry-After header (seconds or an HTTP date) in milliseconds; undefined when absent or bad. */

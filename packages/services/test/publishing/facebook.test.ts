@@ -298,7 +298,7 @@ describe('facebook.classify', () => {
     };
     expect(facebook.classify(await attempt('broken', [broken]))).toEqual({
       class: 'transient',
-      message: 'The media could not be read: storage unavailable',
+      message: 'The media could not be read from storage.',
     });
     expect(fb.posts.length).toBe(before);
   });

@@ -1,6 +1,7 @@
 import type { Db } from '@chorus/db';
 import type { Network } from '@chorus/validators';
-import type { Provider, ProviderCredentials } from '../provider';
+import { failureDetail } from '../http';
+import type { ClassifiedError, Provider, ProviderCredentials } from '../provider';
 import {
   claimTargets,
   heartbeat,
@@ -134,24 +135,32 @@ async function attempt(
   network: Network,
   provider: Provider,
 ) {
+  // Each failure with what its error said, for the worker's log (settleFailure).
+  const failed = (error: unknown): Failure => ({
+    ...provider.classify(error),
+    detail: failureDetail(error),
+  });
   try {
     return await call(found.credentials);
   } catch (error) {
-    const failure = provider.classify(error);
+    const failure = failed(error);
     if (failure.class !== 'token_expired') return failure;
     let fresh: ProviderCredentials;
     try {
       fresh = await refreshedCredentials(opts, { ...found, network, provider });
     } catch (refusal) {
-      return provider.classify(refusal);
+      return failed(refusal);
     }
     try {
       return await call(fresh);
     } catch (again) {
-      return provider.classify(again);
+      return failed(again);
     }
   }
 }
+
+/** A classified failure and its error's details (hosts, socket codes), which only the log shows. */
+type Failure = ClassifiedError & { detail: string };
 
 async function settle(db: Db, claim: TargetRow, outcome: Outcome): Promise<AttemptResult> {
   return (await writeOutcome(db, claim, outcome)) ? outcome.status : null;
@@ -161,7 +170,7 @@ async function settleFailure(
   db: Db,
   claim: TargetRow,
   found: Ready,
-  failure: ReturnType<Provider['classify']>,
+  failure: Failure,
   settings: PublishingSettings,
   provider: Provider,
 ): Promise<AttemptResult> {
@@ -175,18 +184,22 @@ async function settleFailure(
     },
     settings,
   );
-  if (decided.kind === 'unconfirmed') {
-    // What the account reads is in plain words (policy.ts); what went wrong on the wire (the
-    // host, the socket's code) is for whoever runs the worker.
-    const line = {
-      time: new Date().toISOString(),
-      level: 'warn',
-      msg: 'publishing target unconfirmed',
-      targetId: claim.id,
-      detail: failure.message,
-    };
-    process.stderr.write(`${JSON.stringify(line)}\n`);
-  }
+  // What the account reads is in plain words (policy.ts, http.ts); what went wrong on the wire
+  // (the host and port, the socket's code) is for whoever runs the worker: every failed
+  // attempt writes it here (docs/publishing.md, States).
+  const line = {
+    time: new Date().toISOString(),
+    level: 'warn',
+    msg:
+      decided.kind === 'unconfirmed'
+        ? 'publishing target unconfirmed'
+        : 'publishing attempt failed',
+    targetId: claim.id,
+    class: failure.class,
+    message: decided.error.message,
+    detail: failure.detail,
+  };
+  process.stderr.write(`${JSON.stringify(line)}\n`);
   const outcome: Outcome =
     decided.kind === 'retry'
       ? { status: 'pending', nextAttemptAt: decided.at, error: decided.error }

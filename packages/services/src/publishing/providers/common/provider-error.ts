@@ -8,8 +8,12 @@ import type { ClassifiedError } from '../../provider';
  */
 export class ProviderError extends Error {
   override readonly name = 'ProviderError';
-  constructor(readonly classified: ClassifiedError) {
-    super(classified.message);
+  /** `cause`: the error it classifies, whose details go to the worker's log (engine/attempt.ts). */
+  constructor(
+    readonly classified: ClassifiedError,
+    options?: { cause?: unknown },
+  ) {
+    super(classified.message, options);
   }
 }
 

@@ -31,11 +31,11 @@ export async function fromStorage<T>(read: () => Promise<T>): Promise<T> {
   try {
     return await read();
   } catch (error) {
-    const reason = error instanceof Error ? `: ${error.message}` : '.';
-    throw new ProviderError({
-      class: 'transient',
-      message: `The media could not be read${reason}`,
-    });
+    // The storage's own words (a path, a bucket) are the worker's log's, not the account's.
+    throw new ProviderError(
+      { class: 'transient', message: 'The media could not be read from storage.' },
+      { cause: error },
+    );
   }
 }
 

@@ -125,10 +125,13 @@ export async function uploadXMedia(api: XApi, media: PublishMedia[]): Promise<st
     for (const item of media) ids.push(await upload(api, item));
   } catch (error) {
     if (error instanceof NetworkError && error.details.status === undefined) {
-      throw new ProviderError({
-        class: 'transient',
-        message: `${error.message} (during a media upload)`,
-      });
+      throw new ProviderError(
+        {
+          class: 'transient',
+          message: `${error.message} (during a media upload)`,
+        },
+        { cause: error },
+      );
     }
     throw error;
   }
