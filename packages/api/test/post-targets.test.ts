@@ -307,6 +307,55 @@ describe('POST /api/content/posts/validate', () => {
     }
   });
 
+  it('lists the rules on a body’s values as issues, which create and PUT refuse (400)', async () => {
+    const image = await mediaWith(h, h.main.accountId, 'image/png', 1000);
+    const parts = (n: number) => Array.from({ length: n }, (_, i) => ({ content: `part ${i}` }));
+    for (const [body, path] of [
+      [
+        { title: 'x', targets: [{ channelId: bluesky }, { channelId: bluesky }] },
+        'targets[1].channelId',
+      ],
+      [{ title: 'x', targets: [{ channelId: mastodon, thread: parts(25) }] }, 'targets[0].thread'],
+      [{ title: 'x', mediaIds: [image, image] }, 'mediaIds[1]'],
+      [
+        { title: 'x', targets: [{ channelId: bluesky, mediaIds: [image, image] }] },
+        'targets[0].mediaIds[1]',
+      ],
+    ] as const) {
+      const checked = await validate(body);
+      expect(checked.status, JSON.stringify(body)).toBe(200);
+      expect(checked.json.data.valid).toBe(false);
+      expect(checked.json.data.issues.map((i: { path: string }) => i.path)).toContain(path);
+      const created = await h.call('POST', '/api/content/posts', { body });
+      expect(created.status).toBe(400);
+      expect(created.json.error.details.issues.map((i: { path: string }) => i.path)).toEqual([
+        path,
+      ]);
+      const draft = await createPost(h, { title: 'x' });
+      const { title: _title, ...change } = body;
+      const updated = await put(draft.id, change);
+      expect(updated.status).toBe(400);
+      expect(updated.json.error.details.issues.map((i: { path: string }) => i.path)).toEqual([
+        path,
+      ]);
+    }
+    // 24 parts after the first is the most: valid as far as the rule goes.
+    const longest = await validate({
+      title: 'x',
+      content: 'head',
+      targets: [{ channelId: mastodon, thread: parts(24) }],
+    });
+    expect(longest.json.data.issues).toEqual([]);
+    // A body of the wrong shape is still 400: a value of the wrong type, or past a request's
+    // bound (more than 100 parts).
+    for (const body of [
+      { title: 'x', targets: [{ channelId: 7 }] },
+      { title: 'x', targets: [{ channelId: mastodon, thread: parts(101) }] },
+    ]) {
+      expect((await validate(body)).status).toBe(400);
+    }
+  });
+
   it('is valid for a post without targets, and 400 for a body that is not a post', async () => {
     expect((await validate({ title: 'T', content: long(5000) })).json.data).toEqual({
       valid: true,

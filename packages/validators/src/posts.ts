@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { SINGLE_LINE_MESSAGE, singleLine } from './text';
 import { paginationQuery, rangeBound, ZTimestamp, ZZonedTime } from './common';
 import { ZEnvelope, ZListEnvelope } from './envelope';
+import type { Issue } from './publishing/check';
 import { ZRecurrence } from './recurrence';
 
 export const POST_STATUSES = [
@@ -39,8 +40,7 @@ const ZTags = z
 const ZMediaIds = z
   .array(z.string().min(1).max(64))
   .max(20)
-  .refine((ids) => new Set(ids).size === ids.length, 'mediaIds must not repeat an id.')
-  .meta({ description: 'Media of the same account, attached in this order.' });
+  .meta({ description: 'Media of the same account, attached in this order; no id twice.' });
 
 /**
  * When to publish, with a time zone: `Z` or an offset such as `+02:00` (stored as UTC). A
@@ -65,6 +65,11 @@ const ZScheduleField = ZScheduleTime.nullable()
 /** At most this many channels per post, and posts per thread (the longest networks allow). */
 export const MAX_TARGETS = 50;
 const MAX_THREAD_PARTS = 25;
+/**
+ * The most thread parts a body may hold: a bound on the request, as MAX_TARGETS is, well over
+ * MAX_THREAD_PARTS, which is a rule on the post (postBodyIssues) that validate reports.
+ */
+const MAX_THREAD_IN_BODY = 100;
 
 const ZThreadPart = z
   .object({
@@ -92,32 +97,61 @@ export const ZTargetInput = z
     }),
     thread: z
       .array(ZThreadPart)
-      .max(MAX_THREAD_PARTS - 1)
+      .max(MAX_THREAD_IN_BODY)
       .optional()
       .meta({
-        description: 'Posts that follow the first as a thread, in order (networks with threads).',
+        description: `Posts that follow the first as a thread, in order (networks with threads; at most ${MAX_THREAD_PARTS - 1}).`,
       }),
   })
   .meta({ id: 'TargetInput' });
 export type TargetInput = z.infer<typeof ZTargetInput>;
 
-/** One target per channel: a post goes to each channel once. */
-const ZTargets = z
-  .array(ZTargetInput)
-  .max(MAX_TARGETS)
-  .superRefine((targets, ctx) => {
+const ZTargets = z.array(ZTargetInput).max(MAX_TARGETS);
+
+/**
+ * The rules a well-formed body's values must follow together, beyond each field's type and
+ * bounds (docs/publishing.md, Validate): no medium twice in a list, each channel once among the
+ * targets, a thread of at most MAX_THREAD_PARTS posts. Issues, not a refusal of the body's shape:
+ * `POST /api/content/posts/validate` lists them with the rest (200), creating and updating a
+ * post refuse them (400), both from here.
+ */
+export function postBodyIssues(body: {
+  mediaIds?: string[] | null;
+  targets?: TargetInput[] | null;
+}): Issue[] {
+  const issues: Issue[] = [];
+  const noRepeat = (ids: string[] | null | undefined, path: string) => {
     const seen = new Set<string>();
-    targets.forEach((target, index) => {
-      if (seen.has(target.channelId)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: [index, 'channelId'],
-          message: 'A post goes to each channel once: this channel is already a target.',
-        });
+    (ids ?? []).forEach((id, i) => {
+      if (seen.has(id)) {
+        issues.push({ path: `${path}[${i}]`, message: `${id} is already in this list.` });
       }
-      seen.add(target.channelId);
+      seen.add(id);
     });
+  };
+  noRepeat(body.mediaIds, 'mediaIds');
+  const channels = new Set<string>();
+  (body.targets ?? []).forEach((target, index) => {
+    const at = `targets[${index}]`;
+    if (channels.has(target.channelId)) {
+      issues.push({
+        path: `${at}.channelId`,
+        message: 'A post goes to each channel once: this channel is already a target.',
+      });
+    }
+    channels.add(target.channelId);
+    noRepeat(target.mediaIds, `${at}.mediaIds`);
+    const thread = target.thread ?? [];
+    if (thread.length > MAX_THREAD_PARTS - 1) {
+      issues.push({
+        path: `${at}.thread`,
+        message: `A thread has at most ${MAX_THREAD_PARTS} posts: the first and ${MAX_THREAD_PARTS - 1} more (${thread.length} more here).`,
+      });
+    }
+    thread.forEach((part, i) => noRepeat(part.mediaIds, `${at}.thread[${i}].mediaIds`));
   });
+  return issues;
+}
 
 export const TARGET_STATUSES = [
   'pending',

@@ -1,6 +1,6 @@
 import type { Principal } from '@chorus/auth';
 import { accounts, and, eq, inArray, media, postMedia } from '@chorus/db';
-import type { EventType, PostStatus } from '@chorus/validators';
+import { postBodyIssues, type EventType, type PostStatus } from '@chorus/validators';
 import { AppError } from '../shared/errors';
 import type { Reader } from './records';
 import type { Tx } from './tx';
@@ -18,6 +18,18 @@ export function requireFutureSchedule(scheduledAt: Date | null | undefined, now:
 /** Only scheduling sets a time: a scheduledAt sent with any other status is refused. */
 export const scheduleWithoutStatus = () =>
   invalid('scheduledAt', "scheduledAt is set by scheduling: send it with status 'scheduled'.");
+
+/**
+ * The rules on a body's values together (`postBodyIssues`: no repeated medium or channel, a
+ * thread's length): 400 on create and update; validate lists the same issues (docs/publishing.md).
+ */
+export function assertPostBody(body: Parameters<typeof postBodyIssues>[0]) {
+  const issues = postBodyIssues(body);
+  if (issues.length === 0) return;
+  throw new AppError('validation_error', issues[0]?.message ?? 'The post is not valid.', {
+    issues,
+  });
+}
 
 /** Every id must be media of the caller's account; a foreign id is as unknown as a missing one. */
 export async function assertOwnMedia(tx: Tx, principal: Principal, ids: string[]) {

@@ -1,6 +1,13 @@
 import type { Principal } from '@chorus/auth';
 import { eq, postTargets, posts, type Db } from '@chorus/db';
-import type { CreatePostInput, Issue, Post, PostStatus, UpdatePostInput } from '@chorus/validators';
+import {
+  postBodyIssues,
+  type CreatePostInput,
+  type Issue,
+  type Post,
+  type PostStatus,
+  type UpdatePostInput,
+} from '@chorus/validators';
 import { AppError } from '../shared/errors';
 import { recordEvent } from '../events/record';
 import { newId } from '../shared/ids';
@@ -12,6 +19,7 @@ import { findPost, mediaIdsOf, toOnePost, type PostRow } from './records';
 import {
   assertMayPublish,
   assertOwnMedia,
+  assertPostBody,
   eventOfStatus,
   replaceMedia,
   requireFutureSchedule,
@@ -208,6 +216,7 @@ async function checkCreate(tx: Tx, principal: Principal, body: CreatePostInput, 
     scheduledAt = requireFutureSchedule(toDate(input.scheduledAt), now);
   else if (input.scheduledAt !== undefined) throw scheduleWithoutStatus();
   await assertOwnMedia(tx, principal, input.mediaIds);
+  assertPostBody(input);
   return { input, recurrence, scheduledAt };
 }
 
@@ -223,7 +232,8 @@ export async function validatePost(opts: {
 }): Promise<{ valid: boolean; issues: Issue[] }> {
   const { principal } = opts;
   return opts.db.transaction(async (tx) => {
-    const issues: Issue[] = [];
+    // The body's rules first, whatever else create would refuse before reaching them.
+    const issues: Issue[] = postBodyIssues(opts.input);
     let input = opts.input;
     try {
       ({ input } = await checkCreate(tx, principal, opts.input, new Date()));
@@ -399,6 +409,7 @@ export async function updatePost(opts: {
     if (publishes) await assertMayPublish(tx, principal);
     assertPendingKept(row, status, edited, principal);
     assertSentPartsKept(row, edited);
+    assertPostBody(input);
     if (input.mediaIds && edited.includes('mediaIds')) {
       await assertOwnMedia(tx, principal, input.mediaIds);
       await replaceMedia(tx, id, input.mediaIds);
