@@ -240,6 +240,29 @@ describe('a changed text goes out as the new text', () => {
   const statusOf = (id: string | null | undefined) =>
     mastodon.published().find((status) => status.id === id);
 
+  it('a thread failed part-way links to its live head, until a new text replaces it', async () => {
+    const { postId } = await halfSentThread('headlink');
+    const [row] = await targetsOf(database.db, postId);
+    const head = mastodon.published().find((s) => s.text === 'headlink OLD head');
+    expect(head).toBeDefined();
+    const got = await call('GET', `/api/content/posts/${postId}`);
+    expect(got.json.data.targets[0]).toMatchObject({
+      id: row?.id,
+      status: 'failed',
+      externalId: head?.id,
+      url: `${mastodon.url}/@headlink/${head?.id}`,
+      publishedAt: null,
+    });
+    // A new text is a new thread: the old head is not its post.
+    expect((await call('PUT', `/api/content/posts/${postId}`, { status: 'draft' })).status).toBe(
+      200,
+    );
+    const edited = await call('PUT', `/api/content/posts/${postId}`, {
+      content: 'headlink NEW head',
+    });
+    expect(edited.json.data.targets[0]).toMatchObject({ externalId: null, url: null });
+  });
+
   it("the post's own content, inherited by the target: the new head goes out", async () => {
     const { postId } = await halfSentThread('inherits');
     const draft = await call('PUT', `/api/content/posts/${postId}`, { status: 'draft' });

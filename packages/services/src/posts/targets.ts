@@ -138,6 +138,9 @@ export async function replaceTargets(
         ...kept,
         ...base,
         progress: changed ? {} : kept.progress,
+        // A failed target's live head belonged to the old text (claim.ts, changes).
+        externalId: changed ? null : kept.externalId,
+        url: changed ? null : kept.url,
         revision: changed ? kept.revision + 1 : kept.revision,
         updatedAt: changed ? now : kept.updatedAt,
       };
@@ -165,7 +168,14 @@ export async function reviseInheritingTargets(
   if (!changed.content && !changed.mediaIds) return;
   await tx
     .update(postTargets)
-    .set({ progress: {}, revision: sql`${postTargets.revision} + 1`, updatedAt: new Date() })
+    .set({
+      progress: {},
+      // The old text's live head is no longer this target's post (see toTarget's failed head).
+      externalId: null,
+      url: null,
+      revision: sql`${postTargets.revision} + 1`,
+      updatedAt: new Date(),
+    })
     .where(
       and(
         eq(postTargets.postId, postId),

@@ -169,6 +169,12 @@ export interface Provider {
     message: string;
   }[];
   publish(request: PublishRequest, context: ProviderContext): Promise<Published>;
+  /**
+   * The first post of a thread already live, read from the progress `publish` saved (networks
+   * with threads): a target that fails after it shows its link (docs/publishing.md, States).
+   * `url` is null where the progress has none.
+   */
+  head?(progress: PublishProgress): { externalId: string; url: string | null } | undefined;
   /** New credentials from the refresh token (or a new session); throws when refused. */
   refresh(credentials: ProviderCredentials, context: ProviderContext): Promise<ProviderCredentials>;
   classify(error: unknown): ClassifiedError;

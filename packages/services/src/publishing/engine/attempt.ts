@@ -1,7 +1,7 @@
 import type { Db } from '@chorus/db';
 import type { Network } from '@chorus/validators';
 import { failureDetail } from '../http';
-import type { ClassifiedError, Provider, ProviderCredentials } from '../provider';
+import type { ClassifiedError, Provider, ProviderCredentials, PublishProgress } from '../provider';
 import {
   claimTargets,
   heartbeat,
@@ -98,6 +98,8 @@ async function send(
   }, settings.leaseMs / 4);
   const abort = new AbortController();
   const timeout = setTimeout(() => abort.abort(), settings.timeoutMs);
+  // What the network holds so far (earlier attempts' progress, then this one's).
+  let progress = claim.progress;
   const call = (credentials: ProviderCredentials) =>
     provider.publish(
       {
@@ -111,7 +113,10 @@ async function send(
         parts: found.parts,
         firstComment: claim.firstComment,
         progress: claim.progress,
-        saveProgress: (progress) => saveProgress(db, claim, progress),
+        saveProgress: async (next) => {
+          await saveProgress(db, claim, next);
+          progress = next;
+        },
       },
       { ...providerContext(network, credentials, opts.env), signal: abort.signal },
     );
@@ -120,7 +125,7 @@ async function send(
     if ('externalId' in outcome) {
       return await settle(db, claim, { status: 'published', ...outcome });
     }
-    return await settleFailure(db, claim, found, outcome, settings, provider);
+    return await settleFailure(db, claim, found, outcome, settings, provider, progress);
   } finally {
     clearInterval(lease);
     clearTimeout(timeout);
@@ -173,6 +178,7 @@ async function settleFailure(
   failure: Failure,
   settings: PublishingSettings,
   provider: Provider,
+  progress: PublishProgress,
 ): Promise<AttemptResult> {
   const decided = verdict(
     failure,
@@ -203,7 +209,9 @@ async function settleFailure(
   const outcome: Outcome =
     decided.kind === 'retry'
       ? { status: 'pending', nextAttemptAt: decided.at, error: decided.error }
-      : { status: decided.kind, error: decided.error };
+      : decided.kind === 'failed'
+        ? { status: 'failed', error: decided.error, head: provider.head?.(progress) }
+        : { status: decided.kind, error: decided.error };
   const reconnect = decided.kind === 'failed' && decided.reconnect;
   const written = await writeOutcome(db, claim, outcome, async (tx) => {
     if (reconnect) await markNeedsReconnect(tx, claim.accountId, found.connection.integrationId);

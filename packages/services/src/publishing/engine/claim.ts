@@ -81,7 +81,12 @@ export async function saveProgress(db: Db, claim: TargetRow, progress: PublishPr
 
 export type Outcome =
   | { status: 'published'; externalId: string; url: string }
-  | { status: 'failed' | 'unconfirmed'; error: TargetError }
+  | {
+      status: 'failed' | 'unconfirmed';
+      error: TargetError;
+      /** A thread's first post, live before a later part failed (Provider.head). */
+      head?: { externalId: string; url: string | null };
+    }
   | { status: 'pending'; nextAttemptAt: Date; error: TargetError };
 
 function changes(outcome: Outcome) {
@@ -97,7 +102,13 @@ function changes(outcome: Outcome) {
     case 'pending':
       return { status: outcome.status, nextAttemptAt: outcome.nextAttemptAt, error: outcome.error };
     default:
-      return { status: outcome.status, error: outcome.error };
+      // A failed thread whose head is live links to it: the head is on the network, and the
+      // person deciding to retry or edit should see where (docs/publishing.md, States).
+      return {
+        status: outcome.status,
+        error: outcome.error,
+        ...(outcome.head ? { externalId: outcome.head.externalId, url: outcome.head.url } : {}),
+      };
   }
 }
 

@@ -132,6 +132,11 @@ export const threads: Provider = {
 
   refresh: (credentials, context) => tokens.refresh(credentials, context),
 
+  head(progress) {
+    const [root] = Array.isArray(progress.posts) ? progress.posts : [];
+    // Its permalink is asked of Threads once the whole thread is out.
+    return root === undefined ? undefined : { externalId: root, url: null };
+  },
   classify: (error) => classifyGraph(error, { refreshable: true }),
 
   metrics(ids, channel, context) {

@@ -2,7 +2,7 @@ import { NETWORK_LIMITS } from '@chorus/validators';
 import type { DiscoveredChannel, PostFigures, ProviderContext, Provider } from '../../provider';
 import { batches } from '../common/json';
 import { classifyBluesky } from './classify';
-import { publishPost } from './post';
+import { blueskyHead, publishPost } from './post';
 import { refreshSession, session, type Session } from './session';
 import { query } from './xrpc';
 
@@ -92,6 +92,7 @@ export const bluesky: Provider = {
 
   publish: publishPost,
   refresh: refreshSession,
+  head: blueskyHead,
   classify: classifyBluesky,
 
   /**

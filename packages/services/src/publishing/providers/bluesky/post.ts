@@ -40,6 +40,12 @@ function decode(value: string | string[] | undefined): StrongRef[] {
 }
 
 /** Where a person sees a post: the Bluesky app's address, by DID (handles can change). */
+/** The thread's first post, once it is live (`Provider.head`). */
+export function blueskyHead(progress: PublishProgress) {
+  const [root] = decode(progress.posts);
+  return root ? { externalId: root.uri, url: postUrl(root.uri) } : undefined;
+}
+
 export function postUrl(uri: string): string {
   const [, , did, , rkey] = uri.split('/');
   return `https://bsky.app/profile/${did}/post/${rkey}`;

@@ -1,4 +1,10 @@
-import { sendKey, type PublishMedia, type PublishRequest, type Published } from '../../provider';
+import {
+  sendKey,
+  type PublishMedia,
+  type PublishProgress,
+  type PublishRequest,
+  type Published,
+} from '../../provider';
 
 /** One post of a reply chain, as the network module sends it. */
 export interface ChainPost {
@@ -16,6 +22,12 @@ export interface ChainPost {
 const list = (value: string | string[] | undefined) => (Array.isArray(value) ? value : []);
 const text = (value: string | string[] | undefined) =>
   typeof value === 'string' ? value : undefined;
+
+/** The chain's first post, once it is live (`Provider.head`). */
+export function replyChainHead(progress: PublishProgress) {
+  const first = list(progress.posted)[0];
+  return first === undefined ? undefined : { externalId: first, url: text(progress.url) ?? null };
+}
 
 /**
  * Publishes a target's parts as a reply chain (each part a reply to the one before) and its

@@ -4,7 +4,7 @@ import { NetworkError } from '../../http';
 import type { PostFigures, Provider } from '../../provider';
 import { batches } from '../common/json';
 import { ProviderError } from '../common/provider-error';
-import { publishReplyChain } from '../common/reply-chain';
+import { publishReplyChain, replyChainHead } from '../common/reply-chain';
 import { mastodonApi, ZStatus, type MastodonApi } from './api';
 import { discoverMastodonChannels } from './channels';
 import { classifyMastodon } from './classify';
@@ -69,6 +69,7 @@ export const mastodonProvider: Provider = {
         'Mastodon access tokens do not expire and cannot be refreshed: connect the account again.',
     });
   },
+  head: replyChainHead,
   classify: classifyMastodon,
   async metrics(externalIds, channel, context) {
     const api = mastodonApi(context, channel.credentials.accessToken);

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { PostFigures, Provider } from '../../provider';
 import { batches, requestJson } from '../common/json';
 import { ProviderError } from '../common/provider-error';
-import { publishReplyChain } from '../common/reply-chain';
+import { publishReplyChain, replyChainHead } from '../common/reply-chain';
 import { xApi } from './api';
 import { classifyX } from './classify';
 import { uploadXMedia } from './media';
@@ -149,6 +149,7 @@ export const xProvider: Provider = {
       extra: credentials.extra,
     };
   },
+  head: replyChainHead,
   classify: classifyX,
   async metrics(externalIds, channel, context) {
     const api = xApi(context, channel.credentials.accessToken);
