@@ -140,6 +140,49 @@ describe('targets on a post', () => {
     expect(await targetRow(h, blue.id)).toBeUndefined();
   });
 
+  it('take back the targets a post answers as they are: null is the same as left out', async () => {
+    const image = await mediaWith(h, h.main.accountId, 'image/png', 1000);
+    const post = await createPost(h, {
+      title: 'T',
+      content: 'for all',
+      targets: [
+        { channelId: mastodon },
+        { channelId: bluesky, content: 'own', thread: [{ content: 'two', mediaIds: [image] }] },
+      ],
+    });
+    const answered = post.targets as Record<string, unknown>[];
+    expect(answered[0]).toMatchObject({ content: null, mediaIds: null, thread: null });
+    await setTarget(h, answered[0]?.id as string, { progress: { media: 'm1' } });
+
+    // Sent back whole (ids, statuses and all): accepted, and nothing the targets send changed.
+    const back = await put(post.id, { targets: answered });
+    expect(back.status, JSON.stringify(back.json)).toBe(200);
+    expect(back.json.data.targets).toEqual(answered);
+    expect(await targetRow(h, answered[0]?.id as string)).toMatchObject({
+      progress: { media: 'm1' },
+      revision: 0,
+    });
+    const checked = await validate({ title: 'T', content: 'for all', targets: answered });
+    expect(checked.status).toBe(200);
+    expect(checked.json.data.valid).toBe(true);
+
+    // null where a value was: the post's own again, as leaving it out would make it.
+    const nulls = { content: null, mediaIds: null, firstComment: null, thread: null };
+    const cleared = await put(post.id, {
+      targets: [{ channelId: mastodon }, { channelId: bluesky, ...nulls }],
+    });
+    expect(cleared.status).toBe(200);
+    expect(cleared.json.data.targets[1]).toMatchObject(nulls);
+    const created = await h.call('POST', '/api/content/posts', {
+      body: {
+        title: 'T',
+        targets: [{ channelId: bluesky, ...nulls, thread: [{ content: 'x', mediaIds: null }] }],
+      },
+    });
+    expect(created.status).toBe(201);
+    expect(created.json.data.targets[0].thread).toEqual([{ content: 'x' }]);
+  });
+
   it('can change only while the post is a draft or scheduled', async () => {
     for (const status of ['published', 'archived', 'failed', 'publishing'] as const) {
       const post = await createPost(h, { title: 'T', targets: [{ channelId: bluesky }] });

@@ -74,22 +74,28 @@ const MAX_THREAD_IN_BODY = 100;
 const ZThreadPart = z
   .object({
     content: ZContent,
-    mediaIds: ZMediaIds.optional().meta({ description: 'Media of this part; none when left out.' }),
+    mediaIds: ZMediaIds.nullable()
+      .optional()
+      .meta({ description: 'Media of this part; none when left out or null.' }),
   })
   .meta({ id: 'ThreadPart' });
 
-/** What a client sends for one channel: fields left out fall back to the post's (docs/publishing.md). */
+/**
+ * What a client sends for one channel: fields left out fall back to the post's
+ * (docs/publishing.md). null means the same as left out, as a target's answer shows it, so an
+ * answer's targets can be sent back as they are.
+ */
 export const ZTargetInput = z
   .object({
     channelId: z.string().min(1).max(64).meta({
       description: 'A channel of the account (`GET /api/content/channels`).',
       example: 'chn_01JD2Y8Q9Z3M4N5P6R7S8T9V0W',
     }),
-    content: ZContent.optional().meta({
-      description: "This channel's text; the post's `content` when left out.",
+    content: ZContent.nullable().optional().meta({
+      description: "This channel's text; the post's `content` when left out or null.",
     }),
-    mediaIds: ZMediaIds.optional().meta({
-      description: "This channel's media; the post's `mediaIds` when left out.",
+    mediaIds: ZMediaIds.nullable().optional().meta({
+      description: "This channel's media; the post's `mediaIds` when left out or null.",
     }),
     firstComment: z.string().max(50_000).nullable().optional().meta({
       description:
@@ -98,9 +104,10 @@ export const ZTargetInput = z
     thread: z
       .array(ZThreadPart)
       .max(MAX_THREAD_IN_BODY)
+      .nullable()
       .optional()
       .meta({
-        description: `Posts that follow the first as a thread, in order (networks with threads; at most ${MAX_THREAD_PARTS - 1}).`,
+        description: `Posts that follow the first as a thread, in order (networks with threads; at most ${MAX_THREAD_PARTS - 1}). None when left out or null.`,
       }),
   })
   .meta({ id: 'TargetInput' });

@@ -57,7 +57,7 @@ export async function assertOwnTargets(
     if (!knownChannels.has(target.channelId)) {
       issues.push({ path: `${at}.channelId`, message: `Unknown channel: ${target.channelId}.` });
     }
-    const unknownMedia = (ids: string[] | undefined, path: string) =>
+    const unknownMedia = (ids: string[] | null | undefined, path: string) =>
       (ids ?? []).forEach((id, i) => {
         if (!knownMedia.has(id))
           issues.push({ path: `${path}[${i}]`, message: `Unknown media: ${id}.` });
@@ -81,7 +81,11 @@ const stored = (target: TargetInput) => ({
   content: target.content ?? null,
   mediaIds: target.mediaIds ?? null,
   firstComment: target.firstComment ?? null,
-  thread: target.thread ?? null,
+  // null and left out are one (docs/publishing.md, Targets), stored as left out.
+  thread:
+    target.thread?.map(({ content, mediaIds }) =>
+      mediaIds ? { content, mediaIds } : { content },
+    ) ?? null,
 });
 
 /**
