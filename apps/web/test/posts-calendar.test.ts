@@ -28,10 +28,11 @@ describe('the calendar grid', () => {
     ]);
   });
 
-  it("shows the last month there is, to the end of its last week (years past 9999 print as '+010000')", () => {
+  it('shows the last month there is up to its last day, 9999-12-31 (no later day has a date)', () => {
     const days = daysOf('month', '9999-12-15');
-    expect(days).toHaveLength(35);
-    expect(days.slice(-3)).toEqual(['9999-12-31', '+010000-01-01', '+010000-01-02']);
+    expect(days[0]).toBe('9999-11-29');
+    expect(days.slice(-2)).toEqual(['9999-12-30', '9999-12-31']);
+    expect(days).toHaveLength(33);
   });
 
   it('steps by month and week, across years and from month ends', () => {

@@ -9,6 +9,7 @@ import { dayStartIn } from '../../../../components/zone-dates';
 export type CalendarView = 'month' | 'week';
 
 const DAY_MS = 86_400_000;
+const LAST_DAY = '9999-12-31';
 const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 const MONTHS = [
   'January',
@@ -51,10 +52,10 @@ export function daysOf(view: CalendarView, anchor: string): string[] {
   const first = view === 'week' ? mondayOf(anchor) : mondayOf(addMonths(anchor, 0));
   const last =
     view === 'week' ? addDays(first, 6) : addDays(mondayOf(addDays(addMonths(anchor, 1), -1)), 6);
-  // Counted, not compared as text: past 9999-12-31 a day prints as +010000-01-01.
-  return Array.from({ length: (toMs(last) - toMs(first)) / DAY_MS + 1 }, (_, i) =>
-    addDays(first, i),
-  );
+  // Counted, not compared as text, and never past the last day a date names (years end at
+  // 9999, docs/api.md): the day after 9999-12-31 is no `YYYY-MM-DD`, and sorts before it.
+  const end = Math.min(toMs(last), toMs(LAST_DAY));
+  return Array.from({ length: (end - toMs(first)) / DAY_MS + 1 }, (_, i) => addDays(first, i));
 }
 
 /** The anchor of the previous (-1) or next (1) month or week. */
