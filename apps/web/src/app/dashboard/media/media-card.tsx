@@ -49,7 +49,7 @@ export function MediaCard({ item, canEdit }: { item: Media; canEdit: boolean }) 
               button="Delete"
               label={`Delete ${item.filename}`}
               title={`Delete ${item.filename}?`}
-              description={`${item.filename} is removed from every post that uses it, and its file is deleted. This cannot be undone.`}
+              description={`${item.filename} and its file are deleted. Posts that use it keep naming it and are not sent until it is taken out of them. This cannot be undone.`}
               confirm="Delete file"
               action={deleteMediaItem}
               values={{ id: item.id, filename: item.filename }}

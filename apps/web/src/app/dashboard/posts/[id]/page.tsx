@@ -45,7 +45,7 @@ export default async function PostPage(props: { params: Params }) {
   const canEdit = mayCall(me, 'posts.update');
   const canDelete = mayCall(me, 'posts.delete');
   // Every time on the page is on the account's clock, as the calendar and the composer's.
-  const [{ media, more }, channelList, zone, submits] = await Promise.all([
+  const [{ media, more, missing }, channelList, zone, submits] = await Promise.all([
     editorMedia(caller, post.mediaIds),
     accountChannels(caller),
     accountZone(caller),
@@ -114,6 +114,14 @@ export default async function PostPage(props: { params: Params }) {
       )}
       <section className="panel" aria-labelledby="post-content">
         <h2 id="post-content">Content</h2>
+        {missing.length > 0 && (
+          <p className="error" role="alert">
+            This post names {missing.length === 1 ? 'a medium' : 'media'} deleted from the library (
+            {missing.join(', ')}): it is not sent until{' '}
+            {missing.length === 1 ? 'it is' : 'they are'} taken out of it
+            {canEdit && !readOnly ? ', which saving it here does' : ''}.
+          </p>
+        )}
         {canEdit && !readOnly ? (
           <PostForm
             post={post}
