@@ -261,10 +261,9 @@ describe('media, as an admin', () => {
     await page.goto(`/dashboard/posts/${postId}`);
     await page.getByRole('alert').getByText(`deleted from the library (${record?.id})`).waitFor();
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.getByRole('status').waitFor();
-    await expect
-      .poll(async () => (await api('GET', `/api/content/posts/${postId}`)).json.data.mediaIds)
-      .toEqual([]);
+    await page.getByRole('status').getByText(`Saved “Uses ${target?.name}”.`).waitFor();
+    const saved = await api('GET', `/api/content/posts/${postId}`);
+    expect(saved.json.data.mediaIds).toEqual([]);
     await page.context().close();
   });
 });
