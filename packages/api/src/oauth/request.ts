@@ -6,6 +6,7 @@ import {
   parseJsonSafely,
   safeRecord,
 } from '@chorus/validators';
+import { echoedPath } from '../server/errors';
 
 /** Token, revocation and introspection requests are small; anything larger is not one. */
 export const MAX_BODY = 64 * 1024;
@@ -75,10 +76,7 @@ function withoutNul(params: Record<string, string>): Record<string, string> {
  * A parameter's name as an error echoes it: a client's own text, so its control characters
  * escaped (a NUL in a name is refused, but the name is echoed first) and at most 100 characters.
  */
-const named = (name: string) => {
-  const echoed = issuePath([name]);
-  return echoed.length > 100 ? `${echoed.slice(0, 100)}…` : echoed;
-};
+const named = (name: string) => echoedPath(issuePath([name]), 100);
 
 const forbidden = (name: string) =>
   new OAuthError('invalid_request', `The ${name} parameter is not allowed.`);

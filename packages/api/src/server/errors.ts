@@ -35,9 +35,12 @@ export const apiError = (code: ErrorCode, message: string, details?: Record<stri
 /** How much of a request's path an error repeats: enough to spot a typo, never a whole long URL. */
 const ECHOED_PATH_CHARS = 200;
 
-/** A path as an error message quotes it: its first 200 characters, an ellipsis after. */
-export const echoedPath = (path: string) =>
-  path.length > ECHOED_PATH_CHARS ? `${path.slice(0, ECHOED_PATH_CHARS)}…` : path;
+/**
+ * A client's text as an error message quotes it: its first `chars` characters (a path's 200),
+ * an ellipsis after.
+ */
+export const echoedPath = (text: string, chars = ECHOED_PATH_CHARS) =>
+  text.length > chars ? `${text.slice(0, chars)}…` : text;
 
 /** 404 route_not_found: no route serves the path (every door and the listener). */
 export const routeNotFound = (path: string) =>
