@@ -132,11 +132,13 @@ export function routeTable(router: AnyRouter, handlers: HandlerRoute[] = []) {
       input,
     });
   }
+  // Each route's shape, worked out once here rather than on every request.
+  const shapes = new Map(routes.map((route) => [route, shapeOf(route.path)]));
   // Two routes of one method on one shape could never both be reached: refuse the table.
   for (const [i, route] of routes.entries()) {
     const twin = routes
       .slice(0, i)
-      .find((r) => r.method === route.method && shapeOf(r.path) === shapeOf(route.path));
+      .find((r) => r.method === route.method && shapes.get(r) === shapes.get(route));
     if (twin) throw new Error(`${route.method} ${route.path} is declared twice (${twin.path}).`);
   }
 
@@ -147,10 +149,8 @@ export function routeTable(router: AnyRouter, handlers: HandlerRoute[] = []) {
   function match(method: string, path: string): RouteMatch {
     const matching = routes.filter((route) => route.pattern.test(path));
     if (matching.length === 0) return null;
-    const best = matching
-      .map((route) => route.path)
-      .reduce((a, b) => (bySpecificity(a, b) <= 0 ? a : b));
-    const onPath = matching.filter((route) => shapeOf(route.path) === shapeOf(best));
+    const best = matching.reduce((a, b) => (bySpecificity(a.path, b.path) <= 0 ? a : b));
+    const onPath = matching.filter((route) => shapes.get(route) === shapes.get(best));
     const route =
       method === 'HEAD' ? onPath.find(answersHead) : onPath.find((r) => r.method === method);
     if (route) return { route, params: paramsOf(route, path) };
