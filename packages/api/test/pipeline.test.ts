@@ -197,18 +197,42 @@ describe('the dashboard’s server calls', () => {
   it('spend the signed-in user’s session budget, the one the tRPC door’s session calls spend', async () => {
     const rateLimiter = testRateLimiter({ free: { read: 2, write: 1 } });
     const principal = h.session();
-    const caller = dashboardCaller(principal, rateLimiter);
     const trpc = createTrpcHandler({
       getDatabase: async () => h.database,
       rateLimiter,
       sessionPrincipal: async () => principal,
     });
     await awayFromWindowEdge();
-    await caller.users.list({});
+    await dashboardCaller(principal, rateLimiter).users.list({});
     const viaDoor = await trpc(new Request('http://localhost/api/trpc/users.list?input=%7B%7D'));
     expect(viaDoor.headers.get('x-ratelimit-remaining')).toBe('0');
-    const refused = await caller.users.list({}).catch((error: unknown) => toApiError(error));
+    const refused = await dashboardCaller(principal, rateLimiter)
+      .users.list({})
+      .catch((error: unknown) => toApiError(error));
     expect(refused).toMatchObject({ status: 429, code: 'rate_limit_exceeded' });
+    await rateLimiter.close();
+  });
+
+  it('count a page view once, however many queries its caller makes', async () => {
+    const rateLimiter = testRateLimiter({ free: { read: 2, write: 1 } });
+    const principal = h.session();
+    const reads = principalBucket(principal, 'GET', rateLimiter.limits);
+    await awayFromWindowEdge();
+    const page = dashboardCaller(principal, rateLimiter);
+    await Promise.all([page.users.list({}), page.integrations.list({}), page.users.list({})]);
+    await page.integrations.connected({});
+    expect((await rateLimiter.peek(reads)).remaining).toBe(1);
+    // The next page view is the next read; past the budget, every query of it is refused.
+    await dashboardCaller(principal, rateLimiter).users.list({});
+    const over = dashboardCaller(principal, rateLimiter);
+    const refused = await Promise.all([
+      over.users.list({}).catch((error: unknown) => toApiError(error)),
+      over.integrations.list({}).catch((error: unknown) => toApiError(error)),
+    ]);
+    expect(refused).toMatchObject([
+      { status: 429, code: 'rate_limit_exceeded' },
+      { status: 429, code: 'rate_limit_exceeded' },
+    ]);
     await rateLimiter.close();
   });
 

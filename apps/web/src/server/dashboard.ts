@@ -22,8 +22,8 @@ export async function requirePrincipal(returnTo: string): Promise<Principal> {
 
 /**
  * The tRPC procedures as the signed-in user: pages and server actions call the same
- * procedures, under the same access and rate-limit rules (each call spends the user's session
- * budget), as the tRPC and REST doors.
+ * procedures, under the same access and rate-limit rules, as the tRPC and REST doors. Make one
+ * per page view or action: its first query spends one read of the user's session budget.
  */
 export async function dashboardCaller(returnTo: string) {
   const principal = await requirePrincipal(returnTo);

@@ -40,24 +40,30 @@ function admitting<T>(target: T, path: string[], admit: (path: string) => Promis
 /**
  * The procedures as called by the web app's own server (the dashboard's pages and server
  * actions), through the same rate-limit and access stages as every door's request
- * (server/pipeline.ts): each query spends the caller's read budget, as the tRPC door counts a
- * session's GET, and every call is checked against the procedure's `meta.access` before it
- * runs. A mutation spends nothing here: mutations run only in server actions, and the action
- * was counted once against the write budget where it arrived, at the port
- * (apps/server/src/web-budgets.ts); counting its calls again would charge one click twice.
+ * (server/pipeline.ts): every call is checked against the procedure's `meta.access` before it
+ * runs, and the caller's first query spends one read of the user's session budget, as the tRPC
+ * door counts a session's GET. A caller serves one page view (or one action), so a page counts
+ * as one read however many procedures it calls: the integrations page calls about twenty, and
+ * counting each let some thirty views a minute spend a whole account's reads. A mutation spends
+ * nothing here: mutations run only in server actions, and the action was counted once against
+ * the write budget where it arrived, at the port (apps/server/src/web-budgets.ts); counting its
+ * calls again would charge one click twice.
  */
 export function createServerCaller({
   rateLimiter = defaultRateLimiter(),
   ...context
 }: ServerCallerOptions): ReturnType<typeof createCaller> {
   const caller = createCaller({ ...context, response: {} });
-  const headers = new Headers();
+  // Shared by every query of the caller, those made at once included: one spend, and its
+  // refusal refuses them all.
+  let read: Promise<void> | undefined;
+  const spendRead = () => {
+    const bucket = principalBucket(context.principal, 'GET', rateLimiter.limits);
+    return spendBudget(rateLimiter, bucket, {}, new Headers());
+  };
   return admitting(caller, [], async (path) => {
     try {
-      if (isReadProcedure(path)) {
-        const bucket = principalBucket(context.principal, 'GET', rateLimiter.limits);
-        await spendBudget(rateLimiter, bucket, {}, headers);
-      }
+      if (isReadProcedure(path)) await (read ??= spendRead());
       checkAccess(context.principal, [accessRuleOf(path) ?? {}]);
     } catch (error) {
       // As the procedure's own tier throws it: pages tell a refusal by its tRPC code
