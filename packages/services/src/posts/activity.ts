@@ -3,7 +3,7 @@ import { eq, field, postActivity, type Db, type RowOf } from '@chorus/db';
 import type { Activity, ActivityAction, PostStatus } from '@chorus/validators';
 import { newId } from '../shared/ids';
 import { readTablePage, type PageRequest } from '../shared/pagination';
-import { findPost } from './records';
+import { findPost, type PostRow } from './records';
 import type { Tx } from './tx';
 
 export interface ActivityEntry {
@@ -90,4 +90,23 @@ export async function listPostActivity(opts: {
     fields: activityFields,
     items: (rows) => rows.map(toActivity),
   });
+}
+
+/**
+ * What an entry of a change of status tells (docs/workflow.md): the time a post is now
+ * scheduled at, or the time that unscheduling or withdrawing it dropped, so that the activity
+ * still says when it would have gone out.
+ */
+export function statusDetails(
+  action: ActivityEntry['action'] | null,
+  before: PostRow,
+  after: PostRow,
+) {
+  const at =
+    action === 'scheduled'
+      ? after.scheduledAt
+      : action === 'unscheduled' || action === 'withdrawn'
+        ? before.scheduledAt
+        : null;
+  return at ? { scheduledAt: at.toISOString() } : {};
 }

@@ -9,7 +9,7 @@ import { requireFutureSchedule } from './rules';
 import { nextOccurrenceOf, startedSeries } from './recurrence';
 import { refusedTransition } from './transitions';
 import type { Tx } from './tx';
-import { assertPublishableNow, publishPostNow } from './write';
+import { assertPublishableNow, publishPostNow } from './publish-now';
 
 /** An action that starts from one status only: from any other it is a 409. */
 function requireStatus(row: PostRow, required: PostStatus, to: PostStatus, done: string) {

@@ -72,3 +72,7 @@ export async function assertMayPublish(db: Reader, principal: Principal) {
     'This account requires approval: submit the post (POST /api/content/posts/{id}/submit) and an admin schedules or publishes it.',
   );
 }
+
+/** A time of the body as a Date, `null` and left out (`undefined`) kept as they are. */
+export const toDate = (value: string | null | undefined) =>
+  value ? new Date(value) : (value as null | undefined);

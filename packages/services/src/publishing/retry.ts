@@ -6,7 +6,7 @@ import { recordEvent } from '../events/record';
 import { findPost, toOnePost } from '../posts/records';
 import { recordActivity } from '../posts/activity';
 import { assertMayPublish } from '../posts/rules';
-import { assertPublishableNow } from '../posts/write';
+import { assertPublishableNow } from '../posts/publish-now';
 import { wakePublishing } from './engine/wake';
 import { settlePost } from './settle';
 import { startPublishing } from './start';

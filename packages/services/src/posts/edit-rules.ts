@@ -1,0 +1,81 @@
+/**
+ * The rules of editing a post that depend on what the edit changes: which fields an update
+ * really changes, and which of them a post's state lets change.
+ */
+import type { Principal } from '@chorus/auth';
+import type { UpdatePostInput } from '@chorus/validators';
+import { AppError } from '../shared/errors';
+import { mediaIdsOf, type PostRow } from './records';
+import { targetsDiffer } from './targets';
+import type { Tx } from './tx';
+
+/** The fields of an update body that change what the post says or where it goes. */
+export type Editable = 'title' | 'content' | 'tags' | 'mediaIds' | 'targets' | 'recurrence';
+
+/** Lists equal as the post shows them: tags and media keep their order, so order counts. */
+const sameList = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((item, i) => item === b[i]);
+
+/**
+ * The fields whose value an update changes, in the post's order. A field sent with the value
+ * it has is no edit (a client that sends the whole post back): it writes no `edited` entry, no
+ * event, and may be sent where changing it is refused (the targets of a published post).
+ */
+export async function editedFields(tx: Tx, row: PostRow, input: UpdatePostInput) {
+  const fields: Editable[] = [];
+  if (input.title !== undefined && input.title !== row.title) fields.push('title');
+  if (input.content !== undefined && input.content !== row.content) fields.push('content');
+  if (input.tags && !sameList(input.tags, row.tags)) fields.push('tags');
+  if (input.mediaIds) {
+    const current = (await mediaIdsOf(tx, [row.id])).get(row.id) ?? [];
+    if (!sameList(input.mediaIds, current)) fields.push('mediaIds');
+  }
+  if (input.targets && (await targetsDiffer(tx, row.id, input.targets))) fields.push('targets');
+  if (input.recurrence !== undefined && input.recurrence !== row.recurrence) {
+    fields.push('recurrence');
+  }
+  return fields;
+}
+
+/**
+ * Targets change while nothing of them has gone out: a draft, or a scheduled post
+ * (docs/publishing.md#targets).
+ */
+export function assertTargetsEditable(row: PostRow, status: PostRow['status']) {
+  if (row.status === 'draft' || row.status === 'scheduled' || status === 'draft') return;
+  const message = `The targets of a ${row.status} post cannot change; they can while it is a draft or scheduled.`;
+  throw new AppError('validation_error', message, { issues: [{ path: 'targets', message }] });
+}
+
+/**
+ * What an admin approves is what its author submitted: while a post waits for approval, only
+ * an admin (who approves it) changes what it says; its author withdraws it to draft to edit it
+ * (in the same update, too) and submits it again (docs/workflow.md).
+ */
+export function assertPendingKept(
+  row: PostRow,
+  status: PostRow['status'],
+  edited: Editable[],
+  principal: Principal,
+) {
+  const [field] = edited;
+  if (row.status !== 'pending_approval' || status !== row.status || !field) return;
+  if (principal.role === 'admin') return;
+  const message =
+    'A post awaiting approval cannot change; withdraw it to draft to edit it, then submit it again.';
+  throw new AppError('validation_error', message, { issues: [{ path: field, message }] });
+}
+
+/**
+ * A post's content and media change at any time but while it is `publishing`: the engine reads
+ * them as each target goes out, so the targets not yet sent would carry the new ones and the
+ * networks would disagree. A failed post's are fixed, then retried. The same values again are
+ * no change (`editedFields`).
+ */
+export function assertSentPartsKept(row: PostRow, edited: Editable[]) {
+  if (row.status !== 'publishing') return;
+  const changed = edited.find((field) => field === 'content' || field === 'mediaIds');
+  if (!changed) return;
+  const message = `The ${changed} of a post cannot change while it is publishing; it can once publishing ends.`;
+  throw new AppError('validation_error', message, { issues: [{ path: changed, message }] });
+}
