@@ -4,7 +4,8 @@ import { AppError } from '../shared/errors';
 /**
  * The post's status machine, as data: from each status, the statuses a post may move to. The
  * service reads it; the dashboard reads it to offer only allowed changes. Conditions (a future
- * `scheduledAt`, `publishedAt` set now) live in `write.ts`; who may make a change lives with it.
+ * `scheduledAt`, `publishedAt` set now) live in `create.ts` and `update.ts`; who may make a change
+ * lives with it.
  */
 export const POST_TRANSITIONS: Readonly<Record<PostStatus, readonly PostStatus[]>> = {
   draft: ['pending_approval', 'scheduled', 'published'],
