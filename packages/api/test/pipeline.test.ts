@@ -6,6 +6,7 @@
  * door's error shape. A stage skipped for one kind fails here.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { gzipSync } from 'node:zlib';
 import { createServerCaller, principalBucket, toApiError, type RateLimiter } from '../src';
 import type { Principal } from '@chorus/auth';
 import { apiMounts, createApiListener } from '../src/server';
@@ -103,6 +104,43 @@ describe('every route kind, through the one pipeline', () => {
       expect(mine, kind).toHaveLength(1);
       expect(mine[0]?.status, kind).toBe(status);
     }
+  });
+
+  it('refuses a compressed body (415, Accept-Encoding: identity) on every route that reads one', async () => {
+    const json = {
+      ...bearer(h.main.token),
+      'content-type': 'application/json',
+      'content-encoding': 'gzip',
+    };
+    const sent = [
+      ['/api/users', { method: 'POST', headers: json, body: gzipSync('{"name":"Zip"}') }],
+      ['/api/trpc/users.create', { method: 'POST', headers: json, body: gzipSync('{}') }],
+      ['/api/content/posts/import', { method: 'POST', headers: json, body: gzipSync('[]') }],
+      ['/oauth/token', { method: 'POST', headers: { ...form, 'content-encoding': 'GZIP' } }],
+    ] as const;
+    for (const [path, init] of sent) {
+      const res = await fetch(`${base}${path}`, init);
+      const text = await res.text();
+      expect(res.status, path).toBe(415);
+      expect(res.headers.get('accept-encoding'), path).toBe('identity');
+      // The OAuth endpoints answer in RFC 6749's shape, where no code names a media type.
+      const code = path.startsWith('/oauth/') ? 'invalid_request' : 'unsupported_media_type';
+      expect(text, path).toContain(`"${code}"`);
+    }
+    // Nothing was written by the REST call.
+    const users = await fetch(`${base}/api/users?limit=100`, { headers: bearer(h.main.token) });
+    expect(JSON.stringify(await users.json())).not.toContain('Zip');
+    // `identity` is no coding at all.
+    const plain = await fetch(`${base}/api/content/posts/validate`, {
+      method: 'POST',
+      headers: {
+        ...bearer(h.main.token),
+        'content-type': 'application/json',
+        'content-encoding': 'identity',
+      },
+      body: '{"title":"Plain"}',
+    });
+    expect(plain.status).toBe(200);
   });
 
   it('refuses a body over its cap (413) before the caller is looked at, in the door’s shape', async () => {

@@ -21,3 +21,18 @@ export async function readCapped(req: Request, limit: number): Promise<string> {
   }
   return Buffer.concat(chunks).toString('utf8');
 }
+
+/**
+ * Bodies are read as sent: one in a content coding (`Content-Encoding: gzip`) would be read as
+ * its compressed bytes and called malformed, so it is refused for what it is, 415 with
+ * `Accept-Encoding: identity` (RFC 9110, 15.5.16 and 12.5.3).
+ */
+export function refuseEncodedBody(req: Request, headers: Headers) {
+  const coding = req.headers.get('content-encoding')?.trim().toLowerCase();
+  if (!coding || coding === 'identity') return;
+  headers.set('Accept-Encoding', 'identity');
+  throw new AppError(
+    'unsupported_media_type',
+    'A body with a Content-Encoding is not accepted: send it uncompressed.',
+  );
+}

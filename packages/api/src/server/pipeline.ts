@@ -12,7 +12,7 @@ import {
 } from '../rate-limit';
 import { withIdempotency } from '../rest/idempotency';
 import { accessBreach, type AccessRule } from './access';
-import { MAX_BODY_BYTES, readCapped } from './body-limit';
+import { MAX_BODY_BYTES, readCapped, refuseEncodedBody } from './body-limit';
 import { toApiError, type ApiError } from './errors';
 import { describeError, log } from './logger';
 import type { Answer } from './node-fetch';
@@ -183,6 +183,7 @@ export function createPipeline<R extends PipelineRoute = PipelineRoute>(
   async function admit(route: PipelineRoute, start: Start): Promise<Answer> {
     const { req, headers } = start;
     // Most requests (every GET) have no body: no promise to wait for.
+    if (route.body !== 'none' && !takesNoBody(req.method)) refuseEncodedBody(req, headers);
     const cap = bodyCap(req, route);
     const body = cap === undefined ? undefined : await readCapped(req, cap);
     const principal = await callerOf(req, route, headers);
