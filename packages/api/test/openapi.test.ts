@@ -215,6 +215,13 @@ describe('GET /api/openapi.json', () => {
     );
   });
 
+  it('names the details a status change’s 409 carries', () => {
+    const update = doc.paths['/api/content/posts/{id}'].put;
+    const status = update.requestBody.content['application/json'].schema.properties.status;
+    expect(status.description).toContain('`details.allowedStatuses`');
+    expect(status.description).toContain('`details.unconfirmedTargets`');
+  });
+
   it('documents request bodies as JSON only, each with an example, forms in the description', () => {
     const operations = Object.entries(doc.paths).flatMap(([path, item]) =>
       Object.entries(item as Record<string, { requestBody?: { content: object } }>).map(

@@ -278,7 +278,7 @@ export const ZUpdatePost = z.object({
   content: ZContent.optional(),
   status: ZPostStatus.optional().meta({
     description:
-      'A change of status, allowed only from certain statuses (a draft may be scheduled or published, a published post archived, …); any other is 409 `invalid_status_transition` with `details.allowedStatuses`.',
+      'A change of status, allowed only from certain statuses (a draft may be scheduled or published, a published post archived, …); any other is 409 `invalid_status_transition` with `details.allowedStatuses`. Scheduling or publishing a post with a target that may already be on the network (`unconfirmed`) is the same 409, with `details.unconfirmedTargets` (their ids) to resolve first.',
   }),
   tags: ZTags.optional(),
   mediaIds: ZMediaIds.optional(),
