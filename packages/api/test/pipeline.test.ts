@@ -143,6 +143,38 @@ describe('every route kind, through the one pipeline', () => {
     expect(plain.status).toBe(200);
   });
 
+  it('refuses a body that is not UTF-8 (400) rather than storing U+FFFD in its place', async () => {
+    const json = { ...bearer(h.main.token), 'content-type': 'application/json' };
+    // {"title":"caf\xe9"}: Latin-1, not UTF-8.
+    const latin1 = Buffer.from('{"title":"caf\xe9 latin"}', 'latin1');
+    const rest = await fetch(`${base}/api/content/posts`, {
+      method: 'POST',
+      headers: json,
+      body: latin1,
+    });
+    expect(rest.status).toBe(400);
+    expect(await rest.json()).toMatchObject({
+      error: { code: 'invalid_json', message: 'The request body is not valid UTF-8.' },
+    });
+    const trpc = await fetch(`${base}/api/trpc/posts.create`, {
+      method: 'POST',
+      headers: json,
+      body: latin1,
+    });
+    expect(trpc.status).toBe(400);
+    const listed = await fetch(`${base}/api/content/posts?limit=100`, {
+      headers: bearer(h.main.token),
+    });
+    expect(JSON.stringify(await listed.json())).not.toContain('latin');
+    // The same text in UTF-8 is taken as sent.
+    const utf8 = await fetch(`${base}/api/content/posts/validate`, {
+      method: 'POST',
+      headers: json,
+      body: Buffer.from('{"title":"café"}', 'utf8'),
+    });
+    expect(utf8.status).toBe(200);
+  });
+
   it('refuses a body over its cap (413) before the caller is looked at, in the door’s shape', async () => {
     const big = JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) });
     const json = { 'content-type': 'application/json' };

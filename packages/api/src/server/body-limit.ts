@@ -5,7 +5,8 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
  * Reads at most `limit` bytes of a request body as text, refusing larger bodies (declared or
- * chunked) with 413 `payload_too_large` as soon as they pass the limit, never buffering them.
+ * chunked) with 413 `payload_too_large` as soon as they pass the limit, never buffering them,
+ * and bytes that are not UTF-8 with 400 `invalid_json`.
  */
 export async function readCapped(req: Request, limit: number): Promise<string> {
   const tooLarge = () =>
@@ -19,8 +20,16 @@ export async function readCapped(req: Request, limit: number): Promise<string> {
     if (size > limit) throw tooLarge();
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  try {
+    return UTF8.decode(Buffer.concat(chunks));
+  } catch {
+    // Replacing the bytes (U+FFFD) would store text the client never sent.
+    throw new AppError('invalid_json', 'The request body is not valid UTF-8.');
+  }
 }
+
+/** Bodies are text in UTF-8 (RFC 8259; forms as the URL standard encodes them). */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * Bodies are read as sent: one in a content coding (`Content-Encoding: gzip`) would be read as
