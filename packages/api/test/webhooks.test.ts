@@ -133,7 +133,7 @@ describe('webhook endpoints', () => {
     expect(httpPublic.status).toBe(400);
   });
 
-  it('refuses IPv4-compatible, NAT64, 6to4 and site-local IPv6 targets, whatever IPv4 they embed', async () => {
+  it('refuses IPv4-compatible, NAT64, 6to4, Teredo, site-local and documentation targets, whatever IPv4 they embed', async () => {
     process.env.CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS = 'false';
     for (const url of [
       'https://[::10.0.0.1]/hook',
@@ -147,6 +147,20 @@ describe('webhook endpoints', () => {
       'https://[2002:808:808::1]/hook',
       'https://[fec0::1]/hook',
       'https://[feff::1]/hook',
+      // Local-use NAT64, IPv4-translated, IPv4-mapped in hex, Teredo, documentation, discard.
+      'https://[64:ff9b:1::a00:1]/hook',
+      'https://[::ffff:0:7f00:1]/hook',
+      'https://[::ffff:a00:1]/hook',
+      'https://[::ffff:127.0.0.1]/hook',
+      'https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hook',
+      'https://[2001:db8::1]/hook',
+      'https://[3fff::1]/hook',
+      'https://[100::1]/hook',
+      // Documentation and retired IPv4 ranges.
+      'https://192.0.2.1/hook',
+      'https://198.51.100.1/hook',
+      'https://203.0.113.1/hook',
+      'https://192.88.99.1/hook',
     ]) {
       const { status, json } = await h.call('POST', '/api/webhooks', {
         body: { url, events: ['*'] },
@@ -157,11 +171,11 @@ describe('webhook endpoints', () => {
         message: expect.stringMatching(/private, loopback or link-local/),
       });
     }
-    // A public IPv6 address is still a target.
-    const v6 = await h.call('POST', '/api/webhooks', {
-      body: { url: 'https://[2606:4700:4700::1111]/hook', events: ['*'] },
-    });
-    expect(v6.status).toBe(201);
+    // A public IPv6 address is still a target, as is a public IPv4 one mapped.
+    for (const url of ['https://[2606:4700:4700::1111]/hook', 'https://[::ffff:808:808]/hook']) {
+      const created = await h.call('POST', '/api/webhooks', { body: { url, events: ['*'] } });
+      expect(created.status, url).toBe(201);
+    }
   });
 
   it('allows public targets on ports 443 and 8443 only, unless private targets are allowed', async () => {

@@ -12,8 +12,13 @@ for (const [network, prefix] of [
   ['169.254.0.0', 16],
   ['172.16.0.0', 12],
   ['192.0.0.0', 24],
+  // Documentation (TEST-NET-1 to 3) and the retired 6to4 relay: no receiver lives there.
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
   ['192.168.0.0', 16],
   ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
   ['224.0.0.0', 4],
   ['240.0.0.0', 4],
 ] as const) {
@@ -25,6 +30,15 @@ for (const [network, prefix] of [
   ['::', 96],
   ['::1', 128],
   ['64:ff9b::', 96],
+  // Local-use NAT64 (RFC 8215), IPv4-translated (RFC 2765), Teredo and the rest of the IETF's
+  // protocol block (RFC 2928), documentation (RFC 3849, 9637) and discard-only (RFC 6666):
+  // each embeds an IPv4 address where a host may route to it, or is no receiver's address.
+  ['64:ff9b:1::', 48],
+  ['::ffff:0:0:0', 96],
+  ['2001::', 23],
+  ['2001:db8::', 32],
+  ['3fff::', 20],
+  ['100::', 64],
   ['2002::', 16],
   ['fc00::', 7],
   ['fe80::', 10],
@@ -71,7 +85,8 @@ function bytesOf(address: string): Buffer | null {
 const dotted = (b: Buffer, at: number) => `${b[at]}.${b[at + 1]}.${b[at + 2]}.${b[at + 3]}`;
 
 /**
- * The IPv4 address an IPv6 one carries: IPv4-compatible `::a.b.c.d`, NAT64 `64:ff9b::a.b.c.d`,
+ * The IPv4 address an IPv6 one carries: IPv4-compatible `::a.b.c.d`, IPv4-mapped
+ * `::ffff:a.b.c.d` (in any spelling: URLs write it `::ffff:a0b:c0d`), NAT64 `64:ff9b::a.b.c.d`,
  * 6to4 `2002:aabb:ccdd::` (the address in bits 16–47). Null for the others.
  */
 export function embeddedIpv4(address: string): string | null {
@@ -79,6 +94,7 @@ export function embeddedIpv4(address: string): string | null {
   if (!b) return null;
   const zeros = (from: number, to: number) => b.subarray(from, to).every((x) => x === 0);
   if (zeros(0, 12)) return dotted(b, 12);
+  if (zeros(0, 10) && b.readUInt16BE(10) === 0xffff) return dotted(b, 12);
   if (b.readUInt32BE(0) === 0x0064ff9b && zeros(4, 12)) return dotted(b, 12);
   if (b.readUInt16BE(0) === 0x2002) return dotted(b, 2);
   return null;
