@@ -6,11 +6,19 @@ export interface Received {
   body: string;
 }
 
-type Answer = { status: number; body?: string; headers?: Record<string, string> } | 'hang';
+type Answer =
+  | {
+      status: number;
+      body?: string;
+      headers?: Record<string, string>;
+      /** Answers once this settles: an attempt held in flight. */
+      after?: Promise<void>;
+    }
+  | 'hang';
 
 /**
  * A webhook receiver on loopback: it keeps every request and answers from a script of
- * answers (then 200), or hangs when told to.
+ * answers (then 200), when told to only once a promise settles, or hangs.
  */
 export async function startReceiver() {
   const received: Received[] = [];
@@ -24,8 +32,10 @@ export async function startReceiver() {
       for (const wake of waiters.splice(0)) wake();
       const answer = script.shift() ?? { status: 200, body: 'ok' };
       if (answer === 'hang') return;
-      res.writeHead(answer.status, answer.headers);
-      res.end(answer.body ?? '');
+      void (answer.after ?? Promise.resolve()).then(() => {
+        res.writeHead(answer.status, answer.headers);
+        res.end(answer.body ?? '');
+      });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -403,6 +403,62 @@ describe('delivery', () => {
     expect(got.json.data).toMatchObject({ active: false, disabledReason: 'failing' });
   });
 
+  it('keeps an endpoint switched off while an attempt was out, and sends it nothing more', async () => {
+    const { accountId, token, hook } = await isolated();
+    let answer = () => {};
+    receiver.answer({ status: 500, after: new Promise<void>((resolve) => (answer = resolve)) });
+    const before = receiver.received.length;
+    await h.db.transaction((tx) =>
+      recordEvent({ tx, accountId, type: 'post.created', object: {} }),
+    );
+    const sweeping = sweep();
+    await receiver.until(before + 1);
+    const off = await h.call('PUT', `/api/webhooks/${hook.id}`, { body: { active: false }, token });
+    expect(off.json.data).toMatchObject({ active: false, disabledReason: null });
+    answer();
+    await sweeping;
+    const got = await h.call('GET', `/api/webhooks/${hook.id}`, { token });
+    expect(got.json.data).toMatchObject({ active: false, disabledReason: null });
+    await sweep();
+    await sweep();
+    expect(receiver.received.length).toBe(before + 1);
+    const [delivery] = (await deliveries(hook.id, token)).data;
+    expect(delivery.status).toBe('failed');
+  });
+
+  it('keeps a retry asked while an attempt was out: due now, its schedule afresh', async () => {
+    const { accountId, token, hook } = await isolated();
+    let answer = () => {};
+    receiver.answer({ status: 500, after: new Promise<void>((resolve) => (answer = resolve)) });
+    const before = receiver.received.length;
+    await h.db.transaction((tx) =>
+      recordEvent({ tx, accountId, type: 'post.created', object: {} }),
+    );
+    const sweeping = sweep();
+    await receiver.until(before + 1);
+    const [out] = (await deliveries(hook.id, token)).data;
+    const retried = await h.call('POST', `/api/webhooks/${hook.id}/deliveries/${out.id}/retry`, {
+      token,
+    });
+    expect(retried.status).toBe(200);
+    answer();
+    await sweeping;
+    const [row] = await h.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.id, out.id));
+    // The attempt is counted; the schedule is the retry's, not the attempt's next step.
+    expect(row).toMatchObject({ status: 'pending', attempts: 1, runAttempts: 0 });
+    expect(row?.nextAttemptAt?.getTime()).toBeLessThanOrEqual(Date.now());
+    // Three retries follow (the schedule's three steps), not two.
+    receiver.answer({ status: 500 }, { status: 500 }, { status: 500 }, { status: 500 });
+    for (let i = 0; i < 6; i++) await sweep();
+    expect(receiver.received.length).toBe(before + 5);
+    const [failed] = (await deliveries(hook.id, token)).data;
+    expect(failed).toMatchObject({ status: 'failed' });
+    expect(failed.attempts).toHaveLength(5);
+  });
+
   it('keeps only the first 1 KiB of a huge answer', async () => {
     const { accountId, token, hook } = await isolated();
     receiver.answer({ status: 200, body: 'é'.repeat(1_000_000) });

@@ -131,7 +131,7 @@ async function recordOutcomes(db: Db, outcomes: Outcome[], settings: WebhookSett
       });
       moves.push({
         id: delivery.id,
-        attempts: delivery.attempts + 1,
+        lease_until: delivery.nextAttemptAt,
         run_attempts: runAttempts,
         status: ok ? 'succeeded' : retry ? 'pending' : 'failed',
         next_attempt_at: retry ? new Date(now.getTime() + wait * 1000) : null,
@@ -167,15 +167,21 @@ async function recordOutcomes(db: Db, outcomes: Outcome[], settings: WebhookSett
         attempts,
       ),
     );
+    // A delivery still under this worker's lease moves on; one retried meanwhile (due now, its
+    // schedule afresh) keeps what the retry set, and only counts the attempt.
+    const held = sql`d.next_attempt_at = v.lease_until`;
     await tx.execute(sql`
       update webhook_deliveries as d
-      set attempts = v.attempts, run_attempts = v.run_attempts, status = v.status,
-          next_attempt_at = v.next_attempt_at, updated_at = ${now.toISOString()}::timestamptz
+      set attempts = d.attempts + 1,
+          run_attempts = case when ${held} then v.run_attempts else d.run_attempts end,
+          status = case when ${held} then v.status else d.status end,
+          next_attempt_at = case when ${held} then v.next_attempt_at else d.next_attempt_at end,
+          updated_at = ${now.toISOString()}::timestamptz
       from ${jsonRecords(
         'v',
         {
           id: 'text',
-          attempts: 'int',
+          lease_until: 'timestamptz',
           run_attempts: 'int',
           status: 'webhook_delivery_status',
           next_attempt_at: 'timestamptz',
@@ -184,11 +190,13 @@ async function recordOutcomes(db: Db, outcomes: Outcome[], settings: WebhookSett
       )}
       where d.id = v.id and d.status = 'pending'`);
     for (const { webhook, ok, gone, failed } of endpoints.values()) {
+      // Only ever from on to off: an admin may have switched the endpoint off (or on again)
+      // while the batch was out, and that choice stands.
       if (gone) {
         await tx
           .update(webhooks)
           .set({ active: false, disabledReason: 'gone', updatedAt: now })
-          .where(eq(webhooks.id, webhook.id));
+          .where(and(eq(webhooks.id, webhook.id), eq(webhooks.active, true)));
       } else if (ok) {
         if (webhook.failingSince) {
           await tx.update(webhooks).set({ failingSince: null }).where(eq(webhooks.id, webhook.id));
@@ -201,8 +209,8 @@ async function recordOutcomes(db: Db, outcomes: Outcome[], settings: WebhookSett
           .update(webhooks)
           .set({
             failingSince: sql`coalesce(${webhooks.failingSince}, ${at})`,
-            active: sql`not (${webhooks.failingSince} is not null and ${webhooks.failingSince} <= ${disableBefore})`,
-            disabledReason: sql`case when ${webhooks.failingSince} <= ${disableBefore} then 'failing'::webhook_disabled_reason else null end`,
+            active: sql`${webhooks.active} and not (${webhooks.failingSince} is not null and ${webhooks.failingSince} <= ${disableBefore})`,
+            disabledReason: sql`case when ${webhooks.active} and ${webhooks.failingSince} <= ${disableBefore} then 'failing'::webhook_disabled_reason else ${webhooks.disabledReason} end`,
           })
           .where(eq(webhooks.id, webhook.id));
       }
