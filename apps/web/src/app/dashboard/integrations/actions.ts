@@ -1,6 +1,5 @@
 'use server';
 
-import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 import { succeeded, text, type ActionResult } from '~/server/action-result';
 import { act } from '~/server/action';
@@ -9,10 +8,11 @@ const PATH = '/dashboard/integrations';
 
 /**
  * OAuth platforms: the browser goes to the provider, which returns it to our callback, which
- * sends it back here with `status` and `provider` (and `error`). API-key platforms connect now.
+ * sends it back here with `status` and `provider` (and `error`): the connection's default
+ * return, on this service's own origin (CHORUS_PUBLIC_URL when set; docs/integrations.md).
+ * API-key platforms connect now.
  */
 export async function connect(_: ActionResult, form: FormData): Promise<ActionResult> {
-  const host = (await headers()).get('host') ?? 'localhost';
   let authUrl: string | undefined;
   const answer = await act({ path: PATH, form }, async (caller) => {
     const apiKey = text(form, 'apiKey');
@@ -23,7 +23,6 @@ export async function connect(_: ActionResult, form: FormData): Promise<ActionRe
       apiKey: apiKey || undefined,
       handle: handle || undefined,
       serviceUrl: serviceUrl || undefined,
-      redirectUrl: `http://${host}${PATH}`,
     });
     if (result.status === 'pending') authUrl = result.authUrl;
     return succeeded(`Connected ${text(form, 'name')}.`);
