@@ -186,9 +186,14 @@ describe('webhooks, as an admin', () => {
     await page.getByRole('status').getByText(`Saved the webhook to ${hookUrl}.`).waitFor();
     await page.getByText('Disabled', { exact: true }).waitFor();
     await page.getByText('by an admin').waitFor();
+    // A switched-off endpoint is sent nothing: no test event, no retry to offer.
+    expect(await page.getByRole('button', { name: 'Send test event' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^Retry the / }).count()).toBe(0);
     await page.getByRole('button', { name: 'Re-enable' }).click();
     await page.getByRole('status').getByText(`Re-enabled the webhook to ${hookUrl}.`).waitFor();
     await page.getByText('Active', { exact: true }).waitFor();
+    await page.getByRole('button', { name: 'Send test event' }).waitFor();
+    expect(await page.getByRole('button', { name: /^Retry the / }).count()).toBeGreaterThan(0);
 
     await page.getByRole('button', { name: 'Delete this webhook' }).click();
     await page

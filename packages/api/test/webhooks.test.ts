@@ -558,6 +558,31 @@ describe('delivery', () => {
   });
 });
 
+describe('a switched-off webhook', () => {
+  it('is sent no test and no retry: 409 webhook_inactive, nothing queued', async () => {
+    const { token, hook } = await isolated();
+    const test = await h.call('POST', `/api/webhooks/${hook.id}/test`, { token });
+    expect(test.status).toBe(201);
+    await h.call('PUT', `/api/webhooks/${hook.id}`, { body: { active: false }, token });
+    const refused = await h.call('POST', `/api/webhooks/${hook.id}/test`, { token });
+    expect(refused.status).toBe(409);
+    expect(refused.json.error).toMatchObject({
+      code: 'webhook_inactive',
+      message: 'This webhook is switched off: switch it on (active: true) to send it a test.',
+    });
+    const retry = await h.call(
+      'POST',
+      `/api/webhooks/${hook.id}/deliveries/${test.json.data.id}/retry`,
+      { token },
+    );
+    expect(retry.status).toBe(409);
+    expect(retry.json.error.code).toBe('webhook_inactive');
+    const log = await deliveries(hook.id, token);
+    expect(log.meta.pagination.total).toBe(1);
+    expect(log.data[0]).toMatchObject({ id: test.json.data.id, status: 'pending' });
+  });
+});
+
 describe('events', () => {
   it('are written only when their change commits', async () => {
     const { accountId } = await isolated();

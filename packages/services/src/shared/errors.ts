@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   invalid_status_transition: 409,
   last_admin: 409,
   webhook_limit_reached: 409,
+  webhook_inactive: 409,
   idempotency_in_progress: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,

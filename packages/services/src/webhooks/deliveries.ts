@@ -17,11 +17,11 @@ import {
   type RowOf,
 } from '@chorus/db';
 import type { WebhookDelivery } from '@chorus/validators';
-import { notFound } from '../shared/errors';
+import { AppError, notFound } from '../shared/errors';
 import { recordEvent } from '../events/record';
 import { readTablePage, type PageRequest } from '../shared/pagination';
 import { findWebhookRow } from './endpoints';
-import { toWebhook } from './records';
+import { toWebhook, type WebhookRow } from './records';
 
 /**
  * A delivery's columns the log shows, as the row reader gives them, with its event's type: a
@@ -135,6 +135,18 @@ async function oneDelivery(db: Db, webhookId: string, deliveryId: string) {
 }
 
 /**
+ * A switched-off endpoint is sent nothing, so what was asked of it is refused now (409), where
+ * accepting it would answer `pending` and fail later for a reason the caller never saw.
+ */
+function assertActive(webhook: WebhookRow, action: string) {
+  if (webhook.active) return;
+  throw new AppError(
+    'webhook_inactive',
+    `This webhook is switched off: switch it on (active: true) to ${action}.`,
+  );
+}
+
+/**
  * Sends a delivery again through the same path as any other: it is due now, with the retry
  * schedule started afresh. A delivery already pending is only made due now.
  */
@@ -145,7 +157,7 @@ export async function retryDelivery(opts: {
   deliveryId: string;
 }) {
   const { db, principal, webhookId, deliveryId } = opts;
-  await findWebhookRow(db, principal, webhookId);
+  assertActive(await findWebhookRow(db, principal, webhookId), 'retry a delivery');
   const now = new Date();
   const [row] = await db
     .update(webhookDeliveries)
@@ -160,6 +172,7 @@ export async function retryDelivery(opts: {
 export async function sendTestEvent(opts: { db: Db; principal: Principal; webhookId: string }) {
   const { db, principal, webhookId } = opts;
   const webhook = await findWebhookRow(db, principal, webhookId);
+  assertActive(webhook, 'send it a test');
   const event = await db.transaction((tx) =>
     recordEvent({
       tx,

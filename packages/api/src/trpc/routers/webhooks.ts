@@ -142,8 +142,10 @@ export const webhooksRouter = router({
         operationId: 'retryWebhookDelivery',
         tags,
         summary: 'Send a delivery again',
-        description: 'Due now, with the retry schedule started afresh. An empty body.',
+        description:
+          'Due now, with the retry schedule started afresh. An empty body. A switched-off webhook (`active: false`) is sent nothing: 409 `webhook_inactive`.',
       },
+      errors: ['webhook_inactive'],
     })
     .input(ZDeliveryIdParam)
     .output(ZWebhookDeliveryResponse)
@@ -167,8 +169,9 @@ export const webhooksRouter = router({
         tags,
         summary: 'Send a test event',
         description:
-          'A `webhook.test` event to this endpoint only, delivered like any other. An empty body.',
+          'A `webhook.test` event to this endpoint only, delivered like any other. An empty body. A switched-off webhook (`active: false`) is sent nothing: 409 `webhook_inactive`.',
       },
+      errors: ['webhook_inactive'],
       successStatus: 201,
     })
     .input(ZWebhookIdParam)

@@ -14,14 +14,15 @@ const STATUS_BADGE: Record<WebhookDelivery['status'], string> = {
 type Props = {
   webhookId: string;
   deliveries: WebhookDelivery[];
-  admin: boolean;
+  /** An admin, on an endpoint that is switched on: a switched-off one is sent nothing. */
+  canRetry: boolean;
   pagination: DataTableProps<WebhookDelivery>['pagination'];
 };
 
 const lastAttempt = (delivery: WebhookDelivery) => delivery.attempts.at(-1);
 
 /** Deliveries newest first, each with its latest attempt; admins may send one again. */
-export function DeliveryLog({ webhookId, deliveries, admin, pagination }: Props) {
+export function DeliveryLog({ webhookId, deliveries, canRetry, pagination }: Props) {
   return (
     <DataTable
       label="Deliveries"
@@ -29,7 +30,7 @@ export function DeliveryLog({ webhookId, deliveries, admin, pagination }: Props)
       rowKey={(delivery) => delivery.id}
       empty={
         <EmptyState title="No deliveries yet">
-          {admin
+          {canRetry
             ? 'Send a test event to see one arrive.'
             : 'Events this webhook receives show here.'}
         </EmptyState>
@@ -86,7 +87,7 @@ export function DeliveryLog({ webhookId, deliveries, admin, pagination }: Props)
           header: 'Next retry',
           cell: (delivery) => (delivery.nextAttemptAt ? utc(delivery.nextAttemptAt) : '—'),
         },
-        admin && {
+        canRetry && {
           header: 'Actions',
           hideHeader: true,
           className: 'actions',

@@ -72,9 +72,12 @@ export default async function WebhookPage(props: {
                 Re-enable
               </ActionButton>
             )}
-            <ActionButton action={sendTestEvent} values={values}>
-              Send test event
-            </ActionButton>
+            {/* A switched-off endpoint is sent nothing (409 webhook_inactive). */}
+            {webhook.active && (
+              <ActionButton action={sendTestEvent} values={values}>
+                Send test event
+              </ActionButton>
+            )}
             <WebhookDialog webhook={webhook} />
             <ConfirmAction
               button="Rotate secret"
@@ -105,7 +108,7 @@ export default async function WebhookPage(props: {
         <DeliveryLog
           webhookId={webhook.id}
           deliveries={log.data}
-          admin={admin}
+          canRetry={admin && webhook.active}
           pagination={{ at: envelopePage(log.meta.pagination), href: (p) => `${path}?page=${p}` }}
         />
       </section>
