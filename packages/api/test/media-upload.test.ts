@@ -109,6 +109,12 @@ describe('POST /api/content/media', () => {
       const png = fixture('pixel.png');
       const damaged = Buffer.concat([png.subarray(0, 8), Buffer.alloc(40, 0xff)]);
       expect((await upload(h, damaged, { filename: 'b.png' })).status).toBe(415);
+      // Cut off inside its size fields: damaged, not an image declaring 0 pixels.
+      for (const end of [16, 20, 23]) {
+        const cut = await upload(h, png.subarray(0, end), { filename: 'c.png' });
+        expect(cut.status, `${end} bytes`).toBe(415);
+        expect(cut.json.error.message).toBe('The image is damaged: its size cannot be read.');
+      }
     });
   });
 
@@ -246,6 +252,32 @@ describe('POST /api/content/media', () => {
     expect(json.data.filename).toBe('passwd.png');
     const unicode = await upload(h, fixture('pixel.png'), { filename: 'été 😀.png' });
     expect(unicode.json.data.filename).toBe('été 😀.png');
+  });
+
+  it('names a file part sent with an empty name (filename="") upload.<type>', async () => {
+    for (const type of ['image/png', 'text/plain']) {
+      // As curl -F 'file=@pixel.png;filename=""' sends it (fetch's FormData leaves the name out).
+      const body = Buffer.concat([
+        Buffer.from(
+          `--b\r\nContent-Disposition: form-data; name="file"; filename=""\r\nContent-Type: ${type}\r\n\r\n`,
+        ),
+        fixture('pixel.png'),
+        Buffer.from('\r\n--b--\r\n'),
+      ]);
+      const res = await h.handle(
+        new Request('http://localhost:3000/api/content/media', {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${h.main.token}`,
+            'content-type': 'multipart/form-data; boundary=b',
+          },
+          body,
+        }),
+      );
+      const json = (await res.json()) as { data: unknown };
+      expect(res.status, type).toBe(201);
+      expect(json.data).toMatchObject({ filename: 'upload.png', mimeType: 'image/png' });
+    }
   });
 
   it('answers a retry with the same Idempotency-Key with the first answer, keeping one copy', async () => {

@@ -38,17 +38,29 @@ async function detectType(head: Buffer): Promise<MediaType> {
  */
 export const MAX_IMAGE_SIDE = 65_535;
 
+/** Where each fixed-layout format's width and height end (JPEG's sit after its segments). */
+const SIZE_FIELDS_END: Partial<Record<MediaType, number>> = {
+  'image/png': 24, // signature 8, IHDR length and type 8, width 4, height 4
+  'image/gif': 10, // signature 6, width 2, height 2
+  'image/webp': 25, // RIFF header 12, chunk header 8, VP8L's size fields to byte 25 (VP8's: 30)
+};
+
 /**
  * Pixel size of an image from its header. An image without a readable one is refused (415);
  * one declaring no pixels, or more than MAX_IMAGE_SIDE on a side, is a 400 on `file`.
  */
 export function dimensions(type: MediaType, header: Buffer) {
   if (!type.startsWith('image/')) return { width: null, height: null };
+  const damaged = () =>
+    new AppError('unsupported_media_type', 'The image is damaged: its size cannot be read.');
+  // A file cut off before its size fields: image-size reads the missing bytes as zeros, and
+  // the image would be said to declare 0 pixels.
+  if (header.length < (SIZE_FIELDS_END[type] ?? 0)) throw damaged();
   let size: { width: number; height: number };
   try {
     size = imageSize(header);
   } catch {
-    throw new AppError('unsupported_media_type', 'The image is damaged: its size cannot be read.');
+    throw damaged();
   }
   const { width, height } = size;
   const sane = (side: number) => Number.isInteger(side) && side >= 1 && side <= MAX_IMAGE_SIDE;
