@@ -558,6 +558,39 @@ describe('delivery', () => {
   });
 });
 
+describe('accounts sharing the workers', () => {
+  it('take turns: one account’s backlog does not keep another’s delivery out of a batch', async () => {
+    while ((await sweep()) > 0);
+    const busy = await isolated();
+    const quiet = await isolated();
+    await h.db.transaction(async (tx) => {
+      for (let i = 0; i < 12; i++) {
+        await recordEvent({ tx, accountId: busy.accountId, type: 'post.created', object: { i } });
+      }
+    });
+    await h.db.transaction((tx) =>
+      recordEvent({
+        tx,
+        accountId: quiet.accountId,
+        type: 'post.created',
+        object: { quiet: true },
+      }),
+    );
+    const before = receiver.received.length;
+    // One batch of 6: the busy account's share, then the quiet one's.
+    const batch = 6;
+    const sent = await deliverDueWebhooks({ db: h.db, batch, perAccount: 3, budgetMs: 0 });
+    expect(sent).toBeLessThanOrEqual(batch);
+    await receiver.until(before + sent);
+    const bodies = receiver.received.slice(before).map((r) => JSON.parse(r.body).data.object);
+    expect(bodies).toContainEqual({ quiet: true });
+    expect(bodies.filter((object) => 'i' in object).length).toBeGreaterThanOrEqual(3);
+    // An account alone fills whole batches: the rest of the backlog goes out.
+    while ((await sweep()) > 0);
+    expect(receiver.received.length).toBe(before + 13);
+  });
+});
+
 describe('a switched-off webhook', () => {
   it('is sent no test and no retry: 409 webhook_inactive, nothing queued', async () => {
     const { token, hook } = await isolated();
