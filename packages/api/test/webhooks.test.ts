@@ -131,6 +131,14 @@ describe('webhook endpoints', () => {
       body: { url: 'http://203.0.113.9/hook', events: ['*'] },
     });
     expect(httpPublic.status).toBe(400);
+    // A name that does not resolve here: http is refused for what it is, before any look-up.
+    process.env.CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS = 'false';
+    const httpName = await h.call('POST', '/api/webhooks', {
+      body: { url: 'http://unresolvable.invalid/hook', events: ['*'] },
+    });
+    expect(httpName.json.error.details.issues).toEqual([
+      { path: 'url', message: 'The URL must be https.' },
+    ]);
   });
 
   it('refuses IPv4-compatible, NAT64, 6to4, Teredo, site-local and documentation targets, whatever IPv4 they embed', async () => {

@@ -27,19 +27,38 @@ type Claimed = { delivery: DeliveryRow; webhook: WebhookRow; body: string };
  * Takes up to `limit` due deliveries for this worker: their next attempt moves a lease ahead,
  * in one statement over rows no other worker holds (SKIP LOCKED), so two workers never take
  * the same delivery, and one that dies leaves its deliveries due again when the lease ends.
+ * Accounts take turns: the accounts waiting longest first, each with its share of the batch
+ * (at least `perAccount`), so one account's backlog (a burst of events, endpoints that time
+ * out) cannot fill every batch and keep other accounts' deliveries waiting behind it, while a
+ * lone busy account still fills whole batches (docs/webhooks.md).
  */
-async function claimDue(db: Db, limit: number, leaseSeconds: number, now: Date) {
-  const due = db
-    .select({ id: webhookDeliveries.id })
-    .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.status, 'pending'), lte(webhookDeliveries.nextAttemptAt, now)))
-    .orderBy(asc(webhookDeliveries.nextAttemptAt))
-    .limit(limit)
-    .for('update', { skipLocked: true });
+async function claimDue(
+  db: Db,
+  opts: { limit: number; perAccount: number; leaseSeconds: number; now: Date },
+) {
+  const { limit, perAccount, leaseSeconds, now } = opts;
+  // As text with a cast: a Date inside raw SQL is not serialised by every driver.
+  const at = sql`${now.toISOString()}::timestamptz`;
+  const due = sql`
+    select d.id from (
+      select account_id, min(next_attempt_at) as oldest, count(*) over () as accounts
+      from webhook_deliveries
+      where status = 'pending' and next_attempt_at <= ${at}
+      group by account_id order by oldest limit ${limit}
+    ) as a
+    cross join lateral (
+      select id, next_attempt_at from webhook_deliveries
+      where account_id = a.account_id and status = 'pending' and next_attempt_at <= ${at}
+      order by next_attempt_at
+      limit greatest(${perAccount}, ceil(${limit}::numeric / a.accounts))
+      for update skip locked
+    ) as d
+    order by a.oldest, d.next_attempt_at
+    limit ${limit}`;
   const claimed = await db
     .update(webhookDeliveries)
     .set({ nextAttemptAt: new Date(now.getTime() + leaseSeconds * 1000) })
-    .where(inArray(webhookDeliveries.id, due))
+    .where(sql`${webhookDeliveries.id} in (${due})`)
     .returning();
   if (claimed.length === 0) return [];
   const rows = await db
@@ -218,13 +237,31 @@ async function recordOutcomes(db: Db, outcomes: Outcome[], settings: WebhookSett
   });
 }
 
+/**
+ * Whether more may be due after a batch: a full batch, or an account that took a whole share
+ * (at least `perAccount`; a short batch of shares is not the end of what is due). Otherwise
+ * the sweep ends, and what fell due during it waits for the next.
+ */
+function mayHaveMore(claimed: Claimed[], batch: number, perAccount: number) {
+  if (claimed.length >= batch) return true;
+  const perAccountCount = new Map<string, number>();
+  for (const { delivery } of claimed) {
+    const count = (perAccountCount.get(delivery.accountId) ?? 0) + 1;
+    if (count >= perAccount) return true;
+    perAccountCount.set(delivery.accountId, count);
+  }
+  return false;
+}
+
 /** Deliveries a sweep claims and sends at once. */
 export const DELIVERY_BATCH = 50;
+/** The most of one account's deliveries a batch takes, so that accounts take turns. */
+export const DELIVERY_PER_ACCOUNT = 10;
 
 /**
  * Delivers what is due, a batch at a time, all of a batch's attempts at once (so a batch
  * takes one attempt's 10 s at most, well within the lease), until nothing is due or
- * `budgetMs` has passed. A batch's outcomes are written while the next batch goes out (one
+ * `budgetMs` has passed (one batch at least). A batch's outcomes are written while the next batch goes out (one
  * write in flight at most): the lease keeps those deliveries from being claimed again
  * meanwhile. Answers how many attempts were made.
  */
@@ -232,16 +269,23 @@ export async function deliverDueWebhooks(opts: {
   db: Db;
   settings?: WebhookSettings;
   batch?: number;
+  perAccount?: number;
   budgetMs?: number;
 }): Promise<number> {
-  const { db, batch = DELIVERY_BATCH, budgetMs = 10_000 } = opts;
+  const { db, batch = DELIVERY_BATCH, perAccount = DELIVERY_PER_ACCOUNT, budgetMs = 10_000 } = opts;
   const settings = opts.settings ?? webhookSettings();
   const until = Date.now() + budgetMs;
   let attempts = 0;
   let recording: Promise<void> = Promise.resolve();
   try {
-    while (Date.now() < until) {
-      const claimed = await claimDue(db, batch, settings.leaseSeconds, new Date());
+    do {
+      const claimed = await claimDue(db, {
+        limit: batch,
+        perAccount,
+        leaseSeconds: settings.leaseSeconds,
+        now: new Date(),
+      });
+      if (claimed.length === 0) break;
       const outcomes = await Promise.all(
         claimed.map(async (item): Promise<Outcome> => {
           const startedAt = new Date();
@@ -260,8 +304,8 @@ export async function deliverDueWebhooks(opts: {
       // then, a rejection must not count as unhandled.
       recording.catch(() => {});
       attempts += claimed.length;
-      if (claimed.length < batch) break;
-    }
+      if (!mayHaveMore(claimed, batch, perAccount)) break;
+    } while (Date.now() < until);
   } finally {
     await recording;
   }

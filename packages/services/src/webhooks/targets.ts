@@ -128,7 +128,9 @@ export async function checkTarget(
 ): Promise<void> {
   const url = new URL(raw);
   if (url.username || url.password) throw new TargetRefused('The URL must not carry credentials.');
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+  // http is for loopback only, and only where private targets are allowed: refused before
+  // any look-up otherwise, so the message says what is wrong rather than what DNS answered.
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowPrivate)) {
     throw new TargetRefused('The URL must be https.');
   }
   if (!allowPrivate && !PUBLIC_PORTS.has(url.port)) {
