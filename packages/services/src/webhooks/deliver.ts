@@ -1,10 +1,8 @@
 import {
   and,
-  asc,
   eq,
   events,
   inArray,
-  lte,
   sql,
   webhookDeliveries,
   webhooks,
@@ -255,15 +253,15 @@ function mayHaveMore(claimed: Claimed[], batch: number, perAccount: number) {
 
 /** Deliveries a sweep claims and sends at once. */
 export const DELIVERY_BATCH = 50;
-/** The most of one account's deliveries a batch takes, so that accounts take turns. */
+/** An account's least share of a batch (more when fewer accounts wait): accounts take turns. */
 export const DELIVERY_PER_ACCOUNT = 10;
 
 /**
  * Delivers what is due, a batch at a time, all of a batch's attempts at once (so a batch
  * takes one attempt's 10 s at most, well within the lease), until nothing is due or
- * `budgetMs` has passed (one batch at least). A batch's outcomes are written while the next batch goes out (one
- * write in flight at most): the lease keeps those deliveries from being claimed again
- * meanwhile. Answers how many attempts were made.
+ * `budgetMs` has passed (one batch at least). A batch's outcomes are written while the next
+ * batch goes out (one write in flight at most): the lease keeps those deliveries from being
+ * claimed again meanwhile. Answers how many attempts were made.
  */
 export async function deliverDueWebhooks(opts: {
   db: Db;
