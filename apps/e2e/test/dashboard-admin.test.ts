@@ -1,11 +1,14 @@
 /**
  * The admin pages as a person uses them, in Chromium against `npm start`: users (create, sign
- * in as them, a refusal beside its field), an API-key integration (connect, disconnect), what a
- * `user` may not reach, and axe on every page (no serious or critical violation).
+ * in as them, a refusal beside its field), the profile (a new email or password needs the current
+ * one), an API-key integration (connect, disconnect), what a `user` may not reach, and axe on
+ * every page (no serious or critical violation).
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { callApi } from './api';
 import { launchChromium, seriousViolations, signedIn } from './browser';
+import { cliApiKey } from './cli';
 import { ADMIN } from './server';
 
 const base = inject('base');
@@ -92,6 +95,45 @@ describe('users', () => {
     await page.waitForURL((url) => url.pathname === '/dashboard');
     expect(await page.getByText('Users', { exact: true }).count()).toBe(0);
     await page.context().close();
+  });
+});
+
+describe('profile', () => {
+  it('a new email or password needs the current password, refused beside its field', async () => {
+    const key = await cliApiKey(ADMIN.email, 'e2e-profile', 'read,write');
+    const user = { name: 'Pat Profile', email: 'pat-profile@e2e.test', password: 'pat-password' };
+    const created = await callApi(key, 'POST', '/api/users', { ...user, role: 'user' });
+    expect(created.status).toBe(201);
+    const moved = { email: 'pat-moved@e2e.test', password: 'pat-new-password' };
+    const page = await signedIn(browser, base, user);
+    await page.goto('/dashboard/profile');
+    const form = (button: string) =>
+      page.locator('form').filter({ has: page.getByRole('button', { name: button }) });
+    const profile = form('Save profile');
+    await profile.getByLabel('Email').fill(moved.email);
+    await profile.getByRole('button', { name: 'Save profile' }).click();
+    await profile.getByText('Enter your current password.').waitFor();
+    expect(await profile.getByLabel('Current password').getAttribute('aria-invalid')).toBe('true');
+    await profile.getByLabel('Email').fill(moved.email);
+    await profile.getByLabel('Current password').fill(user.password);
+    await profile.getByRole('button', { name: 'Save profile' }).click();
+    await page.getByRole('status').getByText('Profile saved.').waitFor();
+
+    const password = form('Change password');
+    const change = async (current: string) => {
+      await password.getByLabel('Current password').fill(current);
+      await password.getByLabel('New password', { exact: true }).fill(moved.password);
+      await password.getByLabel('Repeat the new password').fill(moved.password);
+      await password.getByRole('button', { name: 'Change password' }).click();
+    };
+    await change('not-my-password');
+    await password.getByText('The current password is wrong.').waitFor();
+    expect(await password.getByLabel('Current password').getAttribute('aria-invalid')).toBe('true');
+    await change(user.password);
+    await page.getByRole('status').getByText('Password changed.').waitFor();
+    await page.context().close();
+    // The new email and password sign in.
+    await (await signedIn(browser, base, moved)).context().close();
   });
 });
 

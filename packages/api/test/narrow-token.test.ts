@@ -90,6 +90,75 @@ describe('a bearer token changing its own password', () => {
   });
 });
 
+describe('a dashboard session changing its own sign-in', () => {
+  const signedIn = async (id: string) => {
+    const principal = await authenticateSession(h.db, await sessionOf(id));
+    if (!principal) throw new Error('no session');
+    return caller(principal);
+  };
+  const refusal = (call: Promise<unknown>) =>
+    call.then(
+      () => 'accepted',
+      (error: { cause?: { code?: string; details?: { issues?: { path: string }[] } } }) =>
+        `${error.cause?.code}:${error.cause?.details?.issues?.[0]?.path}`,
+    );
+
+  it('needs the current password for its own password, refusing a missing or wrong one', async () => {
+    const m = await member();
+    const me = await signedIn(m.id);
+    const change = (extra: object) =>
+      refusal(me.users.update({ userId: m.id, password: 'new-password-1', ...extra }));
+    expect(await change({})).toBe('validation_error:currentPassword');
+    expect(await change({ currentPassword: 'nope-nope' })).toBe('validation_error:currentPassword');
+    await expect(
+      verifyDashboardLogin({ db: h.db, email: m.email, password: 'old-password-1' }),
+    ).resolves.toMatchObject({ userId: m.id });
+    expect(await change({ currentPassword: 'old-password-1' })).toBe('accepted');
+    await expect(
+      verifyDashboardLogin({ db: h.db, email: m.email, password: 'new-password-1' }),
+    ).resolves.toMatchObject({ userId: m.id });
+  });
+
+  it('needs it for its own new email, but not for a name or the same email', async () => {
+    const m = await member();
+    const me = await signedIn(m.id);
+    const email = `moved-${m.email}`;
+    expect(await refusal(me.users.update({ userId: m.id, name: 'Renamed', email: m.email }))).toBe(
+      'accepted',
+    );
+    expect(await refusal(me.users.update({ userId: m.id, email }))).toBe(
+      'validation_error:currentPassword',
+    );
+    expect(
+      await refusal(me.users.update({ userId: m.id, email, currentPassword: 'wrong-one-1' })),
+    ).toBe('validation_error:currentPassword');
+    expect((await me.users.get({ userId: m.id })).email).toBe(m.email);
+    expect(
+      await refusal(me.users.update({ userId: m.id, email, currentPassword: 'old-password-1' })),
+    ).toBe('accepted');
+    expect((await me.users.get({ userId: m.id })).email).toBe(email);
+  });
+
+  it("lets an admin's session set another user's password and email without it", async () => {
+    const m = await member();
+    const admin = await signedIn(h.main.adminId);
+    const email = `given-${m.email}`;
+    await admin.users.update({ userId: m.id, password: 'given-by-admin', email });
+    await expect(
+      verifyDashboardLogin({ db: h.db, email, password: 'given-by-admin' }),
+    ).resolves.toMatchObject({ userId: m.id });
+  });
+
+  it("leaves a bearer token's own email change as it was (no current password)", async () => {
+    const m = await member();
+    const res = await h.call('PUT', `/api/users/${m.id}`, {
+      token: m.token,
+      body: { email: `token-${m.email}` },
+    });
+    expect(res.status).toBe(200);
+  });
+});
+
 describe('two-factor authentication over a bearer token', () => {
   it('cannot be turned off, even by an admin key', async () => {
     const m = await member();

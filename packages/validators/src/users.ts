@@ -80,7 +80,7 @@ export const ZUpdateUser = z.object({
   password: ZPassword.optional(),
   currentPassword: z.string().max(1024).optional().meta({
     description:
-      "The user's current password: required with `password` when a bearer token changes its own user's password.",
+      "The user's current password: required with `password` when a bearer token changes its own user's password (and, in the dashboard, to change one's own password or email).",
   }),
   role: ZRole.optional(),
   settings: ZUserSettings.partial().optional(),

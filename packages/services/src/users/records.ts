@@ -102,10 +102,9 @@ async function assertAnotherAdmin(tx: Tx, accountId: string) {
 
 /**
  * What a bearer token (API key, OAuth token) may not do, whatever its scopes, because it would
- * turn a narrow credential into a full login (docs/security.md): change its own user's password
- * without the current one, or switch two-factor authentication.
+ * turn a narrow credential into a full login (docs/security.md): switch two-factor authentication.
  */
-async function assertBearerMayChange(target: UserRow, input: UpdateUserInput, isSelf: boolean) {
+function assertBearerMayChange(target: UserRow, input: UpdateUserInput) {
   const twoFactor = input.settings?.twoFactorAuth;
   if (twoFactor !== undefined && twoFactor !== target.twoFactorEnabled) {
     throw new AppError(
@@ -113,14 +112,30 @@ async function assertBearerMayChange(target: UserRow, input: UpdateUserInput, is
       'Two-factor authentication is turned on and off in the dashboard, with a code.',
     );
   }
-  if (!isSelf || input.password === undefined) return;
+}
+
+/**
+ * Changing one's own sign-in (the password; through the dashboard also the email) needs the
+ * current password, so that a stolen session or token cannot lock the owner out for good
+ * (docs/security.md). An admin may still set another user's password (provisioning).
+ */
+async function assertCurrentPassword(opts: {
+  target: UserRow;
+  input: UpdateUserInput;
+  viaSession: boolean;
+}) {
+  const { target, input, viaSession } = opts;
+  const newEmail =
+    input.email !== undefined && input.email.toLowerCase() !== target.email.toLowerCase();
+  if (input.password === undefined && !(viaSession && newEmail)) return;
   const current = input.currentPassword;
   if (!current || !(await verifyPassword(target.passwordHash, current))) {
-    throw new AppError('validation_error', 'The current password is required to change it.', {
+    const what = input.password === undefined ? 'your email' : 'your password';
+    throw new AppError('validation_error', `The current password is required to change ${what}.`, {
       issues: [
         {
           path: 'currentPassword',
-          message: current ? 'The current password is wrong.' : 'Send the current password.',
+          message: current ? 'The current password is wrong.' : 'Enter your current password.',
         },
       ],
     });
@@ -147,7 +162,9 @@ export async function updateUser(opts: {
       throw new AppError('forbidden', 'Only an admin can change roles.');
     }
     if (roleChanges && target.role === 'admin') await assertAnotherAdmin(tx, principal.accountId);
-    if (principal.credential.kind !== 'session') await assertBearerMayChange(target, input, isSelf);
+    const viaSession = principal.credential.kind === 'session';
+    if (!viaSession) assertBearerMayChange(target, input);
+    if (isSelf) await assertCurrentPassword({ target, input, viaSession });
     if (input.settings?.twoFactorAuth === true && !target.twoFactorEnabled) {
       throw new AppError('validation_error', 'Two-factor authentication needs enrollment.', {
         issues: [

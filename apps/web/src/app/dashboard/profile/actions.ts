@@ -6,12 +6,21 @@ import { requirePrincipal } from '~/server/dashboard';
 
 const PATH = '/dashboard/profile';
 
-/** Every user edits their own name and email through the same procedure as the API. */
+/**
+ * Every user edits their own name and email through the same procedure as the API; a new email
+ * needs the current password (docs/security.md), a new name does not.
+ */
 export async function saveProfile(_: ActionResult, form: FormData): Promise<ActionResult> {
   const { userId } = await requirePrincipal(PATH);
+  const currentPassword = text(form, 'currentPassword') || undefined;
   // Pages across the dashboard show a user's name (users, posts' activity).
   return act({ path: PATH, shows: { layout: '/dashboard' }, form }, async (caller) => {
-    await caller.users.update({ userId, name: text(form, 'name'), email: text(form, 'email') });
+    await caller.users.update({
+      userId,
+      name: text(form, 'name'),
+      email: text(form, 'email'),
+      currentPassword,
+    });
     return 'Profile saved.';
   });
 }
@@ -26,7 +35,11 @@ export async function changePassword(_: ActionResult, form: FormData): Promise<A
     };
   }
   return act({ path: PATH, shows: false }, async (caller) => {
-    await caller.users.update({ userId, password: text(form, 'password') });
+    await caller.users.update({
+      userId,
+      password: text(form, 'password'),
+      currentPassword: text(form, 'currentPassword'),
+    });
     return 'Password changed.';
   });
 }

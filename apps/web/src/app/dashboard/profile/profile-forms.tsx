@@ -26,6 +26,14 @@ export function ProfileForm({ user }: { user: User }) {
         defaultValue={typed?.email ?? user.email}
         error={result.fields?.email}
       />
+      <Field
+        label="Current password"
+        name="currentPassword"
+        type="password"
+        autoComplete="current-password"
+        hint="Needed to change your email."
+        error={result.fields?.currentPassword}
+      />
       <button type="submit" className="primary" disabled={pending}>
         Save profile
       </button>
@@ -37,6 +45,14 @@ export function PasswordForm() {
   const [result, run, pending] = useToastAction(changePassword);
   return (
     <form action={run} className="form">
+      <Field
+        label="Current password"
+        name="currentPassword"
+        type="password"
+        required
+        autoComplete="current-password"
+        error={result.fields?.currentPassword}
+      />
       <Field
         label="New password"
         name="password"
