@@ -7,7 +7,10 @@ import {
 import { ZTotpCode } from '@chorus/validators';
 import { dashboardProcedure, router } from '../../init';
 
-/** Two-factor enrollment: turned on here only (over REST it can be turned off, not on). */
+/**
+ * Two-factor enrollment, turned on and off here only: a bearer token cannot switch it either way
+ * (docs/oauth.md).
+ */
 export const twoFactorRouter = router({
   status: dashboardProcedure.query(({ ctx }) =>
     twoFactorStatus({ db: ctx.db, principal: ctx.principal }),
