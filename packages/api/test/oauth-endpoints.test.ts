@@ -147,6 +147,41 @@ describe('POST /oauth/token', () => {
     expect(viaBody.res.headers.get('www-authenticate')).toBeNull();
   });
 
+  it('challenges with Basic a malformed Basic header too, and says it is malformed', async () => {
+    const malformed = [
+      `Basic ${btoa('app_without_colon')}`,
+      'Basic !!!notb64',
+      'Basic',
+      'basic   ',
+      `Basic ${btoa('app%zz:secret')}`,
+    ];
+    for (const authorization of malformed) {
+      for (const handler of [endpoints.token, endpoints.revoke, endpoints.introspect]) {
+        const { status, json, res } = await post(
+          handler,
+          '/oauth/x',
+          { grant_type: 'refresh_token', refresh_token: 'x', token: 'x' },
+          { authorization },
+        );
+        expect({ authorization, status, error: json.error }).toEqual({
+          authorization,
+          status: 401,
+          error: 'invalid_client',
+        });
+        expect(json.error_description).toMatch(/HTTP Basic/);
+        expect(json.error_description).not.toMatch(/request body/);
+        expect(res.headers.get('www-authenticate')).toMatch(/^Basic realm=/);
+      }
+    }
+    // Another scheme is no Basic client: no Basic challenge.
+    const bearer = await token(
+      { grant_type: 'refresh_token', refresh_token: 'x' },
+      { authorization: 'Bearer abc' },
+    );
+    expect(bearer.json.error).toBe('invalid_client');
+    expect(bearer.res.headers.get('www-authenticate')).toBeNull();
+  });
+
   it('answers invalid_request for two ways of client authentication, repeated parameters, other bodies', async () => {
     const both = await token(
       { grant_type: 'refresh_token', refresh_token: 'x', client_secret: confidential.secret },

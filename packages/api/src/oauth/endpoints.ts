@@ -15,7 +15,7 @@ import type { Admitted } from '../server/pipeline';
 import { requestIdFor } from '../server/request-id';
 import { json, responseHeaders } from '../server/respond';
 import { clientIp, type TrustedProxies } from '../rate-limit/client-ip';
-import { clientCredentials, readParams, type PresentedCredentials } from './request';
+import { clientCredentials, readParams, usesBasic } from './request';
 
 export interface OAuthEndpointsOptions {
   getDatabase: () => Promise<Database>;
@@ -56,14 +56,9 @@ export const issuerFor = (req: Request) => appOrigin(requestOrigin(req));
  * RFC 6749 §5.2 errors. Anything else goes on to the pipeline's error stage, which answers it
  * in the same shape (oauth/door.ts) and logs it without secrets.
  */
-function failure(
-  error: unknown,
-  credentials: PresentedCredentials | undefined,
-  endpoint: string,
-  headers: Headers,
-) {
+function failure(error: unknown, req: Request, endpoint: string, headers: Headers) {
   if (!(error instanceof OAuthError)) throw error;
-  if (error.error === 'invalid_client' && credentials?.basic) {
+  if (error.error === 'invalid_client' && usesBasic(req)) {
     headers.set('WWW-Authenticate', 'Basic realm="chorus", error="invalid_client"');
   }
   if (error.retryAt) {
@@ -102,11 +97,10 @@ interface Authenticated {
 /**
  * One request's client authentication, run once however many stages ask for it: the
  * rate-limit stage (a confidential client counts on its own budget) and the endpoint, which
- * answers a failure. `credentials` are what the request presented, once read.
+ * answers a failure.
  */
 export interface ClientCheck {
   readonly result: Promise<Authenticated>;
-  readonly credentials: PresentedCredentials | undefined;
 }
 
 /**
@@ -117,33 +111,27 @@ export interface ClientCheck {
 export function oauthEndpoints({ getDatabase, trustedProxies }: OAuthEndpointsOptions) {
   /** Reads the parameters and authenticates the client (RFC 6749 §2.3), once per request. */
   function checkClient(req: Request, body: string | undefined): ClientCheck {
-    let credentials: PresentedCredentials | undefined;
     const result = (async () => {
       const params = readParams(body ?? '', req.headers.get('content-type'));
-      credentials = clientCredentials(req, params);
+      const credentials = clientCredentials(req, params);
       const { db } = await getDatabase();
       const ip = clientIp(req, { trusted: trustedProxies });
       return { db, params, client: await authenticateClient(db, credentials, ip) };
     })();
-    return {
-      result,
-      get credentials() {
-        return credentials;
-      },
-    };
+    return { result };
   }
 
   /** Runs `then` for the checked client; a failure answers in RFC 6749's shape. */
   async function withClient(
     endpoint: string,
-    { headers }: OAuthCall,
+    { req, headers }: OAuthCall,
     check: ClientCheck,
     then: (authenticated: Authenticated) => Promise<Answer>,
   ): Promise<Answer> {
     try {
       return await then(await check.result);
     } catch (error) {
-      return failure(error, check.credentials, endpoint, headers);
+      return failure(error, req, endpoint, headers);
     }
   }
 

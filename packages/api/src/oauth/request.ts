@@ -81,10 +81,12 @@ const named = (name: string) => echoedPath(issuePath([name]), 100);
 const forbidden = (name: string) =>
   new OAuthError('invalid_request', `The ${name} parameter is not allowed.`);
 
-export interface PresentedCredentials extends ClientCredentials {
-  /** The client used HTTP Basic: a failure answers with a Basic challenge (RFC 6749 §5.2). */
-  basic: boolean;
-}
+/**
+ * Whether the request authenticates with HTTP Basic, well-formed or not: any failure then
+ * answers with a Basic challenge (RFC 6749 §5.2, docs/oauth.md), even one about the header.
+ */
+export const usesBasic = (req: Request) =>
+  /^Basic(?:\s|$)/i.test(req.headers.get('authorization') ?? '');
 
 /**
  * The client's credentials, from HTTP Basic (RFC 6749 §2.3.1, id and secret form-encoded
@@ -93,17 +95,20 @@ export interface PresentedCredentials extends ClientCredentials {
 export function clientCredentials(
   req: Request,
   params: Record<string, string | undefined>,
-): PresentedCredentials {
+): ClientCredentials {
   const header = req.headers.get('authorization');
-  const match = header ? /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header) : null;
-  if (header && !match) {
+  if (header && !usesBasic(req)) {
     throw new OAuthError(
       'invalid_client',
       'Use HTTP Basic or the request body for client credentials.',
     );
   }
+  const match = header ? /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header) : null;
+  if (header && !match) {
+    throw new OAuthError('invalid_client', 'Malformed HTTP Basic credentials.');
+  }
   if (!match?.[1]) {
-    return { clientId: params.client_id, clientSecret: params.client_secret, basic: false };
+    return { clientId: params.client_id, clientSecret: params.client_secret };
   }
   if (params.client_secret !== undefined) {
     throw new OAuthError('invalid_request', 'Send client credentials in one way only.');
@@ -127,5 +132,5 @@ export function clientCredentials(
   if (params.client_id !== undefined && params.client_id !== clientId) {
     throw new OAuthError('invalid_request', 'client_id differs from the HTTP Basic user name.');
   }
-  return { clientId, clientSecret: clientSecret || undefined, basic: true };
+  return { clientId, clientSecret: clientSecret || undefined };
 }
