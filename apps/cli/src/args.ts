@@ -1,4 +1,4 @@
-import { ZScope, type Scope } from '@chorus/validators';
+import { inYearRange, ZScope, type Scope } from '@chorus/validators';
 import { z } from 'zod';
 
 /** A mistake in how the command was called: printed as a sentence with the usage. */
@@ -15,7 +15,12 @@ export function parseExpiresIn(value: string, now = new Date()): Date {
     );
   const [, amount = '0', unit = 'd'] = match;
   if (Number(amount) === 0) throw new UsageError('--expires-in must be longer than zero.');
-  return new Date(now.getTime() + Number(amount) * UNITS[unit as keyof typeof UNITS]);
+  const at = new Date(now.getTime() + Number(amount) * UNITS[unit as keyof typeof UNITS]);
+  // The API's own bound on an expiry (docs/api.md): past it the database or Date gives up.
+  if (Number.isNaN(at.getTime()) || !inYearRange(at.toISOString())) {
+    throw new UsageError(`--expires-in ${value} reaches past the year 9999; give a shorter time.`);
+  }
+  return at;
 }
 
 export function parseScopes(value: string): Scope[] {

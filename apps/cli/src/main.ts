@@ -1,10 +1,10 @@
 #!/usr/bin/env -S npx tsx
 /** The operator's command line: bootstrap accounts and API keys against the server's database. */
 import { loadEnvFile, migrateDatabase, openConfiguredDatabase } from '@chorus/db/node';
-import { AppError } from '@chorus/services';
 import { createRequire } from 'node:module';
 import { UsageError } from './args';
 import { parseCommand, USAGE } from './commands';
+import { failureMessage } from './failure';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 
@@ -41,11 +41,7 @@ main(process.argv.slice(2)).then(
       process.stderr.write(`Error: ${error.message}\n\n${USAGE}\n`);
       process.exit(2);
     }
-    const message =
-      error instanceof AppError
-        ? error.message
-        : `Unexpected failure: ${String((error as Error).message ?? error)}`;
-    process.stderr.write(`Error: ${message}\n`);
+    process.stderr.write(`Error: ${failureMessage(error)}\n`);
     process.exit(1);
   },
 );

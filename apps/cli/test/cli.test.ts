@@ -7,9 +7,11 @@ import { promisify } from 'node:util';
 import { authenticateBearer } from '@chorus/auth';
 import type { Database } from '@chorus/db';
 import { createTestDatabase } from '@chorus/db/testing';
+import { AppError } from '@chorus/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseExpiresIn, UsageError } from '../src/args';
 import { runCommand } from '../src/commands';
+import { failureMessage } from '../src/failure';
 
 let database: Database;
 beforeAll(async () => {
@@ -192,6 +194,35 @@ describe('parseExpiresIn', () => {
     expect(parseExpiresIn('2w', now).toISOString()).toBe('2026-12-05T00:00:00.000Z');
     expect(() => parseExpiresIn('0d', now)).toThrow(UsageError);
   });
+
+  it('refuses a time past the year 9999 in a sentence, where the API would refuse the date', () => {
+    const now = new Date('2026-11-21T00:00:00.000Z');
+    expect(parseExpiresIn('400000w', now).getUTCFullYear()).toBeLessThanOrEqual(9999);
+    for (const value of ['3000000d', '420000w', '99999999d', '9'.repeat(400) + 'm']) {
+      expect(() => parseExpiresIn(value, now)).toThrow(/reaches past the year 9999/);
+    }
+  });
+});
+
+describe('failureMessage', () => {
+  it('prints a refusal as it is, and nothing of any other failure but a system code', () => {
+    const hash = 'c0ffee'.repeat(10);
+    const sql = new Error(
+      `Failed query: insert into "api_keys" ("id", "token_hash") values ($1, $2)\nparams: key_1,${hash}`,
+    );
+    const printed = failureMessage(sql);
+    expect(printed).not.toMatch(/insert|api_keys|params/);
+    expect(printed).not.toContain(hash);
+    expect(printed).toMatch(/^Unexpected failure/);
+    expect(failureMessage(new AppError('resource_not_found', 'Active API key not found.'))).toBe(
+      'Active API key not found.',
+    );
+    const refused = Object.assign(new Error(`connect ECONNREFUSED ${hash}`), {
+      code: 'ECONNREFUSED',
+    });
+    expect(failureMessage(refused)).toContain('(ECONNREFUSED)');
+    expect(failureMessage(refused)).not.toContain(hash);
+  });
 });
 
 describe('the installed command', () => {
@@ -258,5 +289,16 @@ describe('the installed command', () => {
       (e: { code: number; stderr: string }) => e,
     );
     expect(refused).toMatchObject({ code: 1, stderr: 'Error: Active API key not found.\n' });
+  });
+
+  it('refuses an expiry past the year 9999 before it reaches the database', async () => {
+    const args = ['--email', 'cli@example.test', '--name', 'far', '--scopes', 'read'];
+    const far = await cli('api-key', 'create', ...args, '--expires-in', '3000000d').catch(
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(far).toMatchObject({ code: 2 });
+    const { stderr } = far as { stderr: string };
+    expect(stderr).toContain('reaches past the year 9999');
+    expect(stderr).not.toMatch(/Failed query|insert into|Invalid time value/);
   });
 });
