@@ -121,7 +121,7 @@ const apiKeyCreate: Command = {
   },
 };
 
-const LIST_HEADER = ['ID', 'KEY', 'STATE', 'NAME', 'SCOPES', 'LAST USED'];
+const LIST_HEADER = ['ID', 'KEY', 'STATE', 'NAME', 'OWNER', 'SCOPES', 'LAST USED'];
 
 const apiKeyList: Command = {
   options: ['email'],
@@ -129,15 +129,7 @@ const apiKeyList: Command = {
     const email = parseEmail(requiredText(f, 'email'), '--email');
     return async (db, io) => {
       const { accountId } = await findUserByEmail(db, email);
-      const now = new Date().toISOString();
-      const keys = (await listApiKeys(db, accountId)).map((key) => ({
-        ...key,
-        state: key.revokedAt
-          ? 'revoked'
-          : key.expiresAt && key.expiresAt < now
-            ? 'expired'
-            : 'active',
-      }));
+      const keys = await listApiKeys(db, accountId);
       if (f.json) return json(io, keys);
       io.out(LIST_HEADER.join('\t'));
       for (const key of keys) {
@@ -147,6 +139,7 @@ const apiKeyList: Command = {
             `${key.prefix}…${key.lastFour}`,
             key.state,
             key.name,
+            key.owner.email,
             key.scopes.join(','),
             key.lastUsedAt ?? 'never',
           ].join('\t'),

@@ -81,7 +81,8 @@ describe('api-key create, list and revoke', () => {
 
     const listed = await run('api-key', 'list', '--email', 'ops@acme.test');
     expect(listed.out).toHaveLength(2);
-    expect(listed.out[0]).toBe('ID\tKEY\tSTATE\tNAME\tSCOPES\tLAST USED');
+    expect(listed.out[0]).toBe('ID\tKEY\tSTATE\tNAME\tOWNER\tSCOPES\tLAST USED');
+    expect(listed.out[1]).toContain('\tops@acme.test\t');
     expect(listed.out[1]).toContain('active');
     expect(listed.out[1]).not.toContain(secret);
     const id = listed.out[1]?.split('\t')[0] ?? '';

@@ -1,14 +1,16 @@
 /**
  * The admin pages as a person uses them, in Chromium against `npm start`: users (create, sign
  * in as them, a refusal beside its field), the profile (a new email or password needs the current
- * one), an API-key integration (connect, disconnect), what a `user` may not reach, and axe on
- * every page (no serious or critical violation).
+ * one), the API keys page (whose each key is, which expired), an API-key integration (connect,
+ * disconnect), what a `user` may not reach, and axe on every page (no serious or critical
+ * violation).
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { callApi } from './api';
 import { launchChromium, seriousViolations, signedIn } from './browser';
 import { cliApiKey } from './cli';
+import { suiteDatabase } from './database';
 import { ADMIN } from './server';
 
 const base = inject('base');
@@ -134,6 +136,39 @@ describe('profile', () => {
     await page.context().close();
     // The new email and password sign in.
     await (await signedIn(browser, base, moved)).context().close();
+  });
+});
+
+describe('API keys', () => {
+  it("an admin sees the account's keys with their owner, and which expired", async () => {
+    await cliApiKey(MEMBER.email, 'e2e-grace-live', 'read');
+    await cliApiKey(MEMBER.email, 'e2e-grace-expired', 'read');
+    const sql = await suiteDatabase();
+    try {
+      await sql`update api_keys set expires_at = now() - interval '1 minute' where name = 'e2e-grace-expired'`;
+    } finally {
+      await sql.end();
+    }
+    const page = await signedIn(browser, base, ADMIN);
+    await page.goto('/dashboard/api-keys');
+    await page.getByRole('heading', { name: "The account's keys", level: 2 }).waitFor();
+    await page.getByRole('columnheader', { name: 'Owner' }).waitFor();
+    const live = page.getByTestId('api-key-e2e-grace-live');
+    expect(await live.textContent()).toContain(MEMBER.email);
+    await live.getByRole('button', { name: 'Revoke' }).waitFor();
+    const expired = page.getByTestId('api-key-e2e-grace-expired');
+    await expired.getByText('Expired', { exact: true }).waitFor();
+    expect(await expired.textContent()).toContain(MEMBER.email);
+    expect(await expired.getByRole('button', { name: 'Revoke' }).count()).toBe(0);
+    await page.context().close();
+
+    // A user sees only their own keys, under a heading that says so, without an owner column.
+    const member = await signedIn(browser, base, MEMBER);
+    await member.goto('/dashboard/api-keys');
+    await member.getByRole('heading', { name: 'Your keys', level: 2 }).waitFor();
+    await member.getByTestId('api-key-e2e-grace-live').waitFor();
+    expect(await member.getByRole('columnheader', { name: 'Owner' }).count()).toBe(0);
+    await member.context().close();
   });
 });
 

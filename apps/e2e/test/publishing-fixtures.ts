@@ -1,8 +1,7 @@
-import { readEmbeddedServer } from '@chorus/db/node';
 import { startMastodonStandIn, type MastodonStandIn } from '@chorus/stand-ins';
-import postgres from 'postgres';
-import { expect, inject } from 'vitest';
+import { expect } from 'vitest';
 import { callApi } from './api';
+import { suiteDatabase } from './database';
 
 /**
  * A Mastodon stand-in on loopback connected to the suite's account as a user connects it (the
@@ -21,20 +20,12 @@ export async function connectMastodon(key: string) {
   return { standIn, channel };
 }
 
-/** The suite's database: PostgreSQL's when set, else the embedded one the server announces. */
-async function database() {
-  const env = inject('env');
-  const url = env.DATABASE_URL || (await readEmbeddedServer(inject('dataDir')))?.url;
-  if (!url) throw new Error('no database announced');
-  return postgres(url, { max: 1, onnotice: () => {} });
-}
-
 /**
  * Leaves a post's first target `unconfirmed` and the post `failed`, as the engine leaves them
  * when a network without idempotency keys never answered (the suite's networks all have keys).
  */
 export async function makeUnconfirmed(postId: string) {
-  const sql = await database();
+  const sql = await suiteDatabase();
   try {
     const error = {
       code: 'unconfirmed',

@@ -1,4 +1,5 @@
 import type { Principal } from '@chorus/auth';
+import { apiKeys, eq } from '@chorus/db';
 import { createUser } from '@chorus/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRouter, createCallerFactory, toApiError } from '../src';
@@ -65,6 +66,44 @@ describe('dashboard procedures', () => {
     expect(await code(member.apiKeys.revoke({ keyId: adminKey.apiKey.id }))).toBe(
       'resource_not_found',
     );
+  });
+
+  it("list each key's owner and state: an admin tells whose key is whose, and which expired", async () => {
+    const member = caller(session({ userId: memberId, role: 'user' }));
+    const soon = new Date(Date.now() + 60_000).toISOString();
+    const mine = await member.apiKeys.create({
+      name: 'member-key',
+      scopes: ['read'],
+      environment: 'live',
+      expiresAt: soon,
+    });
+    const revoked = await member.apiKeys.create({
+      name: 'member-gone',
+      scopes: ['read'],
+      environment: 'live',
+    });
+    await member.apiKeys.revoke({ keyId: revoked.apiKey.id });
+    // Its expiry passes (as time would).
+    await h.db
+      .update(apiKeys)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(apiKeys.id, mine.apiKey.id));
+    const adminKey = await caller(session()).apiKeys.create({
+      name: 'admin-live',
+      scopes: ['read'],
+      environment: 'live',
+    });
+    const listed = await caller(session()).apiKeys.list();
+    const byId = new Map(listed.map((key) => [key.id, key]));
+    expect(byId.get(mine.apiKey.id)).toMatchObject({
+      state: 'expired',
+      owner: { id: memberId, name: 'Member', email: 'member@acme.test' },
+    });
+    expect(byId.get(revoked.apiKey.id)?.state).toBe('revoked');
+    expect(byId.get(adminKey.apiKey.id)).toMatchObject({
+      state: 'active',
+      owner: { id: h.main.adminId },
+    });
   });
 
   it('refuse bearer credentials: a token cannot mint keys or register clients', async () => {

@@ -26,7 +26,14 @@ export const ZApiKey = z.object({
   createdAt: ZTimestamp,
 });
 
+/** A key in a list: whether it still works, and whose it is (an admin sees every key). */
+export const ZApiKeyListItem = ZApiKey.extend({
+  state: z.enum(['active', 'expired', 'revoked']),
+  owner: z.object({ id: z.string(), name: z.string(), email: z.string() }),
+});
+
 export const ZApiKeyIdParam = z.object({ keyId: z.string() });
 
 export type CreateApiKeyInput = z.infer<typeof ZCreateApiKey>;
 export type ApiKey = z.infer<typeof ZApiKey>;
+export type ApiKeyListItem = z.infer<typeof ZApiKeyListItem>;

@@ -1,5 +1,5 @@
 import { generateApiKey, type ApiKeyEnvironment, type Principal } from '@chorus/auth';
-import { and, apiKeys, desc, eq, isNull, sql, users, type Db } from '@chorus/db';
+import { and, apiKeys, desc, eq, isNull, sql, users, type Db, type SQL } from '@chorus/db';
 import type { Scope } from '@chorus/validators';
 import { AppError, notFound } from '../shared/errors';
 import { newId } from '../shared/ids';
@@ -69,14 +69,32 @@ export async function createApiKey(opts: {
   return { apiKey: toApiKey(row), secret: key.secret };
 }
 
-export async function listApiKeys(db: Db, accountId: string) {
-  const rows = await db
-    .select()
-    .from(apiKeys)
-    .where(eq(apiKeys.accountId, accountId))
-    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
-  return rows.map(toApiKey);
+/** A key's state as lists show it: a revoked or expired key no longer works. */
+export function apiKeyState(
+  key: { revokedAt: string | null; expiresAt: string | null },
+  now = new Date(),
+): 'active' | 'expired' | 'revoked' {
+  if (key.revokedAt) return 'revoked';
+  return key.expiresAt && Date.parse(key.expiresAt) <= now.getTime() ? 'expired' : 'active';
 }
+
+/** Keys matching `where`, newest first, each with its state and its owner (whose it is). */
+async function listKeys(db: Db, where: SQL | undefined) {
+  const rows = await db
+    .select({ key: apiKeys, owner: { id: users.id, name: users.name, email: users.email } })
+    .from(apiKeys)
+    .innerJoin(users, eq(users.id, apiKeys.userId))
+    .where(where)
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+  const now = new Date();
+  return rows.map(({ key, owner }) => {
+    const apiKey = toApiKey(key);
+    return { ...apiKey, state: apiKeyState(apiKey, now), owner };
+  });
+}
+
+export const listApiKeys = (db: Db, accountId: string) =>
+  listKeys(db, eq(apiKeys.accountId, accountId));
 
 /**
  * The dashboard's view: an admin sees and revokes every key of the account, a user only
@@ -88,14 +106,8 @@ const visibleTo = (principal: Principal) =>
     principal.role === 'admin' ? undefined : eq(apiKeys.userId, principal.userId),
   );
 
-export async function listApiKeysOf(opts: { db: Db; principal: Principal }) {
-  const rows = await opts.db
-    .select()
-    .from(apiKeys)
-    .where(visibleTo(opts.principal))
-    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
-  return rows.map(toApiKey);
-}
+export const listApiKeysOf = (opts: { db: Db; principal: Principal }) =>
+  listKeys(opts.db, visibleTo(opts.principal));
 
 export async function revokeApiKeyOf(opts: { db: Db; principal: Principal; keyId: string }) {
   const [row] = await opts.db

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { DataTable } from '~/components/data-table';
 import { utcMinute } from '~/components/format';
-import { dashboardCaller } from '~/server/dashboard';
+import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
 import { revokeKey } from './actions';
 import { CreateKeyForm } from './create-key-form';
 
@@ -10,26 +10,38 @@ export const metadata: Metadata = { title: 'API keys' };
 
 const when = (iso: string | null, none = 'never') => (iso ? utcMinute(iso) : none);
 
+const BADGE = { expired: 'Expired', revoked: 'Revoked' } as const;
+
 export default async function ApiKeysPage() {
+  const { role } = await requirePrincipal('/dashboard/api-keys');
   const caller = await dashboardCaller('/dashboard/api-keys');
   const keys = await caller.apiKeys.list();
+  // An admin sees every key of the account (docs/dashboard.md): the table says whose each is.
+  const admin = role === 'admin';
+  const heading = admin ? "The account's keys" : 'Your keys';
   return (
     <>
       <h1>API keys</h1>
       <p className="lead">
-        Keys act as you, limited to their scopes. Send one as <code>Authorization: Bearer …</code>.
+        A key acts as the user who made it, limited to its scopes. Send one as{' '}
+        <code>Authorization: Bearer …</code>.
       </p>
       <CreateKeyForm />
       <section className="panel">
-        <h2>Your keys</h2>
+        <h2>{heading}</h2>
+        {admin && <p className="muted">Every key of the account, yours and other users'.</p>}
         <DataTable
-          label="Your keys"
+          label={heading}
           rows={keys}
           rowKey={(key) => key.id}
           rowTestId={(key) => `api-key-${key.name}`}
           empty={<p className="muted">No keys yet.</p>}
           columns={[
             { header: 'Name', cell: (key) => key.name },
+            admin && {
+              header: 'Owner',
+              cell: (key) => `${key.owner.name} (${key.owner.email})`,
+            },
             {
               header: 'Key',
               cell: (key) => (
@@ -44,16 +56,17 @@ export default async function ApiKeysPage() {
             {
               header: 'Actions',
               hideHeader: true,
+              // An expired or revoked key no longer works: there is nothing to revoke.
               cell: (key) =>
-                key.revokedAt ? (
-                  <span className="badge">Revoked</span>
-                ) : (
+                key.state === 'active' ? (
                   <form action={revokeKey}>
                     <input type="hidden" name="keyId" value={key.id} />
                     <button type="submit" className="danger">
                       Revoke
                     </button>
                   </form>
+                ) : (
+                  <span className="badge">{BADGE[key.state]}</span>
                 ),
             },
           ]}

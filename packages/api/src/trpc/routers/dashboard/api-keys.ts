@@ -1,12 +1,12 @@
 import { createApiKey, listApiKeysOf, revokeApiKeyOf } from '@chorus/services';
-import { ZApiKeyIdParam, ZCreateApiKey } from '@chorus/validators';
+import { ZApiKeyIdParam, ZApiKeyListItem, ZCreateApiKey } from '@chorus/validators';
 import { dashboardProcedure, router } from '../../init';
 
 /** API keys in the dashboard: the secret comes back from `create` and never again. */
 export const apiKeysRouter = router({
-  list: dashboardProcedure.query(({ ctx }) =>
-    listApiKeysOf({ db: ctx.db, principal: ctx.principal }),
-  ),
+  list: dashboardProcedure
+    .output(ZApiKeyListItem.array())
+    .query(({ ctx }) => listApiKeysOf({ db: ctx.db, principal: ctx.principal })),
 
   create: dashboardProcedure.input(ZCreateApiKey).mutation(({ ctx, input }) =>
     createApiKey({
