@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   beginTwoFactorEnrollment,
   confirmTwoFactorEnrollment,
+  createUser,
   disableTwoFactor,
   getUser,
   updateUser,
@@ -115,27 +116,60 @@ describe('two-factor authentication', () => {
     expect(await reason(login(email, 'wrong-password'))).toBe('invalid_credentials');
   });
 
-  it('is not turned on over the API, is turned off there, and then forgets the secret', async () => {
+  it('is not switched by one’s own session through a user update, only with a code', async () => {
     const { email, principal } = await newUser();
-    await expect(
+    const update = (twoFactorAuth: boolean) =>
       updateUser({
         db: database.db,
         principal,
         userId: principal.userId,
-        input: { settings: { twoFactorAuth: true } },
-      }),
-    ).rejects.toMatchObject({ code: 'validation_error' });
+        input: { settings: { twoFactorAuth } },
+      });
+    await expect(update(true)).rejects.toMatchObject({ code: 'forbidden' });
     const { secret } = await beginTwoFactorEnrollment({ db: database.db, principal });
     await confirmTwoFactorEnrollment({ db: database.db, principal, code: totpCode(secret) });
-    await updateUser({
-      db: database.db,
-      principal,
-      userId: principal.userId,
-      input: { settings: { twoFactorAuth: false } },
+    // A stolen session cannot drop it: the Security page asks for a code.
+    await expect(update(false)).rejects.toMatchObject({
+      code: 'forbidden',
+      message: 'Turn two-factor authentication on and off on the Security page, with a code.',
     });
     const [row] = await database.db.select().from(users).where(eq(users.id, principal.userId));
+    expect(row).toMatchObject({ twoFactorEnabled: true });
+    expect(await reason(login(email, 'password-login'))).toBe('code_required');
+  });
+
+  it('is turned off for a member by an admin (a lost authenticator), forgetting the secret', async () => {
+    const { principal: admin } = await newUser();
+    const member = await createUser({
+      db: database.db,
+      principal: admin,
+      input: {
+        name: 'Member',
+        email: `member-${Date.now()}@example.test`,
+        password: 'member-password',
+        role: 'user',
+      },
+    });
+    const memberPrincipal = { ...admin, userId: member.id, role: 'user' as const };
+    const { secret } = await beginTwoFactorEnrollment({
+      db: database.db,
+      principal: memberPrincipal,
+    });
+    await confirmTwoFactorEnrollment({
+      db: database.db,
+      principal: memberPrincipal,
+      code: totpCode(secret),
+    });
+    expect(await reason(login(member.email, 'member-password'))).toBe('code_required');
+    await updateUser({
+      db: database.db,
+      principal: admin,
+      userId: member.id,
+      input: { settings: { twoFactorAuth: false } },
+    });
+    const [row] = await database.db.select().from(users).where(eq(users.id, member.id));
     expect(row).toMatchObject({ twoFactorEnabled: false, totpSecret: null });
-    expect(await reason(login(email, 'password-login'))).toBe('ok');
+    expect(await reason(login(member.email, 'member-password'))).toBe('ok');
   });
 
   it('is turned off in the dashboard with a current code', async () => {

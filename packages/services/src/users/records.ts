@@ -101,17 +101,23 @@ async function assertAnotherAdmin(tx: Tx, accountId: string) {
 }
 
 /**
- * What a bearer token (API key, OAuth token) may not do, whatever its scopes, because it would
- * turn a narrow credential into a full login (docs/security.md): switch two-factor authentication.
+ * Two-factor authentication through a user update (docs/security.md): a bearer token never
+ * switches it (it would turn a narrow credential into a full login), and a user's own session
+ * turns it on and off on the Security page, with a code, so that a stolen session cannot drop
+ * it either. An admin's session may turn another user's off: the reset for a lost
+ * authenticator (turning it on needs that user's enrollment).
  */
-function assertBearerMayChange(target: UserRow, input: UpdateUserInput) {
+function assertMaySwitchTwoFactor(target: UserRow, input: UpdateUserInput, principal: Principal) {
   const twoFactor = input.settings?.twoFactorAuth;
-  if (twoFactor !== undefined && twoFactor !== target.twoFactorEnabled) {
-    throw new AppError(
-      'forbidden',
-      'Two-factor authentication is turned on and off in the dashboard, with a code.',
-    );
-  }
+  if (twoFactor === undefined || twoFactor === target.twoFactorEnabled) return;
+  const viaSession = principal.credential.kind === 'session';
+  if (viaSession && target.id !== principal.userId) return;
+  throw new AppError(
+    'forbidden',
+    viaSession
+      ? 'Turn two-factor authentication on and off on the Security page, with a code.'
+      : 'Two-factor authentication is turned on and off in the dashboard, with a code.',
+  );
 }
 
 /**
@@ -163,7 +169,7 @@ export async function updateUser(opts: {
     }
     if (roleChanges && target.role === 'admin') await assertAnotherAdmin(tx, principal.accountId);
     const viaSession = principal.credential.kind === 'session';
-    if (!viaSession) assertBearerMayChange(target, input);
+    assertMaySwitchTwoFactor(target, input, principal);
     if (isSelf) await assertCurrentPassword({ target, input, viaSession });
     if (input.settings?.twoFactorAuth === true && !target.twoFactorEnabled) {
       throw new AppError('validation_error', 'Two-factor authentication needs enrollment.', {

@@ -109,7 +109,7 @@ export const usersRouter = router({
         tags,
         summary: 'Update a user',
         description:
-          "Partial update: fields left out are kept. Admins may update anyone in the account and change roles; other users may update only themselves, not their role. A bearer token changing its own user's `password` must send `currentPassword` (as must a dashboard session changing its own `password` or `email`); `settings.twoFactorAuth` is turned on and off only in the dashboard (403 over a bearer token). A password or role change ends the user's dashboard sessions.",
+          "Partial update: fields left out are kept. Admins may update anyone in the account and change roles; other users may update only themselves, not their role. A bearer token changing its own user's `password` must send `currentPassword` (as must a dashboard session changing its own `password` or `email`); `settings.twoFactorAuth` is turned on and off on the dashboard's Security page, with a code (403 over a bearer token or one's own session); an admin's session may turn another user's off, the reset for a lost authenticator. A password or role change ends the user's dashboard sessions.",
       },
     })
     .meta({ errors: ['email_already_exists', 'forbidden', 'last_admin'] })
