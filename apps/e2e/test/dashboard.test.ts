@@ -245,4 +245,34 @@ describe('two-factor authentication', () => {
     expect(JSON.stringify(me)).toContain('"enabled":true');
     await page.context().close();
   });
+
+  it('is turned off by an admin for a user who lost their authenticator, behind a confirmation', async () => {
+    const page = await newPage();
+    await page.goto('/sign-in?callbackUrl=/dashboard/users');
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await page.waitForURL((url) => url.pathname === '/dashboard/users');
+    // A user without two-factor is offered no reset.
+    await page.goto(`/dashboard/users?q=${encodeURIComponent(ADMIN.email)}`);
+    await page.getByRole('cell', { name: ADMIN.email }).waitFor();
+    expect(await page.getByRole('button', { name: /^Turn off two-factor for / }).count()).toBe(0);
+    await page.goto(`/dashboard/users?q=${encodeURIComponent(USER.email)}`);
+    await page.getByRole('button', { name: 'Turn off two-factor for Two Factor' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Turn off two-factor for Two Factor?' });
+    await dialog.getByRole('button', { name: 'Turn off two-factor' }).click();
+    await page
+      .getByRole('status')
+      .getByText(
+        'Two Factor signs in with their password alone until they turn two-factor on again.',
+      )
+      .waitFor();
+    const user = await (await api(operatorKey, {}, `/api/users/${userId}`)).json();
+    expect(user.settings.twoFactorAuth).toBe(false);
+    await page.context().close();
+    // Their password alone signs them in now.
+    const theirs = await newPage();
+    await theirs.goto('/sign-in?callbackUrl=/dashboard');
+    await signIn(theirs, USER.email, USER.password);
+    await theirs.waitForURL((url) => url.pathname === '/dashboard');
+    await theirs.context().close();
+  });
 });

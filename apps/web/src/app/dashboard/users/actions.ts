@@ -37,3 +37,14 @@ export async function deleteUser(_: ActionResult, form: FormData): Promise<Actio
     return `Deleted ${text(form, 'name')}.`;
   });
 }
+
+/** An admin's reset of a member's lost authenticator: they sign in with their password alone. */
+export async function turnOffTwoFactor(_: ActionResult, form: FormData): Promise<ActionResult> {
+  return act({ path: PATH, form }, async (caller) => {
+    await caller.users.update({
+      userId: text(form, 'userId'),
+      settings: { twoFactorAuth: false },
+    });
+    return `${text(form, 'name')} signs in with their password alone until they turn two-factor on again.`;
+  });
+}

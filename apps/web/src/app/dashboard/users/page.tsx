@@ -7,7 +7,7 @@ import { EmptyState } from '~/components/empty-state';
 import { utcMinute } from '~/components/format';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
 import { parseSearch, searchField, type SearchParams } from '~/server/search-params';
-import { deleteUser } from './actions';
+import { deleteUser, turnOffTwoFactor } from './actions';
 import { UserDialog } from './user-dialog';
 
 export const dynamic = 'force-dynamic';
@@ -107,6 +107,17 @@ export default async function UsersPage(props: { searchParams: Promise<SearchPar
               cell: (user) => (
                 <>
                   <UserDialog user={user} />
+                  {user.settings.twoFactorAuth && user.id !== me.userId && (
+                    <ConfirmAction
+                      button="Turn off two-factor"
+                      label={`Turn off two-factor for ${user.name}`}
+                      title={`Turn off two-factor for ${user.name}?`}
+                      description={`For a lost authenticator: ${user.name} (${user.email}) then signs in with their password alone, until they turn two-factor on again on their Security page.`}
+                      confirm="Turn off two-factor"
+                      action={turnOffTwoFactor}
+                      values={{ userId: user.id, name: user.name }}
+                    />
+                  )}
                   <ConfirmAction
                     button="Delete"
                     label={`Delete ${user.name}`}
