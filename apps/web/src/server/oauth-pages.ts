@@ -60,9 +60,12 @@ export function consentPage(opts: {
     .map((scope) => `<li><code>${escape(scope)}</code> — ${escape(SCOPE_DESCRIPTIONS[scope])}</li>`)
     .join('');
   const target = new URL(request.redirectUri);
-  const body = `<h1>Authorize ${escape(request.client.name)}</h1>
-<p class="muted">Signed in as ${escape(userEmail)}</p>
-<p><strong>${escape(request.client.name)}</strong> asks to act on your behalf with these permissions:</p>
+  // Isolated: a name holding right-to-left overrides (U+202E) cannot reorder the words around
+  // it, and make the page say something else than what it asks.
+  const client = `<bdi>${escape(request.client.name)}</bdi>`;
+  const body = `<h1>Authorize ${client}</h1>
+<p class="muted">Signed in as <bdi>${escape(userEmail)}</bdi></p>
+<p><strong>${client}</strong> asks to act on your behalf with these permissions:</p>
 <ul>${scopes}</ul>
 <p class="muted">You will be sent back to <code>${escape(target.origin)}</code>.</p>
 <form method="post" action="/oauth/authorize">${hidden}<input type="hidden" name="csrf_token" value="${escape(csrfToken)}">
