@@ -8,7 +8,7 @@ export type Column<T> = {
   /** Said to screen readers only (a column of buttons needs a name, not a visible one). */
   hideHeader?: boolean;
   cell: (row: T) => ReactNode;
-  /** The cells' class: `actions`, `url`, `excerpt`, `small`. */
+  /** The cells' class: `actions`, `url`, `excerpt`, `small`, `title` (a post's, wrapped anywhere). */
   className?: string;
   /** The cell that names its row (`<th scope="row">`), read out with every cell of the row. */
   rowHeader?: boolean;

@@ -140,6 +140,7 @@ export function StatsView({ stats, names, topContent }: Props) {
               {
                 header: 'Post',
                 rowHeader: true,
+                className: 'title',
                 cell: (post) => (
                   <Link href={`/dashboard/analytics/posts/${post.contentId}?${query}`}>
                     {post.title}

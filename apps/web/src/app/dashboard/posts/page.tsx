@@ -150,6 +150,7 @@ export default async function PostsPage(props: { searchParams: Promise<SearchPar
           columns={[
             {
               header: 'Title',
+              className: 'title',
               cell: (post) => <Link href={`${PATH}/${post.id}`}>{post.title}</Link>,
             },
             { header: 'Status', cell: (post) => <PostStatusBadge status={post.status} /> },

@@ -49,6 +49,7 @@ export default async function ApprovalsPage() {
         columns={[
           {
             header: 'Title',
+            className: 'title',
             cell: (post) => <Link href={`/dashboard/posts/${post.id}`}>{post.title}</Link>,
           },
           {

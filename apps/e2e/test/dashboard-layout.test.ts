@@ -1,0 +1,73 @@
+/**
+ * The dashboard's layout holds at a desktop's width (1280 px) and a phone's (390 px), in
+ * Chromium against `npm start`: a 300-letter title with no space wraps in the posts list, on
+ * its page and in its confirmation (docs/dashboard.md: the page never scrolls sideways).
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { callApi } from './api';
+import { launchChromium, signedIn } from './browser';
+import { cliApiKey } from './cli';
+import { ADMIN } from './server';
+
+const base = inject('base');
+// Valid (300 characters), with no place a line may break.
+const LONG = 'Supercalifragilistic'.repeat(15);
+let browser: Browser;
+let key = '';
+let id = '';
+
+beforeAll(async () => {
+  key = await cliApiKey(
+    ADMIN.email,
+    'e2e-dashboard-layout',
+    'read,write,content:read,content:write',
+  );
+  const created = await callApi(key, 'POST', '/api/content/posts', { title: LONG });
+  expect(created.status).toBe(201);
+  id = created.json.data.id as string;
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  if (id) await callApi(key, 'DELETE', `/api/content/posts/${id}`);
+  await browser?.close();
+});
+
+/** How far the page scrolls sideways (0: it does not). */
+const sideways = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+describe('the layout', () => {
+  it.each([1280, 390])(
+    'wraps a long title instead of scrolling sideways at %i px',
+    async (width) => {
+      const page = await signedIn(browser, base, ADMIN, { width });
+      await page.goto(`/dashboard/posts?q=${LONG.slice(0, 40)}`);
+      const link = page.getByRole('link', { name: LONG });
+      await link.waitFor();
+      expect(await sideways(page)).toBe(0);
+      // Wrapped, the other columns stay in view beside it.
+      const row = page.getByRole('row').filter({ has: link });
+      const when = row.getByRole('cell').last();
+      const box = await when.boundingBox();
+      if (width === 1280)
+        expect((box?.x ?? Infinity) + (box?.width ?? 0)).toBeLessThanOrEqual(width);
+
+      await page.goto(`/dashboard/posts/${id}`);
+      await page.getByRole('heading', { name: 'Post', level: 1 }).waitFor();
+      const subtitle = page.locator('p.lead', { hasText: LONG });
+      expect((await subtitle.boundingBox())?.width ?? Infinity).toBeLessThanOrEqual(width);
+      expect(await sideways(page)).toBe(0);
+      // Its delete confirmation names it, inside the dialog.
+      await page.getByRole('button', { name: `Delete the post “${LONG}”` }).click();
+      const dialog = page.getByRole('dialog', { name: 'Delete this post?' });
+      const described = await dialog.getByText(LONG, { exact: false }).boundingBox();
+      const frame = await dialog.boundingBox();
+      expect((described?.x ?? 0) + (described?.width ?? Infinity)).toBeLessThanOrEqual(
+        (frame?.x ?? 0) + (frame?.width ?? 0),
+      );
+      await page.keyboard.press('Escape');
+      await page.context().close();
+    },
+  );
+});
