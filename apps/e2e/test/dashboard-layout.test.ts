@@ -1,7 +1,8 @@
 /**
  * The dashboard's layout holds at a desktop's width (1280 px) and a phone's (390 px), in
  * Chromium against `npm start`: a 300-letter title with no space wraps in the posts list, on
- * its page and in its confirmation (docs/dashboard.md: the page never scrolls sideways).
+ * its page and in its confirmation, the users table's hidden header stays in its scroll box,
+ * the API keys form fits its panel (docs/dashboard.md: the page never scrolls sideways).
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -70,4 +71,25 @@ describe('the layout', () => {
       await page.context().close();
     },
   );
+
+  it('keeps the users table and the API keys form inside a phone’s width', async () => {
+    const page = await signedIn(browser, base, ADMIN, { width: 390 });
+    await page.goto('/dashboard/users');
+    await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+    await page.getByRole('table').first().waitFor();
+    expect(await sideways(page)).toBe(0);
+
+    await page.goto('/dashboard/api-keys');
+    const form = page.getByRole('heading', { name: 'Create a key' });
+    await form.waitFor();
+    expect(await sideways(page)).toBe(0);
+    const panel = await page.locator('section.panel', { has: form }).boundingBox();
+    for (const label of ['Name', 'Environment', 'Expires (optional)']) {
+      const box = await page.getByLabel(label).boundingBox();
+      expect((box?.x ?? 0) + (box?.width ?? Infinity)).toBeLessThanOrEqual(
+        (panel?.x ?? 0) + (panel?.width ?? 0),
+      );
+    }
+    await page.context().close();
+  });
 });
