@@ -220,10 +220,27 @@ describe('the composer', () => {
     await expect.poll(() => schedule.isDisabled()).toBe(true);
     const why = await schedule.getAttribute('aria-describedby');
     await page.locator(`[id="${why}"]`).getByText('301 of 300 allowed on Bluesky').waitFor();
+    // Publish now waits for the same fixes, and says why.
+    const publishNow = page
+      .getByRole('region', { name: 'Status' })
+      .getByRole('button', { name: 'Publish now' });
+    expect(await publishNow.isDisabled()).toBe(true);
+    const publishWhy = await publishNow.getAttribute('aria-describedby');
+    await page
+      .locator(`[id="${publishWhy}"]`)
+      .getByText(/nothing left to fix/)
+      .waitFor();
     await axeAtBothWidths(page);
 
     await content.getByLabel('Content').fill('d'.repeat(300));
     await expect.poll(() => schedule.isDisabled(), { timeout: 15_000 }).toBe(false);
+    // Then it asks first, naming where the post goes; Cancel sends nothing.
+    expect(await publishNow.isDisabled()).toBe(false);
+    await publishNow.click();
+    const confirm = page.getByRole('dialog', { name: 'Publish this post now?' });
+    await confirm.getByText(/goes out now to composer\.test \(Bluesky\)\./).waitFor();
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    expect((await api('GET', `/api/content/posts/${id}`)).json.data.status).toBe('draft');
     const at = Math.ceil((Date.now() + 3 * 86_400_000) / 60_000) * 60_000;
     await content.getByLabel('Publish at').fill(new Date(at).toISOString().slice(0, 16));
     await schedule.click();

@@ -317,7 +317,12 @@ describe('posts, as a user', () => {
     await page.getByRole('link', { name: 'Posts e2e: for the team' }).click();
     expect(await statusControls(page)).toEqual(['Publish now', 'Schedule']);
     await page.getByRole('button', { name: 'Delete the post “Posts e2e: for the team”' }).waitFor();
+    // Sending cannot be undone: it asks first, saying where the post goes.
     await page.getByRole('button', { name: 'Publish now' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Publish this post now?' });
+    await confirm.getByText('“Posts e2e: for the team” has no channel').waitFor();
+    expect((await postOf(id)).status).toBe('draft');
+    await confirm.getByRole('button', { name: 'Publish now' }).click();
     await toast(page, 'Published “Posts e2e: for the team”.');
     expect((await postOf(id)).status).toBe('published');
     await controlsBecome(page, ['Archive']);

@@ -21,10 +21,15 @@ type ConfirmActionProps = {
   after?: string;
   /** How to name a secret the answer carries (shown once, in the dialog). */
   secretLabel?: string;
+  /** `primary` for a step forward that cannot be undone (publishing); `danger` otherwise. */
+  tone?: 'primary' | 'danger';
+  /** The trigger is disabled, with the id of the text that says why. */
+  disabled?: boolean;
+  describedBy?: string;
 };
 
 /**
- * A destructive action behind a confirmation that names its object; a refusal shows inside. An
+ * An action that cannot be undone behind a confirmation that names its object; a refusal shows inside. An
  * answer with a secret (a rotated key) keeps the dialog open to show it this once.
  */
 export function ConfirmAction(props: ConfirmActionProps) {
@@ -39,6 +44,7 @@ export function ConfirmAction(props: ConfirmActionProps) {
       if (props.after) router.push(props.after);
     }
   });
+  const tone = props.tone ?? 'danger';
   const onOpenChange = (next: boolean) => {
     setOpen(next);
     if (!next) setSecret(undefined);
@@ -50,7 +56,13 @@ export function ConfirmAction(props: ConfirmActionProps) {
       title={props.title}
       description={props.description}
       trigger={
-        <button type="button" className="danger" aria-label={props.label}>
+        <button
+          type="button"
+          className={tone}
+          aria-label={props.label}
+          disabled={props.disabled}
+          aria-describedby={props.describedBy}
+        >
           {props.button}
         </button>
       }
@@ -76,7 +88,7 @@ export function ConfirmAction(props: ConfirmActionProps) {
               {result.error}
             </p>
           )}
-          <DialogActions submit={props.confirm} tone="danger" pending={pending} />
+          <DialogActions submit={props.confirm} tone={tone} pending={pending} />
         </form>
       )}
     </Dialog>

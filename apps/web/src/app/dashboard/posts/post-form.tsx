@@ -20,6 +20,7 @@ import {
   type Draft,
   type Variant,
 } from './composer/draft';
+import { useReportBlocked } from './composer/problems';
 import { composerStep } from './composer/step';
 import { SubmitBar } from './composer/submit-bar';
 import { useNextSlot } from './composer/use-next-slot';
@@ -136,6 +137,7 @@ function Composer(props: ComposerProps) {
     : issues.length > 0
       ? `Fix ${issues.length === 1 ? 'this' : `these ${issues.length} problems`} first: ${issues.map((i) => i.message).join(' ')}`
       : null;
+  useReportBlocked(blocked);
   return (
     <>
       {editable && (

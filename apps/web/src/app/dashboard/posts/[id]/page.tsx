@@ -15,9 +15,11 @@ import { mustSubmit } from '../approval/must-submit';
 import { RejectionNotice } from '../approval/rejection-notice';
 import { withoutPublishing } from '../approval/status-changes';
 import { accountChannels } from '../channels';
+import { ProblemsProvider } from '../composer/problems';
 import { readOnlyBecause } from '../composer/step';
 import { editorMedia } from '../editor-media';
 import { PostForm } from '../post-form';
+import { channelInWords } from '../channel-badge';
 import { PostStatusBadge } from '../post-status';
 import { PostView } from '../post-view';
 import { StatusActions } from '../status-actions';
@@ -78,63 +80,66 @@ export default async function PostPage(props: { params: Params }) {
           />
         )}
       </div>
-      <section className="panel" aria-labelledby="post-status">
-        <h2 id="post-status">Status</h2>
-        <p>
-          <PostStatusBadge status={post.status} />{' '}
-          <span className="muted small">
-            <PostWhen post={post} zone={zone} />
-          </span>
-        </p>
-        <SeriesDates post={post} zone={zone} />
-        <SeriesOrigin post={post} />
-        <RejectionNotice rejection={post.rejection} zone={zone} />
-        {canEdit && (
-          <StatusActions
-            post={post}
-            next={withoutPublishing(
-              statusChangesOf(post.status, post.recurrence !== null),
-              submits,
-            )}
-          />
-        )}
-        <ApprovalControls post={post} canDecide={mayCall(me, 'posts.approve')} />
-        {canEdit && readOnly && <p className="small muted">{readOnly}</p>}
-        <p className="small muted">
-          <ZoneNote zone={zone} />
-        </p>
-      </section>
-      {post.targets.length > 0 && (
-        <PostTargets
-          post={post}
-          channels={channels}
-          canAct={mayCall(me, 'posts.retry')}
-          zone={zone}
-        />
-      )}
-      <section className="panel" aria-labelledby="post-content">
-        <h2 id="post-content">Content</h2>
-        {missing.length > 0 && (
-          <p className="error" role="alert">
-            This post names {missing.length === 1 ? 'a medium' : 'media'} deleted from the library (
-            {missing.join(', ')}): it is not sent until{' '}
-            {missing.length === 1 ? 'it is' : 'they are'} taken out of it
-            {canEdit && !readOnly ? ', which saving it here does' : ''}.
+      <ProblemsProvider>
+        <section className="panel" aria-labelledby="post-status">
+          <h2 id="post-status">Status</h2>
+          <p>
+            <PostStatusBadge status={post.status} />{' '}
+            <span className="muted small">
+              <PostWhen post={post} zone={zone} />
+            </span>
           </p>
-        )}
-        {canEdit && !readOnly ? (
-          <PostForm
+          <SeriesDates post={post} zone={zone} />
+          <SeriesOrigin post={post} />
+          <RejectionNotice rejection={post.rejection} zone={zone} />
+          {canEdit && (
+            <StatusActions
+              post={post}
+              next={withoutPublishing(
+                statusChangesOf(post.status, post.recurrence !== null),
+                submits,
+              )}
+              channels={post.targets.map((t) => channelInWords(channels.get(t.channelId)))}
+            />
+          )}
+          <ApprovalControls post={post} canDecide={mayCall(me, 'posts.approve')} />
+          {canEdit && readOnly && <p className="small muted">{readOnly}</p>}
+          <p className="small muted">
+            <ZoneNote zone={zone} />
+          </p>
+        </section>
+        {post.targets.length > 0 && (
+          <PostTargets
             post={post}
-            media={media}
-            moreMedia={more}
-            channels={channelList}
-            submits={submits}
+            channels={channels}
+            canAct={mayCall(me, 'posts.retry')}
             zone={zone}
           />
-        ) : (
-          <PostView post={post} media={media} />
         )}
-      </section>
+        <section className="panel" aria-labelledby="post-content">
+          <h2 id="post-content">Content</h2>
+          {missing.length > 0 && (
+            <p className="error" role="alert">
+              This post names {missing.length === 1 ? 'a medium' : 'media'} deleted from the library
+              ({missing.join(', ')}): it is not sent until{' '}
+              {missing.length === 1 ? 'it is' : 'they are'} taken out of it
+              {canEdit && !readOnly ? ', which saving it here does' : ''}.
+            </p>
+          )}
+          {canEdit && !readOnly ? (
+            <PostForm
+              post={post}
+              media={media}
+              moreMedia={more}
+              channels={channelList}
+              submits={submits}
+              zone={zone}
+            />
+          ) : (
+            <PostView post={post} media={media} />
+          )}
+        </section>
+      </ProblemsProvider>
       <ActivityList caller={caller} id={post.id} channels={channels} zone={zone} />
       {(dueSoon(post) || post.status === 'publishing') && <AutoRefresh seconds={5} />}
     </>
