@@ -128,6 +128,8 @@ describe('the composer', () => {
     // A second post in Bluesky's thread, counted and refused on its own.
     await blueskyPanel.getByRole('button', { name: 'Add a post to the thread' }).click();
     const second = blueskyPanel.getByLabel('Post 2 of the thread on Bluesky');
+    // Focus moves into the new post, so typing writes it (not presses the button again).
+    await expect.poll(() => second.evaluate((el) => el === document.activeElement)).toBe(true);
     await second.fill('c'.repeat(301));
     const secondHelp = await second.getAttribute('aria-describedby');
     expect(secondHelp?.split(' ')).toHaveLength(2);

@@ -1,7 +1,7 @@
 'use client';
 
 import { NETWORK_NAMES, type Channel, type Issue, type TargetInput } from '@chorus/validators';
-import { useId } from 'react';
+import { useEffect, useId, useRef } from 'react';
 import { Counter } from './counter';
 import { Errors } from './errors';
 
@@ -22,6 +22,13 @@ export function ThreadParts({ channel, parts, issues, onChange }: ThreadProps) {
   const max = channel.limits.maxThreadParts;
   const set = (index: number, content: string) =>
     onChange(parts.map((part, i) => (i === index ? { ...part, content } : part)));
+  // A post added is written next: focus moves into it, or typing would press the button again.
+  const added = useRef<number | null>(null);
+  useEffect(() => {
+    if (added.current === null) return;
+    document.getElementById(`${id}-${added.current}`)?.focus();
+    added.current = null;
+  }, [parts.length, id]);
   return (
     <fieldset>
       <legend>Thread on {network}</legend>
@@ -57,7 +64,13 @@ export function ThreadParts({ channel, parts, issues, onChange }: ThreadProps) {
         );
       })}
       {parts.length + 1 < max ? (
-        <button type="button" onClick={() => onChange([...parts, { content: '' }])}>
+        <button
+          type="button"
+          onClick={() => {
+            added.current = parts.length;
+            onChange([...parts, { content: '' }]);
+          }}
+        >
           Add a post to the thread
         </button>
       ) : (
