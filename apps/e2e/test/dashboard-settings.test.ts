@@ -1,7 +1,8 @@
 /**
  * Account settings as a person uses them, in Chromium against `npm start`: an admin changes
  * the time zone and approval (an unknown zone is refused beside its field, what was typed
- * kept), a `user` reads them without a form; axe at 1280 and 375 px.
+ * kept, its toast naming the field and gone once a save succeeds), a `user` reads them without
+ * a form; axe at 1280 and 375 px.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -45,11 +46,16 @@ describe('account settings', () => {
       .waitFor();
     expect(await page.getByLabel('Time zone').getAttribute('aria-invalid')).toBe('true');
     expect(await page.getByLabel('Time zone').inputValue()).toBe('Mars/Olympus');
+    // The toast names the field as the form labels it, not by the request's path.
+    const refusal = page.getByRole('status').getByText(/Must be an IANA time zone name/);
+    expect(await refusal.textContent()).toMatch(/^Time zone: /);
 
     await page.getByLabel('Time zone').fill('Europe/Berlin');
     await page.getByLabel("Members' posts need an admin's approval").check();
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByRole('status').getByText('Settings saved.').waitFor();
+    // The refusal's toast does not stay beside the success that answered it.
+    expect(await refusal.count()).toBe(0);
     const { json } = await callApi(key, 'GET', '/api/account/settings');
     expect(json.data).toEqual({ requireApproval: true, timeZone: 'Europe/Berlin' });
     await page.context().close();

@@ -18,7 +18,11 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const show = useCallback((text: string, tone: Toast['tone'] = 'ok') => {
     const id = Date.now() + Math.random();
-    setToasts((all) => [...all, { id, text, tone }]);
+    // A success answers what an earlier refusal said: its error toast is stale.
+    setToasts((all) => [
+      ...(tone === 'ok' ? all.filter((toast) => toast.tone !== 'error') : all),
+      { id, text, tone },
+    ]);
     setTimeout(() => setToasts((all) => all.filter((toast) => toast.id !== id)), 5000);
   }, []);
   return (

@@ -1,5 +1,5 @@
 import { toApiError } from '@chorus/api';
-import { formError } from './form-errors';
+import { formError, messageInWords } from './form-errors';
 
 /**
  * What a dashboard server action answers: a success message for the toast, or the failure as
@@ -43,7 +43,9 @@ export function failed(error: unknown, form?: FormData): ActionResult {
   if (Array.isArray(issues)) {
     for (const issue of issues as { path?: string; message?: string }[]) {
       // The field the path begins with: `tags` of `tags[1]`, `settings` of `settings.theme`.
-      if (issue.path && issue.message) fields[issue.path.split(/[.[]/)[0] ?? ''] = issue.message;
+      if (issue.path && issue.message) {
+        fields[issue.path.split(/[.[]/)[0] ?? ''] = messageInWords(issue.message);
+      }
     }
   }
   const values: Record<string, string> = {};

@@ -1,0 +1,32 @@
+import { AppError } from '@chorus/services';
+import { describe, expect, it } from 'vitest';
+import { failed } from '../src/server/action-result';
+import { fieldInWords, formError } from '../src/server/form-errors';
+
+const refused = (issues: { path: string; message: string }[]) =>
+  new AppError('validation_error', 'The request is not valid.', { issues });
+
+describe('a refusal in words', () => {
+  it('names a field as the form labels it, never by its path in the request', () => {
+    const message = formError(
+      refused([{ path: 'timeZone', message: 'Must be an IANA time zone name.' }]),
+    );
+    expect(message).not.toContain('timeZone');
+    expect(message).toContain('Time zone');
+  });
+
+  it('names a thread post by its place, not its path', () => {
+    const path = 'targets[1].thread[0].content';
+    const message = formError(refused([{ path, message: 'A post needs text.' }]));
+    expect(message).not.toMatch(/targets|thread\[/);
+    expect(fieldInWords(path)).toBe('Post 2 of the thread on channel 2');
+  });
+
+  it('says an API name inside a message in words, in the toast and beside the field', () => {
+    const error = refused([{ path: 'scheduledAt', message: 'scheduledAt must be in the future.' }]);
+    const result = failed(error);
+    expect(result.error).not.toContain('scheduledAt');
+    expect(result.fields?.scheduledAt).not.toContain('scheduledAt');
+    expect(result.fields?.scheduledAt).toMatch(/must be in the future/);
+  });
+});
