@@ -2,7 +2,8 @@
  * The dashboard's layout holds at a desktop's width (1280 px) and a phone's (390 px), in
  * Chromium against `npm start`: a 300-letter title with no space wraps in the posts list, on
  * its page and in its confirmation, the users table's hidden header stays in its scroll box,
- * the API keys form fits its panel (docs/dashboard.md: the page never scrolls sideways).
+ * the API keys form fits its panel; a list's page past its last says so and links to the first
+ * (docs/dashboard.md: the page never scrolls sideways).
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -90,6 +91,19 @@ describe('the layout', () => {
         (panel?.x ?? 0) + (panel?.width ?? 0),
       );
     }
+    await page.context().close();
+  });
+});
+
+describe('a page past the last', () => {
+  it('says so, with a link to the first page, not that the list is empty', async () => {
+    const page = await signedIn(browser, base, ADMIN);
+    await page.goto('/dashboard/posts?page=99');
+    await page.getByText('Nothing on this page').waitFor();
+    expect(await page.getByText('No posts yet').count()).toBe(0);
+    await page.getByRole('link', { name: 'Go to page 1' }).click();
+    await page.waitForURL((url) => url.pathname === '/dashboard/posts' && !url.search);
+    await page.getByRole('link', { name: LONG }).waitFor();
     await page.context().close();
   });
 });

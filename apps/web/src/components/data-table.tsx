@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { PastLastPage } from './empty-state';
 import { Pagination, type ListPage } from './pagination';
 import { TableScroll } from './table-scroll';
 
@@ -23,7 +24,10 @@ export type DataTableProps<T> = {
   rowKey: (row: T, index: number) => string;
   /** A test id for each row, where tests find a row by it. */
   rowTestId?: (row: T) => string;
-  /** Shown instead of the table when there is no row (nothing, where the caller says so). */
+  /**
+   * Shown instead of the table when the list has no row (nothing, where the caller says so);
+   * a page past the last of a list that has rows says so instead.
+   */
   empty?: ReactNode;
   /** Where the list's page stands, with the page's URL for each page number. */
   pagination?: { at: ListPage; href: (page: number) => string };
@@ -38,7 +42,11 @@ export function DataTable<T>(props: DataTableProps<T>) {
   return (
     <>
       {props.rows.length === 0 ? (
-        props.empty
+        props.pagination && props.pagination.at.total > 0 ? (
+          <PastLastPage pages={props.pagination.at.pages} href={props.pagination.href(1)} />
+        ) : (
+          props.empty
+        )
       ) : (
         <TableScroll label={props.label}>
           <table aria-label={props.label}>

@@ -1,7 +1,6 @@
 import type { Metadata } from 'next';
 import { maxUploadBytesFromEnv } from '@chorus/api';
-import Link from 'next/link';
-import { EmptyState } from '~/components/empty-state';
+import { EmptyState, PastLastPage } from '~/components/empty-state';
 import { envelopePage, Pagination } from '~/components/pagination';
 import { mayCall } from '~/server/may-call';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
@@ -45,9 +44,7 @@ export default async function MediaPage(props: { searchParams: Promise<SearchPar
             ))}
           </ul>
         ) : pagination.total > 0 ? (
-          <EmptyState title="Nothing on this page">
-            <Link href={PATH}>Go to the newest media</Link>
-          </EmptyState>
+          <PastLastPage pages={pagination.totalPages} href={PATH} />
         ) : (
           <EmptyState title="No media yet">
             {canEdit ? 'Upload an image, a video or a PDF above.' : 'Nothing has been uploaded.'}
