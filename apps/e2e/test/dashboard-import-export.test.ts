@@ -1,7 +1,8 @@
 /**
  * Import and export as a person uses them, in Chromium against `npm start`: a CSV of 20 posts
  * with one bad date is previewed and refused with that row's number, then imported once
- * fixed; the Export button downloads them back; axe at 1280 and 375 px with the dialog open.
+ * fixed; the Export button downloads them back; one post is said in the singular; axe at 1280
+ * and 375 px with the dialog open.
  */
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
@@ -75,6 +76,21 @@ describe('import and export', () => {
     expect(lines[0]).toMatch(/^title,content,tags,scheduledAt,/);
     expect(lines).toHaveLength(21);
     expect(text).toContain(`Imported ${run} 7,Body 7,e2e,`);
+    await page.context().close();
+  });
+
+  it('says one post in the singular', async () => {
+    const page = await signedIn(browser, base, ADMIN);
+    const dialog = await openImport(page);
+    await dialog.getByLabel('File').setInputFiles({
+      name: 'one.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(`title,content\nImported ${run} alone,Just one\n`),
+    });
+    await dialog.getByRole('button', { name: 'Preview' }).click();
+    await dialog.getByText('1 post is ready to import.', { exact: true }).waitFor();
+    await dialog.getByRole('button', { name: 'Import' }).click();
+    await page.getByRole('status').getByText('Imported 1 post.', { exact: true }).waitFor();
     await page.context().close();
   });
 

@@ -2,6 +2,9 @@
 export const count = new Intl.NumberFormat('en').format;
 export const percent = new Intl.NumberFormat('en', { style: 'percent', maximumFractionDigits: 2 })
   .format;
+/** A number of things, singular for one: `counted(1, 'post', 'posts')` is "1 post". */
+export const counted = (n: number, one: string, many: string) =>
+  `${count(n)} ${n === 1 ? one : many}`;
 /** A stored timestamp to the second, in UTC (the zone the API keeps), said as such. */
 export const utc = (iso: string) => `${iso.slice(0, 19).replace('T', ' ')} UTC`;
 /** The same to the minute, for tables. */

@@ -5,6 +5,7 @@ import { useRouter } from 'next/navigation';
 import { useId, useState } from 'react';
 import { Dialog, DialogClose } from '~/components/dialog';
 import { DataTable } from '~/components/data-table';
+import { count, counted } from '~/components/format';
 import { useToast } from '~/components/toast';
 
 /** The REST import route; it accepts the dashboard session from our own pages. */
@@ -77,7 +78,7 @@ export function ImportDialog() {
     setPending(false);
     if (!answer.ok) return setError(answer.message);
     if (dryRun || !answer.result.valid) return setPreview(answer.result);
-    show(`Imported ${answer.result.count} posts.`);
+    show(`Imported ${counted(answer.result.count, 'post', 'posts')}.`);
     setOpen(false);
     reset();
     router.refresh();
@@ -139,11 +140,16 @@ function Preview({ result }: { result: ImportResultBody }) {
   return (
     <>
       {result.valid ? (
-        <p role="status">{result.count} posts are ready to import.</p>
+        <p role="status">
+          {result.count === 1
+            ? '1 post is ready to import.'
+            : `${count(result.count)} posts are ready to import.`}
+        </p>
       ) : (
         <div role="alert">
           <p className="error">
-            Nothing can be imported until these are fixed ({result.issues.length} issues):
+            Nothing can be imported until these are fixed (
+            {counted(result.issues.length, 'issue', 'issues')}):
           </p>
           <DataTable
             label="Issues"
