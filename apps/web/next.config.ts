@@ -19,6 +19,11 @@ const config: NextConfig = {
     'postgres',
   ],
   poweredByHeader: false,
+  // Browsers ask every origin for /favicon.ico, also from pages that name no icon (the API
+  // docs, the OAuth pages): the app's icon (src/app/icon.svg) answers it.
+  async rewrites() {
+    return [{ source: '/favicon.ico', destination: '/icon.svg' }];
+  },
   // Pages' security headers (CSP with a nonce, framing, HSTS) are set per request in
   // src/proxy.ts; these hold for every answer, static files included.
   async headers() {

@@ -2,8 +2,8 @@
  * The dashboard's layout holds at a desktop's width (1280 px) and a phone's (390 px), in
  * Chromium against `npm start`: a 300-letter title with no space wraps in the posts list, on
  * its page and in its confirmation, the users table's hidden header stays in its scroll box,
- * the API keys form fits its panel; a list's page past its last says so and links to the first
- * (docs/dashboard.md: the page never scrolls sideways).
+ * the API keys form fits its panel; a list's page past its last says so and links to the first;
+ * the site has an icon (docs/dashboard.md: the page never scrolls sideways).
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -104,6 +104,21 @@ describe('a page past the last', () => {
     await page.getByRole('link', { name: 'Go to page 1' }).click();
     await page.waitForURL((url) => url.pathname === '/dashboard/posts' && !url.search);
     await page.getByRole('link', { name: LONG }).waitFor();
+    await page.context().close();
+  });
+});
+
+describe('the icon', () => {
+  it('is named by the pages and answers /favicon.ico', async () => {
+    const page = await signedIn(browser, base, ADMIN);
+    const href = await page.locator('link[rel="icon"]').first().getAttribute('href');
+    const icon = await fetch(new URL(href ?? '/missing', base));
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toMatch(/^image\//);
+    // Browsers also ask for it where a page names no icon (the API docs).
+    const favicon = await fetch(`${base}/favicon.ico`);
+    expect(favicon.status).toBe(200);
+    expect(favicon.headers.get('content-type')).toMatch(/^image\//);
     await page.context().close();
   });
 });
