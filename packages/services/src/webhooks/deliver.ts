@@ -1,13 +1,4 @@
-import {
-  and,
-  eq,
-  events,
-  inArray,
-  sql,
-  webhookDeliveries,
-  webhooks,
-  type Db,
-} from '@chorus/db';
+import { and, eq, events, inArray, sql, webhookDeliveries, webhooks, type Db } from '@chorus/db';
 import { bulkInsert, jsonRecords } from '../shared/bulk';
 import { newId } from '../shared/ids';
 import { signingSecrets, type WebhookRow } from './records';
