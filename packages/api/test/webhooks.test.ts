@@ -84,6 +84,23 @@ describe('webhook endpoints', () => {
     expect((await h.call('GET', `/api/webhooks/${created.id}`, { token })).status).toBe(404);
   });
 
+  it('writes nothing for an update that changes nothing: updatedAt stays', async () => {
+    const hook = await createHook({ events: ['post.created', 'post.published'] });
+    const { json } = await h.call('GET', `/api/webhooks/${hook.id}`);
+    const { url, events, description, active, updatedAt } = json.data;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const same = await h.call('PUT', `/api/webhooks/${hook.id}`, {
+      body: { url, events, description, active },
+    });
+    expect(same.status).toBe(200);
+    expect(same.json.data.updatedAt).toBe(updatedAt);
+    // A change (the events' order is theirs too) is written.
+    const changed = await h.call('PUT', `/api/webhooks/${hook.id}`, {
+      body: { events: ['post.published', 'post.created'] },
+    });
+    expect(changed.json.data.updatedAt).not.toBe(updatedAt);
+  });
+
   it('validates url and events, naming the field', async () => {
     for (const [body, path] of [
       [{ url: 'not a url', events: ['*'] }, 'url'],
@@ -411,8 +428,8 @@ describe('delivery', () => {
     expect(got.json.data).toMatchObject({ active: false, disabledReason: 'failing' });
   });
 
-  it('keeps an endpoint switched off while an attempt was out, and sends it nothing more', async () => {
-    const { accountId, token, hook } = await isolated();
+  /** An event's first attempt, out at the receiver until `answer()` lets it fail (500). */
+  async function attemptOut(accountId: string) {
     let answer = () => {};
     receiver.answer({ status: 500, after: new Promise<void>((resolve) => (answer = resolve)) });
     const before = receiver.received.length;
@@ -421,6 +438,12 @@ describe('delivery', () => {
     );
     const sweeping = sweep();
     await receiver.until(before + 1);
+    return { before, answer, sweeping };
+  }
+
+  it('keeps an endpoint switched off while an attempt was out, and sends it nothing more', async () => {
+    const { accountId, token, hook } = await isolated();
+    const { before, answer, sweeping } = await attemptOut(accountId);
     const off = await h.call('PUT', `/api/webhooks/${hook.id}`, { body: { active: false }, token });
     expect(off.json.data).toMatchObject({ active: false, disabledReason: null });
     answer();
@@ -436,14 +459,7 @@ describe('delivery', () => {
 
   it('keeps a retry asked while an attempt was out: due now, its schedule afresh', async () => {
     const { accountId, token, hook } = await isolated();
-    let answer = () => {};
-    receiver.answer({ status: 500, after: new Promise<void>((resolve) => (answer = resolve)) });
-    const before = receiver.received.length;
-    await h.db.transaction((tx) =>
-      recordEvent({ tx, accountId, type: 'post.created', object: {} }),
-    );
-    const sweeping = sweep();
-    await receiver.until(before + 1);
+    const { before, answer, sweeping } = await attemptOut(accountId);
     const [out] = (await deliveries(hook.id, token)).data;
     const retried = await h.call('POST', `/api/webhooks/${hook.id}/deliveries/${out.id}/retry`, {
       token,

@@ -4,7 +4,7 @@ import type { CreateWebhookInput, UpdateWebhookInput } from '@chorus/validators'
 import { AppError, notFound } from '../shared/errors';
 import { newId } from '../shared/ids';
 import { readTablePage, type PageRequest } from '../shared/pagination';
-import { sealSecret, toWebhook, webhookFields } from './records';
+import { sealSecret, toWebhook, webhookFields, type WebhookRow } from './records';
 import { webhookSettings } from './settings';
 import { newWebhookSecret } from './signing';
 import { assertTargetAllowed } from './targets';
@@ -92,7 +92,23 @@ export async function createWebhook(opts: {
   });
 }
 
-/** A partial update; `active: true` re-enables an endpoint the service disabled. */
+/** Whether an update asks for anything the endpoint does not have already. */
+function changes(row: WebhookRow, input: UpdateWebhookInput) {
+  const differs = <T>(asked: T | undefined, has: T) => asked !== undefined && asked !== has;
+  const events = input.events;
+  return (
+    differs(input.url, row.url) ||
+    differs(input.description, row.description) ||
+    differs(input.active, row.active) ||
+    (events !== undefined &&
+      (events.length !== row.events.length || events.some((type, i) => type !== row.events[i])))
+  );
+}
+
+/**
+ * A partial update; `active: true` re-enables an endpoint the service disabled. One that
+ * changes nothing (the endpoint sent back as it is) writes nothing: `updatedAt` stays.
+ */
 export async function updateWebhook(opts: {
   db: Db;
   principal: Principal;
@@ -100,6 +116,8 @@ export async function updateWebhook(opts: {
   input: UpdateWebhookInput;
 }) {
   const { db, principal, id, input } = opts;
+  const current = await findWebhookRow(db, principal, id);
+  if (!changes(current, input)) return toWebhook(asRead(current));
   if (input.url !== undefined) {
     await assertTargetAllowed(input.url, webhookSettings().allowPrivateTargets);
   }
