@@ -146,13 +146,20 @@ describe('home', () => {
     },
   );
 
-  it('keeps the navigation in a menu at 375 px', async () => {
+  it('keeps the navigation in a menu at 375 px, which Escape closes', async () => {
     const phone = await signedIn(browser, base, ADMIN, { width: 375 });
     const menu = phone.getByRole('navigation', { name: 'Dashboard' });
     expect(await menu.isVisible()).toBe(false);
-    await phone.getByRole('button', { name: 'Menu' }).click();
+    const button = phone.getByRole('button', { name: 'Menu' });
+    await button.click();
     for (const link of await menu.getByRole('link').all())
       expect(await link.isVisible()).toBe(true);
+    // Escape closes it from inside, and focus goes back to the button.
+    await menu.getByRole('link').first().focus();
+    await phone.keyboard.press('Escape');
+    await menu.waitFor({ state: 'hidden' });
+    expect(await button.getAttribute('aria-expanded')).toBe('false');
+    expect(await button.evaluate((element) => element === document.activeElement)).toBe(true);
     await phone.context().close();
   });
 

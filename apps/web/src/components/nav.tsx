@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { usePathname } from 'next/navigation';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
 export type NavItem = { href: string; label: string };
 
@@ -10,6 +10,18 @@ export type NavItem = { href: string; label: string };
 export function Nav({ items, footer }: { items: NavItem[]; footer: React.ReactNode }) {
   const path = usePathname();
   const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  // An open menu closes on Escape, as a disclosure does, and gives focus back to its button.
+  useEffect(() => {
+    if (!open) return;
+    const close = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    document.addEventListener('keydown', close);
+    return () => document.removeEventListener('keydown', close);
+  }, [open]);
   const current = (href: string) =>
     href === '/dashboard' ? path === href : path === href || path.startsWith(`${href}/`);
   return (
@@ -18,6 +30,7 @@ export function Nav({ items, footer }: { items: NavItem[]; footer: React.ReactNo
         Chorus
       </Link>
       <button
+        ref={button}
         type="button"
         className="menu-button"
         aria-expanded={open}
