@@ -302,6 +302,33 @@ describe('posts, as an admin', () => {
     await controlsBecome(page, ['Publish now', 'Schedule']);
     await page.context().close();
   });
+
+  it('lists the scheduled tab as a queue: what goes out next first', async () => {
+    const scheduled = async (title: string, days: number) =>
+      expect(
+        (
+          await api('POST', '/api/content/posts', {
+            title,
+            status: 'scheduled',
+            scheduledAt: new Date(Date.now() + days * DAY_MS).toISOString(),
+          })
+        ).status,
+      ).toBe(201);
+    // Written in the other order than they go out.
+    await scheduled('Queue e2e: goes out last', 32);
+    await scheduled('Queue e2e: goes out first', 30);
+    await scheduled('Queue e2e: goes out second', 31);
+    const page = await signedInAt(ADMIN);
+    await page.goto('/dashboard/posts?status=scheduled&q=Queue+e2e');
+    const titles = page.getByRole('row').getByRole('link', { name: /^Queue e2e: / });
+    await titles.first().waitFor();
+    expect(await titles.allTextContents()).toEqual([
+      'Queue e2e: goes out first',
+      'Queue e2e: goes out second',
+      'Queue e2e: goes out last',
+    ]);
+    await page.context().close();
+  });
 });
 
 describe('posts, as a user', () => {

@@ -61,6 +61,8 @@ export default async function PostsPage(props: { searchParams: Promise<SearchPar
       q: q || undefined,
       tag: tag || undefined,
       channelId: channelId || undefined,
+      // The scheduled tab reads as a queue: what goes out next first.
+      ...(status === 'scheduled' && { sort: 'scheduledAt' as const }),
     })
     .then(
       (list) => ({ list, error: undefined }),
