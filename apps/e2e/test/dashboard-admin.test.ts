@@ -96,6 +96,15 @@ describe('users', () => {
     await page.goto('/dashboard/users');
     await page.waitForURL((url) => url.pathname === '/dashboard');
     expect(await page.getByText('Users', { exact: true }).count()).toBe(0);
+    // Home says why it is there.
+    await page
+      .getByRole('alert')
+      .getByText('Users is for admins: ask an admin of this account', { exact: false })
+      .waitFor();
+    // Not without reason: home itself says nothing of it.
+    await page.goto('/dashboard');
+    await page.getByRole('heading', { name: 'Home', level: 1 }).waitFor();
+    expect(await page.getByText('Users is for admins', { exact: false }).count()).toBe(0);
     await page.context().close();
   });
 });

@@ -1,7 +1,9 @@
 import type { Metadata } from 'next';
 import { ENGAGEMENT_TYPES, POST_STATUSES } from '@chorus/validators';
+import { z } from 'zod';
 import { count, percent } from '~/components/format';
 import { accountZone } from '~/server/account-zone';
+import { parseSearch, searchField, type SearchParams } from '~/server/search-params';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
 import { lastDays } from './analytics/range';
 import { publishingTrouble } from './posts/trouble';
@@ -20,7 +22,11 @@ export const metadata: Metadata = { title: 'Home' };
  * What an admin reads at a glance, each figure from the procedure its own page uses; a `user`
  * sees the same less what only admins may read (the users list).
  */
-export default async function DashboardHome() {
+/** Pages that send someone home when their role may not open them, so that home says why. */
+const SEARCH = { refused: searchField.oneOf(z.enum(['users'])) };
+
+export default async function DashboardHome(props: { searchParams: Promise<SearchParams> }) {
+  const { refused } = parseSearch(await props.searchParams, SEARCH);
   const principal = await requirePrincipal('/dashboard');
   const caller = await dashboardCaller('/dashboard');
   // One query after another: the embedded database's socket refuses pipelined statements.
@@ -86,6 +92,11 @@ export default async function DashboardHome() {
     <>
       <h1>Home</h1>
       <p className="lead">This account at a glance.</p>
+      {refused === 'users' && (
+        <p className="notice error" role="alert">
+          Users is for admins: ask an admin of this account to add, change or remove users.
+        </p>
+      )}
       <SummaryCards summaries={summaries} />
       <div className="grid-2">
         <PostsPanel byStatus={byStatus} next={next.data} zone={zone} />

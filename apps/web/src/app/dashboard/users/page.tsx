@@ -28,8 +28,8 @@ export default async function UsersPage(props: { searchParams: Promise<SearchPar
   const list = await caller.users
     .listInFull({ page, limit: PER_PAGE, q: q || undefined, role })
     .catch((error: unknown) => {
-      // Users is an admin page: the procedure refuses anyone else; send them home.
-      if ((error as { code?: string }).code === 'FORBIDDEN') redirect('/dashboard');
+      // Users is an admin page: the procedure refuses anyone else; send them home, which says why.
+      if ((error as { code?: string }).code === 'FORBIDDEN') redirect('/dashboard?refused=users');
       throw error;
     });
   const href = (p: number) =>
