@@ -5,14 +5,7 @@ import { ZoneTime } from '~/components/zone-time';
 import { retryPost } from '../actions';
 import { ChannelBadge, channelInWords } from '../channel-badge';
 import { ResolveDialog } from './resolve-dialog';
-
-const TARGET_LABELS: Record<Target['status'], string> = {
-  pending: 'Waiting',
-  publishing: 'Sending',
-  published: 'Published',
-  failed: 'Failed',
-  unconfirmed: 'Unconfirmed',
-};
+import { targetLabel } from './target-label';
 
 /** What the user can do about a failure the network will not get over by itself. */
 const NEXT_STEP: Partial<Record<string, string>> = {
@@ -98,9 +91,7 @@ export function PostTargets({ post, channels, canAct, zone }: PostTargetsProps) 
                 ) : (
                   <span className="muted">A channel since disconnected</span>
                 )}
-                <span className={`badge target-${target.status}`}>
-                  {TARGET_LABELS[target.status]}
-                </span>
+                <span className={`badge target-${target.status}`}>{targetLabel(target, post)}</span>
               </div>
               <Outcome target={target} network={network} zone={zone} />
               {canAct && target.status === 'unconfirmed' && (
