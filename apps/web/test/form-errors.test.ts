@@ -29,4 +29,14 @@ describe('a refusal in words', () => {
     expect(result.fields?.scheduledAt).not.toContain('scheduledAt');
     expect(result.fields?.scheduledAt).toMatch(/must be in the future/);
   });
+
+  it('names a client’s own key in words, never as what an object’s prototype holds', () => {
+    for (const key of ['constructor', 'toString', '__proto__', 'hasOwnProperty']) {
+      const words = fieldInWords(`settings.${key}`);
+      expect(words, key).not.toMatch(/function|native code|\[object/);
+      expect(words.toLowerCase().replaceAll(' ', ''), key).toBe(key.toLowerCase());
+      const message = formError(refused([{ path: key, message: `${key} is reserved.` }]));
+      expect(message, key).not.toMatch(/function|native code|\[object/);
+    }
+  });
 });

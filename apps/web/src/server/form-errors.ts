@@ -4,34 +4,41 @@ import { toApiError } from '@chorus/api';
  * The dashboard's words for the API's field names, as its forms label them: a refusal names
  * the field a person sees ("Time zone"), never the request's path (`timeZone`).
  */
-const LABELS: Record<string, string> = {
-  scheduledAt: 'Publish at',
-  timeZone: 'Time zone',
-  title: 'Title',
-  content: 'Content',
-  tags: 'Tags',
-  mediaIds: 'Media',
-  targets: 'Channels',
-  firstComment: 'First comment',
-  recurrence: 'Repeats',
-  comment: 'Comment',
-  from: 'From',
-  to: 'To',
-  name: 'Name',
-  email: 'Email',
-  role: 'Role',
-  url: 'URL',
-  events: 'Events',
-  expiresAt: 'Expires',
-};
+const LABELS = new Map(
+  Object.entries({
+    scheduledAt: 'Publish at',
+    timeZone: 'Time zone',
+    title: 'Title',
+    content: 'Content',
+    tags: 'Tags',
+    mediaIds: 'Media',
+    targets: 'Channels',
+    firstComment: 'First comment',
+    recurrence: 'Repeats',
+    comment: 'Comment',
+    from: 'From',
+    to: 'To',
+    name: 'Name',
+    email: 'Email',
+    role: 'Role',
+    url: 'URL',
+    events: 'Events',
+    expiresAt: 'Expires',
+  }),
+);
 
-/** API names a message may say itself ("scheduledAt must be in the future."), in words. */
-const IN_MESSAGES: Record<string, string> = {
-  scheduledAt: 'the time',
-  timeZone: 'the time zone',
-  firstComment: 'the first comment',
-  mediaIds: 'the media',
-};
+/**
+ * API names a message may say itself ("scheduledAt must be in the future."), in words. Maps,
+ * not objects: a path may hold a client's own key (`constructor`), which must find nothing.
+ */
+const IN_MESSAGES = new Map(
+  Object.entries({
+    scheduledAt: 'the time',
+    timeZone: 'the time zone',
+    firstComment: 'the first comment',
+    mediaIds: 'the media',
+  }),
+);
 
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
@@ -46,14 +53,18 @@ export function fieldInWords(path: string): string {
       .replace(/\[\d+\]/g, '')
       .split('.')
       .at(-1) ?? path;
-  const label = LABELS[leaf] ?? capitalized(leaf.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase());
+  const label =
+    LABELS.get(leaf) ?? capitalized(leaf.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase());
   return channel && leaf !== 'targets' ? `${label} on ${channel}` : label;
 }
 
 /** An issue's message with any API name in it said in words. */
 export const messageInWords = (message: string) =>
   capitalized(
-    message.replace(/\b[a-z]+[A-Z]\w*\b/g, (name) => IN_MESSAGES[name] ?? LABELS[name] ?? name),
+    message.replace(
+      /\b[a-z]+[A-Z]\w*\b/g,
+      (name) => IN_MESSAGES.get(name) ?? LABELS.get(name) ?? name,
+    ),
   );
 
 /** A failed procedure, as a form shows it: the message, and each invalid field. */
