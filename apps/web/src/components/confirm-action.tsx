@@ -29,8 +29,8 @@ type ConfirmActionProps = {
 };
 
 /**
- * An action that cannot be undone behind a confirmation that names its object; a refusal shows inside. An
- * answer with a secret (a rotated key) keeps the dialog open to show it this once.
+ * An action that cannot be undone behind a confirmation that names its object; a refusal shows
+ * inside. An answer with a secret (a rotated key) keeps the dialog open to show it this once.
  */
 export function ConfirmAction(props: ConfirmActionProps) {
   const router = useRouter();
