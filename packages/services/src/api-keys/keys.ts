@@ -70,7 +70,7 @@ export async function createApiKey(opts: {
 }
 
 /** A key's state as lists show it: a revoked or expired key no longer works. */
-export function apiKeyState(
+function apiKeyState(
   key: { revokedAt: string | null; expiresAt: string | null },
   now = new Date(),
 ): 'active' | 'expired' | 'revoked' {

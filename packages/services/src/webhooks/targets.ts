@@ -55,13 +55,6 @@ const LOOPBACK = new BlockList();
 LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
 LOOPBACK.addAddress('::1', 'ipv6');
 
-/** `::ffff:10.0.0.1` is 10.0.0.1. */
-function normalise(address: string): { address: string; family: 'ipv4' | 'ipv6' } {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped?.[1]) return { address: mapped[1], family: 'ipv4' };
-  return { address, family: isIP(address) === 6 ? 'ipv6' : 'ipv4' };
-}
-
 /** The 16 bytes of an IPv6 address (any textual form, dotted tail included). */
 function bytesOf(address: string): Buffer | null {
   if (isIP(address) !== 6) return null;
@@ -85,16 +78,26 @@ function bytesOf(address: string): Buffer | null {
 const dotted = (b: Buffer, at: number) => `${b[at]}.${b[at + 1]}.${b[at + 2]}.${b[at + 3]}`;
 
 /**
- * The IPv4 address an IPv6 one carries: IPv4-compatible `::a.b.c.d`, IPv4-mapped
- * `::ffff:a.b.c.d` (in any spelling: URLs write it `::ffff:a0b:c0d`), NAT64 `64:ff9b::a.b.c.d`,
- * 6to4 `2002:aabb:ccdd::` (the address in bits 16–47). Null for the others.
+ * An IPv4-mapped address is the IPv4 address it maps, however it is spelled (`::ffff:10.0.0.1`,
+ * or `::ffff:a00:1` as URLs write it): checked as that address, loopback included.
+ */
+function normalise(address: string): { address: string; family: 'ipv4' | 'ipv6' } {
+  const b = bytesOf(address);
+  if (!b) return { address, family: 'ipv4' };
+  const mapped = b.subarray(0, 10).every((x) => x === 0) && b.readUInt16BE(10) === 0xffff;
+  return mapped ? { address: dotted(b, 12), family: 'ipv4' } : { address, family: 'ipv6' };
+}
+
+/**
+ * The IPv4 address an IPv6 one carries: IPv4-compatible `::a.b.c.d`, NAT64 `64:ff9b::a.b.c.d`,
+ * 6to4 `2002:aabb:ccdd::` (the address in bits 16–47). Null for the others (an IPv4-mapped
+ * address is read as IPv4 before: `normalise`).
  */
 export function embeddedIpv4(address: string): string | null {
   const b = bytesOf(address);
   if (!b) return null;
   const zeros = (from: number, to: number) => b.subarray(from, to).every((x) => x === 0);
   if (zeros(0, 12)) return dotted(b, 12);
-  if (zeros(0, 10) && b.readUInt16BE(10) === 0xffff) return dotted(b, 12);
   if (b.readUInt32BE(0) === 0x0064ff9b && zeros(4, 12)) return dotted(b, 12);
   if (b.readUInt16BE(0) === 0x2002) return dotted(b, 2);
   return null;
