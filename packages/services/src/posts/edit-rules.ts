@@ -5,16 +5,13 @@
 import type { Principal } from '@chorus/auth';
 import type { UpdatePostInput } from '@chorus/validators';
 import { AppError } from '../shared/errors';
+import { sameList } from '../shared/lists';
 import { mediaIdsOf, type PostRow } from './records';
 import { targetsDiffer } from './targets';
 import type { Tx } from './tx';
 
 /** The fields of an update body that change what the post says or where it goes. */
 export type Editable = 'title' | 'content' | 'tags' | 'mediaIds' | 'targets' | 'recurrence';
-
-/** Lists equal as the post shows them: tags and media keep their order, so order counts. */
-const sameList = (a: readonly string[], b: readonly string[]) =>
-  a.length === b.length && a.every((item, i) => item === b[i]);
 
 /**
  * The fields whose value an update changes, in the post's order. A field sent with the value

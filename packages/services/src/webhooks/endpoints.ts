@@ -3,6 +3,7 @@ import { and, asRead, count, eq, sql, webhooks, type Db } from '@chorus/db';
 import type { CreateWebhookInput, UpdateWebhookInput } from '@chorus/validators';
 import { AppError, notFound } from '../shared/errors';
 import { newId } from '../shared/ids';
+import { sameList } from '../shared/lists';
 import { readTablePage, type PageRequest } from '../shared/pagination';
 import { sealSecret, toWebhook, webhookFields, type WebhookRow } from './records';
 import { webhookSettings } from './settings';
@@ -95,13 +96,11 @@ export async function createWebhook(opts: {
 /** Whether an update asks for anything the endpoint does not have already. */
 function changes(row: WebhookRow, input: UpdateWebhookInput) {
   const differs = <T>(asked: T | undefined, has: T) => asked !== undefined && asked !== has;
-  const events = input.events;
   return (
     differs(input.url, row.url) ||
     differs(input.description, row.description) ||
     differs(input.active, row.active) ||
-    (events !== undefined &&
-      (events.length !== row.events.length || events.some((type, i) => type !== row.events[i])))
+    (input.events !== undefined && !sameList(input.events, row.events))
   );
 }
 
