@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
+import { counted } from './format';
 
 /** What a list shows when it has nothing, with what to do next. */
 export function EmptyState({ title, children }: { title: string; children?: ReactNode }) {
@@ -18,8 +19,7 @@ export function EmptyState({ title, children }: { title: string; children?: Reac
 export function PastLastPage({ pages, href }: { pages: number; href: string }) {
   return (
     <EmptyState title="Nothing on this page">
-      This page is past the last one (
-      {pages === 1 ? 'the list has 1 page' : `the list has ${pages} pages`}).{' '}
+      This page is past the last one (the list has {counted(pages, 'page', 'pages')}).{' '}
       <Link href={href}>Go to page 1</Link>
     </EmptyState>
   );

@@ -18,13 +18,13 @@ import {
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Home' };
 
+/** Pages that send someone home when their role may not open them, so that home says why. */
+const SEARCH = { refused: searchField.oneOf(z.enum(['users'])) };
+
 /**
  * What an admin reads at a glance, each figure from the procedure its own page uses; a `user`
  * sees the same less what only admins may read (the users list).
  */
-/** Pages that send someone home when their role may not open them, so that home says why. */
-const SEARCH = { refused: searchField.oneOf(z.enum(['users'])) };
-
 export default async function DashboardHome(props: { searchParams: Promise<SearchParams> }) {
   const { refused } = parseSearch(await props.searchParams, SEARCH);
   const principal = await requirePrincipal('/dashboard');
