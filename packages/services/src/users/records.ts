@@ -107,11 +107,16 @@ async function assertAnotherAdmin(tx: Tx, accountId: string) {
  * it either. An admin's session may turn another user's off: the reset for a lost
  * authenticator (turning it on needs that user's enrollment).
  */
-function assertMaySwitchTwoFactor(target: UserRow, input: UpdateUserInput, principal: Principal) {
+function assertMaySwitchTwoFactor(opts: {
+  target: UserRow;
+  input: UpdateUserInput;
+  viaSession: boolean;
+  isSelf: boolean;
+}) {
+  const { target, input, viaSession, isSelf } = opts;
   const twoFactor = input.settings?.twoFactorAuth;
   if (twoFactor === undefined || twoFactor === target.twoFactorEnabled) return;
-  const viaSession = principal.credential.kind === 'session';
-  if (viaSession && target.id !== principal.userId) return;
+  if (viaSession && !isSelf) return;
   throw new AppError(
     'forbidden',
     viaSession
@@ -169,7 +174,7 @@ export async function updateUser(opts: {
     }
     if (roleChanges && target.role === 'admin') await assertAnotherAdmin(tx, principal.accountId);
     const viaSession = principal.credential.kind === 'session';
-    assertMaySwitchTwoFactor(target, input, principal);
+    assertMaySwitchTwoFactor({ target, input, viaSession, isSelf });
     if (isSelf) await assertCurrentPassword({ target, input, viaSession });
     if (input.settings?.twoFactorAuth === true && !target.twoFactorEnabled) {
       throw new AppError('validation_error', 'Two-factor authentication needs enrollment.', {
