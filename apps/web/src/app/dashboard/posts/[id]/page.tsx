@@ -55,6 +55,8 @@ export default async function PostPage(props: { params: Params }) {
   ]);
   const channels = new Map(channelList.map((c) => [c.id, c]));
   const readOnly = readOnlyBecause(post, submits, me.role === 'admin');
+  // The composer is shown: the post can be changed here, and by this user.
+  const editable = canEdit && !readOnly;
   return (
     <>
       <p className="small">
@@ -123,10 +125,10 @@ export default async function PostPage(props: { params: Params }) {
               This post names {missing.length === 1 ? 'a medium' : 'media'} deleted from the library
               ({missing.join(', ')}): it is not sent until{' '}
               {missing.length === 1 ? 'it is' : 'they are'} taken out of it
-              {canEdit && !readOnly ? ', which saving it here does' : ''}.
+              {editable ? ', which saving it here does' : ''}.
             </p>
           )}
-          {canEdit && !readOnly ? (
+          {editable ? (
             <PostForm
               post={post}
               media={media}
