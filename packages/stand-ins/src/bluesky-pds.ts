@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
+import type * as DevEnv from '@atproto/dev-env';
 import { appViewDatabase } from './bluesky-appview-db';
 
 /**
@@ -41,41 +42,77 @@ export interface BlueskyPdsOptions {
   rateLimits?: boolean;
 }
 
-function freePort(): Promise<number> {
+/**
+ * A free loopback port, held by a listening socket until `release`: the AppView must know the
+ * PDS's port seconds before the PDS binds it, and a port merely found free could be taken by
+ * another process in between.
+ */
+function reservePort(): Promise<{ port: number; release(): Promise<void> }> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+      resolve({
+        port: typeof address === 'object' && address ? address.port : 0,
+        release: () => new Promise((done) => server.close(() => done())),
+      });
     });
   });
+}
+
+/**
+ * The PDS and, with `appView`, the AppView that indexes it. The port is held until just before
+ * the PDS binds it; should another process still take it in that moment, both start again on
+ * another port.
+ */
+async function startPdsAndAppView(
+  { TestBsky, TestPds }: typeof DevEnv,
+  plcUrl: string,
+  options: BlueskyPdsOptions,
+) {
+  for (let attempt = 1; ; attempt++) {
+    const reserved = options.port ? undefined : await reservePort();
+    const port = reserved?.port ?? options.port ?? 0;
+    const database = options.appView ? await appViewDatabase() : undefined;
+    const appView = database
+      ? await TestBsky.create({
+          plcUrl,
+          pdsPort: port,
+          repoProvider: `ws://localhost:${port}`,
+          dbPostgresUrl: database.url,
+          dbPostgresSchema: 'appview',
+          redisHost: '',
+        })
+      : undefined;
+    await reserved?.release();
+    try {
+      const pds = await TestPds.create({
+        port,
+        didPlcUrl: plcUrl,
+        rateLimitsEnabled: options.rateLimits ?? false,
+        ...(appView
+          ? { bskyAppViewUrl: appView.url, bskyAppViewDid: appView.ctx.cfg.serverDid }
+          : {}),
+      });
+      return { pds, appView, database };
+    } catch (error) {
+      await appView?.close();
+      await database?.drop();
+      const taken = (error as NodeJS.ErrnoException).code === 'EADDRINUSE';
+      if (!reserved || !taken || attempt === 3) throw error;
+    }
+  }
 }
 
 const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
 
 export async function startBlueskyPds(options: BlueskyPdsOptions = {}): Promise<BlueskyPds> {
   // Imported here: dev-env loads the PDS, the AppView and Ozone (~5 s).
-  const { TestBsky, TestPds, TestPlc, mockNetworkUtilities } = await import('@atproto/dev-env');
+  const devEnv = await import('@atproto/dev-env');
+  const { TestPlc, mockNetworkUtilities } = devEnv;
   const plc = await TestPlc.create({});
-  const port = options.port || (await freePort());
-  const database = options.appView ? await appViewDatabase() : undefined;
-  const appView = database
-    ? await TestBsky.create({
-        plcUrl: plc.url,
-        pdsPort: port,
-        repoProvider: `ws://localhost:${port}`,
-        dbPostgresUrl: database.url,
-        dbPostgresSchema: 'appview',
-        redisHost: '',
-      })
-    : undefined;
-  const pds = await TestPds.create({
-    port,
-    didPlcUrl: plc.url,
-    rateLimitsEnabled: options.rateLimits ?? false,
-    ...(appView ? { bskyAppViewUrl: appView.url, bskyAppViewDid: appView.ctx.cfg.serverDid } : {}),
-  });
+  const { pds, appView, database } = await startPdsAndAppView(devEnv, plc.url, options);
   // Handles under `.test` resolve to this PDS's accounts, as DNS would for real ones.
   mockNetworkUtilities(pds, appView);
 
