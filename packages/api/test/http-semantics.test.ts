@@ -52,6 +52,19 @@ describe('Location on 201', () => {
   });
 });
 
+describe('percent-encoded path parameters', () => {
+  it('read the same resource as the plain id, as any URL library would send it', async () => {
+    const created = await h.call('POST', '/api/users', {
+      body: { name: 'Encoded', email: 'encoded-path@acme.test', password: 'a-long-password' },
+    });
+    const id = created.json.id as string;
+    const encoded = [...id].map((c) => `%${c.charCodeAt(0).toString(16)}`).join('');
+    const read = await h.call('GET', `/api/users/${encoded}`);
+    expect(read.status, JSON.stringify(read.json)).toBe(200);
+    expect(read.json.id).toBe(id);
+  });
+});
+
 describe('Location on every 201 whose resource has a GET', () => {
   it('is on exactly the creates the test above reads back, and the document says so', async () => {
     const creates = restRoutes.routes.filter(

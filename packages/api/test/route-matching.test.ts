@@ -47,4 +47,17 @@ describe('the REST route table', () => {
     expect(post && 'route' in post && post.route.path).toBe('/api/content/posts/{id}');
     expect(post && 'route' in post && post.params).toEqual({ id: 'post_1' });
   });
+
+  it('percent-decodes a parameter after splitting the path, as a URL library reads it', () => {
+    const user = restRoutes.match('GET', '/api/users/%75sr_1%5Fa');
+    expect(user && 'route' in user && user.params).toEqual({ userId: 'usr_1_a' });
+    // An encoded slash stays inside its segment: it is part of the value, not a separator.
+    const post = restRoutes.match('GET', '/api/content/posts/a%2Fb');
+    expect(post && 'route' in post && post.params).toEqual({ id: 'a/b' });
+    // What no id holds (a control character, a broken escape) stays as sent: not found, 404.
+    for (const raw of ['%00', '%0A', '%E0%A4%A']) {
+      const kept = restRoutes.match('GET', `/api/users/${raw}`);
+      expect(kept && 'route' in kept && kept.params).toEqual({ userId: raw });
+    }
+  });
 });

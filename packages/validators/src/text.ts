@@ -29,6 +29,9 @@ export function controlProblem(text: string): string | null {
 // eslint-disable-next-line no-control-regex
 const ANY_CONTROL = /[\u0000-\u001F\u007F-\u009F]/g;
 
+/** Whether `text` holds any control character, tab and line breaks included (no id does). */
+export const hasAnyControl = (text: string) => text.search(ANY_CONTROL) !== -1;
+
 /**
  * An issue's `path` as the API writes it (`meta.constructor`, `events[0].type`,
  * `targets[1].content`): names joined by dots, an item of a list by its index in brackets, and

@@ -13,7 +13,7 @@ export interface Call {
   route: Route;
   /** The request's path, for the `Link` to a list's next page. */
   path: string;
-  /** The path parameters the route's template matched, raw as in the URL. */
+  /** The path parameters the route's template matched, percent-decoded. */
   params: Record<string, string>;
   /** The query string's parameters (routes without a body take their input from there). */
   query: URLSearchParams;

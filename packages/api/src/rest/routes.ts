@@ -1,6 +1,7 @@
 import type { Principal } from '@chorus/auth';
 import type { Db } from '@chorus/db';
 import { AppError } from '@chorus/services';
+import { hasAnyControl } from '@chorus/validators';
 import type { StorageDriver } from '@chorus/storage';
 import type { AnyRouter } from '@trpc/server';
 import type { ZodType } from 'zod';
@@ -69,11 +70,28 @@ const METHOD_ORDER = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 const paramNames = (path: string) => [...path.matchAll(/\{([^/}]+)\}/g)].map((m) => m[1] ?? '');
 
-/** The template's parameters as matched in `path`, on an object without a prototype. */
+/**
+ * A parameter percent-decoded (`usr%5F1` is `usr_1`, as any URL library would read it). A value
+ * whose decoding fails or gives a control character, which no id or slug holds, is kept as
+ * sent: a malformed id in a path is simply not found (404), never a 400 or a database error.
+ */
+function decodeParam(value: string): string {
+  try {
+    const decoded = decodeURIComponent(value);
+    return hasAnyControl(decoded) ? value : decoded;
+  } catch {
+    return value;
+  }
+}
+
+/**
+ * The template's parameters as matched in `path`, decoded, on an object without a prototype.
+ * The path is split before decoding, so `%2F` stays inside its parameter.
+ */
 function paramsOf(route: Route, path: string): Record<string, string> {
   const values = route.pattern.exec(path) ?? [];
   const params = Object.create(null) as Record<string, string>;
-  route.params.forEach((name, i) => (params[name] = values[i + 1] ?? ''));
+  route.params.forEach((name, i) => (params[name] = decodeParam(values[i + 1] ?? '')));
   return params;
 }
 
