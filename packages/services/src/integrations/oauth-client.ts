@@ -1,11 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { cleanLine, type ConnectionMeta } from '@chorus/validators';
+import { z } from 'zod';
 import type { JsonPath, OAuthEntry } from './catalogue';
 import type { ConfiguredProvider, ProviderSettings } from './settings';
 
-/** Our side of the OAuth 2.0 authorization code flow (RFC 6749 §4.1) with PKCE (RFC 7636). */
+/**
+ * Our side of the OAuth 2.0 authorization code flow (RFC 6749 §4.1) with PKCE (RFC 7636), and
+ * of the refresh grant that keeps a connection's access token alive (§6).
+ */
 
-/** A third party that has not answered by then is treated as down: a browser is waiting. */
+/** A third party that has not answered by then is treated as down (a browser may be waiting). */
 const TIMEOUT_MS = 10_000;
 
 const request = (url: string, init: RequestInit) =>
@@ -79,50 +83,97 @@ export interface TokenSet {
   scopes?: string[];
 }
 
-export type Exchange = { ok: true; tokens: TokenSet } | { ok: false; error: string };
+/**
+ * A token endpoint's answer. `refused` is the grant itself refused (RFC 6749 §5.2
+ * `invalid_grant` with a 4xx): the code or refresh token will never work, so only connecting
+ * again helps; anything else (a 5xx, no answer, an answer we cannot read) may work next time.
+ */
+export type Exchange =
+  { ok: true; tokens: TokenSet } | { ok: false; error: string; refused: boolean };
 
-const optionalString = (value: unknown) => (typeof value === 'string' ? value : undefined);
+/** Longer than any token a platform issues, short of filling a row with whatever it sends. */
+const MAX_TOKEN = 16_384;
+/** Beyond this an `expires_in` is nonsense (and past the dates a timestamp holds): ignored. */
+const MAX_EXPIRES_IN_SECONDS = 10 * 365 * 86_400;
 
-export async function exchangeCode(
+/**
+ * The successful answer (RFC 6749 §5.1). The access token is required; an optional field of
+ * the wrong type is dropped rather than failing the grant, as platforms add and vary them.
+ * `expires_in` may be a string where the answer was a form.
+ */
+const ZTokenAnswer = z.object({
+  access_token: z.string().min(1).max(MAX_TOKEN),
+  refresh_token: z.string().min(1).max(MAX_TOKEN).optional().catch(undefined),
+  token_type: z.string().max(64).optional().catch(undefined),
+  expires_in: z.coerce.number().positive().max(MAX_EXPIRES_IN_SECONDS).optional().catch(undefined),
+  scope: z.string().max(MAX_TOKEN).optional().catch(undefined),
+});
+
+/**
+ * One request to the token endpoint with `grant` and our client authentication as the
+ * platform wants it (the code grant and the refresh grant differ only in `grant`).
+ */
+async function requestTokens(
   entry: OAuthEntry,
   provider: ConfiguredProvider,
-  grant: { code: string; verifier: string; callbackUrl: string },
+  grant: Record<string, string>,
 ): Promise<Exchange> {
-  const body = new URLSearchParams({
-    grant_type: 'authorization_code',
-    code: grant.code,
-    redirect_uri: grant.callbackUrl,
-    code_verifier: grant.verifier,
-  });
+  const body = new URLSearchParams(grant);
   const headers: Record<string, string> = {
     'content-type': 'application/x-www-form-urlencoded',
     accept: 'application/json',
   };
   authenticateClient(entry, provider, body, headers);
   let res: Response;
+  let payload: Record<string, unknown>;
   try {
     res = await request(provider.tokenUrl, { method: 'POST', headers, body });
+    payload = await readPayload(res);
   } catch {
-    return { ok: false, error: 'provider_unreachable' };
+    return { ok: false, error: 'provider_unreachable', refused: false };
   }
-  const payload = await readPayload(res);
-  const accessToken = optionalString(payload.access_token);
-  if (!res.ok || !accessToken) {
-    return { ok: false, error: safeErrorCode(payload.error, 'token_exchange_failed') };
+  const answer = res.ok ? ZTokenAnswer.safeParse(payload) : undefined;
+  if (!answer?.success) {
+    const error = safeErrorCode(payload.error, 'token_exchange_failed');
+    const refused = res.status >= 400 && res.status < 500 && error === 'invalid_grant';
+    return { ok: false, error, refused };
   }
-  const expiresIn = Number(payload.expires_in);
-  const scope = optionalString(payload.scope);
+  const tokens = answer.data;
   return {
     ok: true,
     tokens: {
-      accessToken,
-      refreshToken: optionalString(payload.refresh_token),
-      tokenType: optionalString(payload.token_type),
-      expiresIn: Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn : undefined,
-      scopes: scope?.split(/[\s,]+/).filter(Boolean),
+      accessToken: tokens.access_token,
+      ...(tokens.refresh_token ? { refreshToken: tokens.refresh_token } : {}),
+      ...(tokens.token_type ? { tokenType: tokens.token_type } : {}),
+      ...(tokens.expires_in ? { expiresIn: tokens.expires_in } : {}),
+      ...(tokens.scope ? { scopes: tokens.scope.split(/[\s,]+/).filter(Boolean) } : {}),
     },
   };
 }
+
+/** The authorization code grant (RFC 6749 §4.1.3), with the PKCE verifier. */
+export const exchangeCode = (
+  entry: OAuthEntry,
+  provider: ConfiguredProvider,
+  grant: { code: string; verifier: string; callbackUrl: string },
+): Promise<Exchange> =>
+  requestTokens(entry, provider, {
+    grant_type: 'authorization_code',
+    code: grant.code,
+    redirect_uri: grant.callbackUrl,
+    code_verifier: grant.verifier,
+  });
+
+/**
+ * The refresh grant (RFC 6749 §6), for the scopes first granted. A platform that rotates
+ * refresh tokens answers a new one; one that does not answers none.
+ */
+export const refreshGrant = (
+  entry: OAuthEntry,
+  provider: ConfiguredProvider,
+  refreshToken: string,
+): Promise<Exchange> =>
+  requestTokens(entry, provider, { grant_type: 'refresh_token', refresh_token: refreshToken });
 
 /** Every value at `path` (see JsonPath). */
 export function pick(value: unknown, path: JsonPath): unknown[] {
