@@ -10,3 +10,7 @@ export * from './graph';
 export * from './facebook';
 export * from './instagram';
 export * from './threads';
+export * from './oauth-server';
+export * from './dropbox';
+export * from './google';
+export * from './canva';
