@@ -125,7 +125,7 @@ export const ZConnectedIntegration = z
     integrationId: ZIntegrationId,
     status: z.enum(['connected', 'needs_reconnect']).meta({
       description:
-        '`needs_reconnect` once the network refused the grant (docs/publishing.md): publishing to its channels stops until it is connected again.',
+        '`needs_reconnect` once the platform refused the grant: a network at publishing (docs/publishing.md), or any OAuth platform its refresh token (docs/integrations.md). Publishing to its channels stops, and its access token is no longer renewed, until it is connected again.',
     }),
     connectedAt: ZTimestamp,
     lastSyncAt: ZTimestamp,

@@ -21,9 +21,16 @@ export const integrationConnections = pgTable(
     connectedBy: text().references(() => users.id, { onDelete: 'set null' }),
     credentials: text().notNull(),
     scopes: text().array().notNull(),
+    /**
+     * When the access token ends, counted from the platform's `expires_in` when it answered; null
+     * when it gave none (a token that does not expire). The refresh job renews it before then.
+     */
     tokenExpiresAt: timestamptz(),
     meta: jsonb().$type<IntegrationConnectionMeta>().notNull(),
-    /** `needs_reconnect` once the network refused the grant: publishing stops until reconnected. */
+    /**
+     * `needs_reconnect` once the platform refused the grant (at publishing, or its refresh token):
+     * publishing and the token refresh stop until reconnected.
+     */
     status: text({ enum: ['connected', 'needs_reconnect'] })
       .notNull()
       .default('connected'),

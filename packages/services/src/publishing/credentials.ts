@@ -34,7 +34,12 @@ export interface PublishingCredentials {
   source: CredentialSource;
 }
 
-function fromConnection(row: ConnectionRow): ProviderCredentials | null {
+/**
+ * A connection's credentials as the engine and the token refresh use them: the expiry is the
+ * row's `tokenExpiresAt`, not anything inside the sealed JSON (an `expiresIn` kept there from the
+ * code exchange says nothing once time has passed). Null when they cannot be read.
+ */
+export function connectionCredentials(row: ConnectionRow): ProviderCredentials | null {
   const stored = readCredentials(row);
   if (!stored) return null;
   const expiresAt = row.tokenExpiresAt?.toISOString();
@@ -64,31 +69,33 @@ export function publishingCredentials(
       return null;
     }
   }
-  const credentials = fromConnection(connection);
+  const credentials = connectionCredentials(connection);
   return credentials ? { credentials, source: 'connection' } : null;
 }
 
+/** Where credentials live, so a refresh is written back there: a channel's own, or a connection's. */
+export type CredentialHome =
+  | { source: 'channel'; channel: Pick<ChannelRow, 'accountId' | 'id'> }
+  | { source: 'connection'; connection: ConnectionRow };
+
 /**
- * Stores refreshed credentials where they came from, sealed: every token the network sent,
+ * Stores refreshed credentials where they came from, sealed: every token the platform sent,
  * the refresh token included (X rotates it at every refresh: the old one no longer works).
  */
 export async function storeRefreshedCredentials(
   tx: Tx,
-  opts: {
-    channel: ChannelRow;
-    connection: ConnectionRow;
-    source: CredentialSource;
-    credentials: ProviderCredentials;
-  },
+  home: CredentialHome,
+  credentials: ProviderCredentials,
 ): Promise<void> {
-  const { channel, connection, credentials } = opts;
-  if (opts.source === 'channel') {
+  if (home.source === 'channel') {
+    const { channel } = home;
     await tx
       .update(channels)
       .set({ credentials: sealChannelCredentials(channel, credentials) })
       .where(eq(channels.id, channel.id));
     return;
   }
+  const { connection } = home;
   const before = readCredentials(connection);
   const common = {
     ...(credentials.refreshToken ? { refreshToken: credentials.refreshToken } : {}),

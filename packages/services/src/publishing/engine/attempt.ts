@@ -14,7 +14,7 @@ import {
 import type { MediaSource } from './media';
 import { verdict } from './policy';
 import { prepareAttempts, type Prepared, type Ready } from './prepare';
-import { refreshedCredentials } from './refresh';
+import { networkRefresh, refreshedCredentials } from './refresh';
 import { providerContext, publishingSettings, type PublishingSettings } from './settings';
 
 export interface EngineOptions {
@@ -152,7 +152,10 @@ async function attempt(
     if (failure.class !== 'token_expired') return failure;
     let fresh: ProviderCredentials;
     try {
-      fresh = await refreshedCredentials(opts, { ...found, network, provider });
+      fresh = await refreshedCredentials(opts, {
+        ...found,
+        refresh: networkRefresh(network, provider, opts.env),
+      });
     } catch (refusal) {
       return failed(refusal);
     }

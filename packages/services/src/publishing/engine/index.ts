@@ -8,7 +8,8 @@ export {
 export { claimTargets, type Outcome } from './claim';
 export { publishMedia, type MediaSigner, type MediaSource } from './media';
 export { backoffMs, verdict, type Verdict } from './policy';
-export { refreshedCredentials, refreshExpiringCredentials } from './refresh';
+export { refreshedCredentials } from './refresh';
+export { refreshExpiringCredentials } from './refresh-expiring';
 export {
   networkOf,
   providerContext,
