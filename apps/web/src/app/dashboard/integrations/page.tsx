@@ -36,8 +36,29 @@ function returnMessage(search: Search, names: Map<string, string>) {
 }
 
 /** A connection's channels (where posts go), each saying when it needs reconnecting. */
-function ConnectionChannels({ channels, pages }: { channels: Channel[]; pages: string[] }) {
-  if (channels.length === 0) return <>{pages.join(', ') || '—'}</>;
+function ConnectionChannels({
+  channels,
+  pages,
+  needsReconnect,
+}: {
+  channels: Channel[];
+  pages: string[];
+  /** A connection without channels (storage, design) says it here, where a channel would. */
+  needsReconnect: boolean;
+}) {
+  if (channels.length === 0) {
+    return (
+      <>
+        {pages.join(', ') || '—'}
+        {needsReconnect && (
+          <>
+            {' '}
+            <span className="badge warn">Needs reconnecting</span>
+          </>
+        )}
+      </>
+    );
+  }
   return (
     <ul className="plain">
       {channels.map((channel) => (
@@ -80,10 +101,10 @@ export default async function IntegrationsPage(props: { searchParams: Promise<Se
       channel,
     ]);
   }
-  // How to reconnect each connection whose channels lost their access.
+  // How to reconnect each connection that lost its access (its channels say so too).
   const authOf = new Map<string, 'oauth2' | 'api_key'>();
-  for (const [integrationId, list] of channelsOf) {
-    if (list.some((channel) => channel.connectionStatus === 'needs_reconnect')) {
+  for (const { integrationId, status: state } of connected.data) {
+    if (state === 'needs_reconnect') {
       authOf.set(integrationId, (await caller.integrations.get({ integrationId })).authMethod);
     }
   }
@@ -127,6 +148,7 @@ export default async function IntegrationsPage(props: { searchParams: Promise<Se
                   <ConnectionChannels
                     channels={channelsOf.get(c.integrationId) ?? []}
                     pages={c.meta.pages}
+                    needsReconnect={c.status === 'needs_reconnect'}
                   />
                   {admin && authOf.has(c.integrationId) && (
                     <ConnectButton
