@@ -7,10 +7,10 @@ import { findRoute, type RouteEntry } from './routes';
 
 /**
  * What the stand-ins of the platforms Chorus connects to but does not publish to (Dropbox,
- * Google) share: an OAuth 2.0 server (RFC 6749) with the authorization code grant and PKCE
- * (approved at once, as the stand-in's user), the refresh grant (§6), access tokens that expire,
- * and grants a test revokes. Each platform says how it differs (`OAuthDialect`): token
- * lifetimes, whether refresh tokens rotate, its words for a refused grant.
+ * Google, Canva) share: an OAuth 2.0 server (RFC 6749) with the authorization code grant and
+ * PKCE (approved at once, as the stand-in's user), the refresh grant (RFC 6749 §6), access
+ * tokens that expire, and grants a test revokes. Each platform says how it differs
+ * (`OAuthDialect`): token lifetimes, whether refresh tokens rotate, its words for a refusal.
  */
 
 export interface OAuthDialect {

@@ -6,7 +6,7 @@ import type { ConfiguredProvider, ProviderSettings } from './settings';
 
 /**
  * Our side of the OAuth 2.0 authorization code flow (RFC 6749 §4.1) with PKCE (RFC 7636), and
- * of the refresh grant that keeps a connection's access token alive (§6).
+ * of the refresh grant (RFC 6749 §6) that keeps a connection's access token alive.
  */
 
 /** A third party that has not answered by then is treated as down (a browser may be waiting). */
