@@ -5,8 +5,9 @@ export const REFRESH_TOKENS = 'publishing.refresh-tokens';
 
 /**
  * Refreshes the tokens that expire within CHORUS_PUBLISHING_REFRESH_AHEAD_SECONDS, every five
- * minutes: the networks' and those of every other OAuth connection (docs/integrations.md). Each refresh holds a lock per credentials, shared with the engine's
- * refresh on an expired token, so runs may overlap; the queue is `short` (one run waiting), not
+ * minutes: the networks' and those of every other OAuth connection (docs/integrations.md).
+ * Each refresh holds a lock per credentials, shared with the engine's refresh on an expired
+ * token, so runs may overlap; the queue is `short` (one run waiting), not
  * `stately`, whose run left by a killed worker would hold back every next one for up to twelve
  * minutes, most of the refresh margin.
  */
