@@ -217,7 +217,7 @@ async function settleFailure(
         : { status: decided.kind, error: decided.error };
   const reconnect = decided.kind === 'failed' && decided.reconnect;
   const written = await writeOutcome(db, claim, outcome, async (tx) => {
-    if (reconnect) await markNeedsReconnect(tx, claim.accountId, found.connection.integrationId);
+    if (reconnect) await markNeedsReconnect(tx, found.connection);
   });
   return written ? outcome.status : null;
 }

@@ -19,6 +19,8 @@ import type { Tx } from '../../posts/tx';
 import type { PublishProgress } from '../provider';
 import { settlePost } from '../settle';
 
+type ConnectionRow = typeof integrationConnections.$inferSelect;
+
 export type TargetRow = typeof postTargets.$inferSelect;
 
 const clock = sql`clock_timestamp()`;
@@ -149,10 +151,15 @@ export async function writeOutcome(
 }
 
 /**
- * Marks a connection `needs_reconnect` (the network revoked the grant) with its event, once:
- * a connection already marked is left alone.
+ * Marks a connection `needs_reconnect` (the platform refused the grant) with its event, once:
+ * a connection already marked is left alone, and so is one connected again since it was read
+ * (its `connectedAt` moved on), whose new grant the refusal says nothing about.
  */
-export async function markNeedsReconnect(tx: Tx, accountId: string, integrationId: string) {
+export async function markNeedsReconnect(
+  tx: Tx,
+  connection: Pick<ConnectionRow, 'accountId' | 'integrationId' | 'connectedAt'>,
+) {
+  const { accountId, integrationId } = connection;
   const [row] = await tx
     .update(integrationConnections)
     .set({ status: 'needs_reconnect' })
@@ -161,6 +168,7 @@ export async function markNeedsReconnect(tx: Tx, accountId: string, integrationI
         eq(integrationConnections.accountId, accountId),
         eq(integrationConnections.integrationId, integrationId),
         eq(integrationConnections.status, 'connected'),
+        eq(integrationConnections.connectedAt, connection.connectedAt),
       ),
     )
     .returning();

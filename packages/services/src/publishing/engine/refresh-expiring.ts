@@ -123,8 +123,7 @@ export async function refreshExpiringCredentials(opts: {
       refreshed += 1;
     } catch (error) {
       if (!refused(error)) continue;
-      const { accountId, integrationId } = subject.connection;
-      await db.transaction((tx) => markNeedsReconnect(tx, accountId, integrationId));
+      await db.transaction((tx) => markNeedsReconnect(tx, subject.connection));
     }
   }
   return refreshed;
