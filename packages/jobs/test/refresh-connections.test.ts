@@ -20,7 +20,7 @@ import {
   type OAuthStandIn,
 } from '@chorus/stand-ins';
 import { SCOPES } from '@chorus/validators';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 /**
  * The periodic token refresh (the `publishing.refresh-tokens` job) for connections that have
@@ -259,10 +259,30 @@ describe('connections without channels', () => {
     expect(after.row.tokenExpiresAt?.getTime()).toBeGreaterThan(Date.now() + AHEAD);
   });
 
-  it('the same for Google: a 500 from its token endpoint marks nothing', async () => {
+  it('the same for Google: a 500 from its token endpoint marks nothing, and is logged', async () => {
     const user = await connected('google-drive', google);
     google.faults.inject(googleFaults.unavailable(), { path: '/token' });
-    await refresh();
+    const lines: string[] = [];
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    try {
+      await refresh();
+    } finally {
+      stderr.mockRestore();
+    }
+    const logged = lines
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(logged).toContainEqual(
+      expect.objectContaining({
+        level: 'warn',
+        msg: 'token refresh failed',
+        accountId: user.accountId,
+        integrationId: 'google-drive',
+      }),
+    );
     expect((await connectionOf(user.accountId, 'google-drive')).row.status).toBe('connected');
     expect(await needsReconnectEvents(user.accountId)).toEqual([]);
   });

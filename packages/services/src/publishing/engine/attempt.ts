@@ -16,6 +16,7 @@ import { verdict } from './policy';
 import { prepareAttempts, type Prepared, type Ready } from './prepare';
 import { networkRefresh, refreshedCredentials } from './refresh';
 import { providerContext, publishingSettings, type PublishingSettings } from './settings';
+import { warnOperator } from '../../shared/worker-log';
 
 export interface EngineOptions {
   db: Db;
@@ -196,19 +197,15 @@ async function settleFailure(
   // What the account reads is in plain words (policy.ts, http.ts); what went wrong on the wire
   // (the host and port, the socket's code) is for whoever runs the worker: every failed
   // attempt writes it here (docs/publishing.md, States).
-  const line = {
-    time: new Date().toISOString(),
-    level: 'warn',
-    msg:
-      decided.kind === 'unconfirmed'
-        ? 'publishing target unconfirmed'
-        : 'publishing attempt failed',
-    targetId: claim.id,
-    class: failure.class,
-    message: decided.error.message,
-    detail: failure.detail,
-  };
-  process.stderr.write(`${JSON.stringify(line)}\n`);
+  warnOperator(
+    decided.kind === 'unconfirmed' ? 'publishing target unconfirmed' : 'publishing attempt failed',
+    {
+      targetId: claim.id,
+      class: failure.class,
+      message: decided.error.message,
+      detail: failure.detail,
+    },
+  );
   const outcome: Outcome =
     decided.kind === 'retry'
       ? { status: 'pending', nextAttemptAt: decided.at, error: decided.error }

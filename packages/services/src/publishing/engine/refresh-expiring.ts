@@ -7,6 +7,7 @@ import { PROVIDERS } from '../providers';
 import { markNeedsReconnect } from './claim';
 import { networkRefresh, refreshedCredentials, type RefreshSubject } from './refresh';
 import { networkOf } from './settings';
+import { warnOperator } from '../../shared/worker-log';
 
 type Env = Record<string, string | undefined>;
 
@@ -122,8 +123,15 @@ export async function refreshExpiringCredentials(opts: {
       await refreshedCredentials(opts, subject);
       refreshed += 1;
     } catch (error) {
-      if (!refused(error)) continue;
-      await db.transaction((tx) => markNeedsReconnect(tx, subject.connection));
+      const { accountId, integrationId } = subject.connection;
+      const gone = refused(error);
+      // The account sees only needs_reconnect; a refresh that keeps failing is the operator's.
+      warnOperator(gone ? 'token refresh refused' : 'token refresh failed', {
+        accountId,
+        integrationId,
+        message: error instanceof Error ? error.message : String(error),
+      });
+      if (gone) await db.transaction((tx) => markNeedsReconnect(tx, subject.connection));
     }
   }
   return refreshed;
