@@ -68,6 +68,19 @@ export async function signedIn(
   return page;
 }
 
+/**
+ * Where keyboard focus is, as `tag: name` (the element's aria-label, else its text), or
+ * `body` when it was lost to the page's body (a keyboard user is sent back to the top).
+ */
+export function focused(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const element = document.activeElement;
+    if (!element || element === document.body) return 'body';
+    const name = element.getAttribute('aria-label') ?? element.textContent ?? '';
+    return `${element.tagName.toLowerCase()}: ${name.trim()}`;
+  });
+}
+
 /** What axe-core finds serious or critical on the page as it is now, one line each. */
 export async function seriousViolations(page: Page): Promise<string[]> {
   // A refresh in flight (a server action's revalidation) swaps the document's <title> for a

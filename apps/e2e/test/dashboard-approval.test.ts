@@ -9,7 +9,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { callApi } from './api';
-import { launchChromium, seriousViolations, signedIn } from './browser';
+import { focused, launchChromium, seriousViolations, signedIn } from './browser';
 import { cliApiKey } from './cli';
 import { ADMIN } from './server';
 
@@ -76,6 +76,10 @@ describe('approval in the dashboard', () => {
     await dialog.getByRole('button', { name: 'Reject post' }).click();
     await admin.getByRole('status').getByText(`Rejected “${TITLE}”`, { exact: false }).waitFor();
     expect(await statusOf()).toBe('draft');
+    // The post left the list with the button that opened the dialog: focus goes to the page's
+    // heading, not to the body (the top of the page, with no word of where).
+    await admin.getByRole('link', { name: TITLE }).waitFor({ state: 'detached' });
+    await expect.poll(() => focused(admin)).toBe('h1: Awaiting approval');
 
     await member.goto(`/dashboard/posts/${postId}`);
     const note = member.getByRole('note', { name: 'Rejected' });

@@ -11,7 +11,7 @@
  */
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchChromium, seriousViolations, signedIn } from './browser';
+import { focused, launchChromium, seriousViolations, signedIn } from './browser';
 import { addDays, DAY_MS, dayCell, dayName } from './calendar-words';
 import { cliApiKey } from './cli';
 import { png } from './png';
@@ -225,6 +225,10 @@ describe('posts, as an admin', () => {
     await dialog.getByLabel('New day').fill(later);
     await dialog.getByRole('button', { name: 'Move' }).click();
     await toast(page, `Moved “${DRAGGED}” to ${dayName(later)}.`);
+    // The post left the week with its Move button: focus goes to the week's title, not to
+    // the body (the top of the page).
+    await dayCell(page, to).getByRole('link', { name: DRAGGED }).waitFor({ state: 'detached' });
+    await expect.poll(() => focused(page)).toMatch(/^h2: Week of /);
     const again = (await postOf(dragged.id)).scheduledAt ?? '';
     expect(Date.parse(again) - Date.parse(moved)).toBe(7 * DAY_MS);
     // The next week shows it.

@@ -5,7 +5,7 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchChromium, signIn, totp } from './browser';
+import { focused, launchChromium, signIn, totp } from './browser';
 import { cliApiKey } from './cli';
 import { ADMIN } from './server';
 
@@ -192,6 +192,9 @@ describe('two-factor authentication', () => {
     const qr = page.getByRole('img', { name: 'QR code for your authenticator app' });
     await qr.waitFor();
     expect(await qr.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+    // The button gave way to the QR code: focus is on the section's heading, read next from
+    // there, not lost to the body.
+    await expect.poll(() => focused(page)).toBe('h2: Two-factor authentication');
     const secret = (await page.getByTestId('totp-secret').textContent()) ?? '';
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
 
@@ -218,6 +221,7 @@ describe('two-factor authentication', () => {
       await page.getByRole('button', { name: 'Confirm and turn on' }).click();
     }
     await enabled.waitFor();
+    await expect.poll(() => focused(page)).toBe('h2: Two-factor authentication');
     // The secret is gone from the page once enrolled.
     expect(await page.content()).not.toContain(secret);
 

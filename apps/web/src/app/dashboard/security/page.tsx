@@ -13,7 +13,7 @@ export default async function SecurityPage() {
     <>
       <h1>Security</h1>
       <section className="panel">
-        <h2>Two-factor authentication</h2>
+        <h2 id="two-factor-heading">Two-factor authentication</h2>
         {enabled ? (
           <>
             <p data-testid="two-factor-status">

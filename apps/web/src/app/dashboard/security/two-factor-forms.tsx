@@ -1,6 +1,7 @@
 'use client';
 
-import { useActionState, useState, useTransition } from 'react';
+import { useActionState, useState, useTransition, type MouseEvent } from 'react';
+import { keepFocusFrom } from '~/components/focus-return';
 import {
   beginEnrollment,
   confirmEnrollment,
@@ -8,6 +9,13 @@ import {
   type CodeState,
   type EnrollState,
 } from './actions';
+
+/**
+ * Each button here is replaced by what it does (the QR code, then the other form): focus goes
+ * to the section's heading, from where the new content is read next, not to the page's top.
+ */
+const keepFocus = (event: MouseEvent<HTMLElement>) =>
+  keepFocusFrom(event.currentTarget, () => document.getElementById('two-factor-heading'));
 
 function CodeField() {
   return (
@@ -37,7 +45,10 @@ export function EnrollTwoFactor() {
           className="primary"
           type="button"
           disabled={starting}
-          onClick={() => start(async () => setEnrollment(await beginEnrollment()))}
+          onClick={(event) => {
+            keepFocus(event);
+            start(async () => setEnrollment(await beginEnrollment()));
+          }}
         >
           Turn on two-factor authentication
         </button>
@@ -64,7 +75,7 @@ export function EnrollTwoFactor() {
             {state.error}
           </p>
         )}
-        <button className="primary" type="submit" disabled={pending}>
+        <button className="primary" type="submit" disabled={pending} onClick={keepFocus}>
           Confirm and turn on
         </button>
       </form>
@@ -83,7 +94,7 @@ export function DisableTwoFactor() {
           {state.error}
         </p>
       )}
-      <button className="danger" type="submit" disabled={pending}>
+      <button className="danger" type="submit" disabled={pending} onClick={keepFocus}>
         Turn off
       </button>
     </form>

@@ -31,6 +31,9 @@ export function MoveDialog({ title, scheduledAt, time, zone, today, onMove }: Mo
     <Dialog
       open={open}
       onOpenChange={setOpen}
+      // Moved out of the days shown, the post takes its button along: focus goes to the
+      // calendar's title (a move within them finds the button on its new day).
+      returnFocusTo={() => document.getElementById('calendar-title')}
       title={`Move “${title}”`}
       description={`To another day, at the same time of day (${time}).`}
       trigger={
