@@ -148,6 +148,46 @@ describe('profile', () => {
   });
 });
 
+describe('an admin’s own row in Users', () => {
+  it('asks for the current password once the email changes, beside the field, as Profile does', async () => {
+    const key = await cliApiKey(ADMIN.email, 'e2e-own-row', 'read,write');
+    const self = { name: 'Ada Self', email: 'ada-self@e2e.test', password: 'ada-password' };
+    const created = await callApi(key, 'POST', '/api/users', { ...self, role: 'admin' });
+    expect(created.status).toBe(201);
+    const page = await signedIn(browser, base, self);
+    await page.goto(`/dashboard/users?q=${encodeURIComponent(self.email)}`);
+    await page.getByRole('button', { name: `Edit ${self.name}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Edit ${self.name}` });
+    const current = dialog.getByLabel('Current password');
+    // Nothing asked while the email stays (a name or a role needs no password).
+    await dialog.getByLabel('Name').fill('Ada Renamed');
+    expect(await current.count()).toBe(0);
+    const moved = 'ada-moved@e2e.test';
+    await dialog.getByLabel('Email', { exact: true }).fill(moved);
+    await current.waitFor();
+    // Left empty, the refusal shows beside it, the new email kept.
+    await current.evaluate((input) => input.removeAttribute('required'));
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.getByText('Enter your current password.').waitFor();
+    expect(await current.getAttribute('aria-invalid')).toBe('true');
+    expect(await dialog.getByLabel('Email', { exact: true }).inputValue()).toBe(moved);
+    await current.fill(self.password);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('status').getByText('Saved Ada Renamed.').waitFor();
+    const { json } = await callApi(key, 'GET', `/api/users/${created.json.id}`);
+    expect(json.email).toBe(moved);
+    // Another user's row asks for no password: an admin provisions their email.
+    await page.goto(`/dashboard/users?q=${encodeURIComponent(MEMBER.email)}`);
+    await page.getByRole('button', { name: /^Edit / }).click();
+    await page
+      .getByRole('dialog')
+      .getByLabel('Email', { exact: true })
+      .fill('grace-moved@e2e.test');
+    expect(await page.getByRole('dialog').getByLabel('Current password').count()).toBe(0);
+    await page.context().close();
+  });
+});
+
 describe('API keys', () => {
   it("an admin sees the account's keys with their owner, and which expired", async () => {
     await cliApiKey(MEMBER.email, 'e2e-grace-live', 'read');

@@ -106,7 +106,7 @@ export default async function UsersPage(props: { searchParams: Promise<SearchPar
               className: 'actions',
               cell: (user) => (
                 <>
-                  <UserDialog user={user} />
+                  <UserDialog user={user} self={user.id === me.userId} />
                   {user.settings.twoFactorAuth && user.id !== me.userId && (
                     <ConfirmAction
                       button="Turn off two-factor"

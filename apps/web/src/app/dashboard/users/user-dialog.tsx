@@ -7,25 +7,36 @@ import { Field, SelectField } from '~/components/field';
 import { useToastAction } from '~/components/toast';
 import { createUser, updateUser } from './actions';
 
+/** Emails compare as the API compares them: in any letter case. */
+const sameEmail = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
 const ROLES = [
   { value: 'user', label: 'User' },
   { value: 'admin', label: 'Admin' },
 ] as const;
 
-/** Create a user (no `user`) or edit one; a refusal shows beside its field, typing kept. */
-export function UserDialog({ user }: { user?: User }) {
+/**
+ * Create a user (no `user`) or edit one; a refusal shows beside its field, typing kept. Editing
+ * oneself (`self`), a new email asks for the current password, as the Profile page does: the
+ * API wants it of a session changing its own sign-in.
+ */
+export function UserDialog({ user, self = false }: { user?: User; self?: boolean }) {
   const [open, setOpen] = useState(false);
+  // The email as typed: editing oneself, a new one asks for the current password.
+  const [email, setEmail] = useState(user?.email ?? '');
   const [result, run, pending, reset] = useToastAction(user ? updateUser : createUser, () =>
     setOpen(false),
   );
   const onOpenChange = (next: boolean) => {
     setOpen(next);
-    if (!next) reset();
+    if (next) setEmail(user?.email ?? '');
+    else reset();
   };
   const fields = result.fields ?? {};
   // A refused form shows again what was typed (React resets a form after its action).
   const typed = result.values;
   const value = (name: 'name' | 'email' | 'role') => typed?.[name] ?? user?.[name];
+  const asksPassword = self && (!!fields.currentPassword || !sameEmail(email, user?.email ?? ''));
   return (
     <Dialog
       open={open}
@@ -60,8 +71,20 @@ export function UserDialog({ user }: { user?: User }) {
           type="email"
           required
           defaultValue={value('email')}
+          onChange={(event) => setEmail(event.currentTarget.value)}
           error={fields.email}
         />
+        {asksPassword && (
+          <Field
+            label="Current password"
+            name="currentPassword"
+            type="password"
+            required
+            autoComplete="current-password"
+            hint="Your own email: your password confirms the change."
+            error={fields.currentPassword}
+          />
+        )}
         {!user && (
           <Field
             label="Password"
