@@ -161,6 +161,13 @@ describe('analytics', () => {
       'true',
     );
     expect(await page.getByRole('list', { name: 'Totals' }).count()).toBe(0);
+
+    // Reversed, the refusal names each field once, as the form labels them.
+    await page.getByLabel('From', { exact: true }).fill(day(0));
+    await page.getByLabel('To', { exact: true }).fill(day(3));
+    await page.getByRole('button', { name: 'Apply' }).click();
+    const reversed = page.getByRole('alert').getByText(/must not be after/);
+    expect(await reversed.textContent()).toBe('From must not be after To.');
     await page.context().close();
   });
 });

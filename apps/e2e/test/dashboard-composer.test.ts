@@ -258,4 +258,46 @@ describe('the composer', () => {
     expect(await page.getByRole('button', { name: 'Schedule', exact: true }).count()).toBe(0);
     await page.context().close();
   });
+
+  it('names a refused thread post’s channel as the composer shows it, not by its place', async () => {
+    const channelsOf = async (network: string) =>
+      (await api('GET', `/api/content/channels?integrationId=${network}`)).json.data[0]
+        .id as string;
+    const upload = new FormData();
+    upload.append('file', new Blob([PNG], { type: 'image/png' }), 'e2e-composer-thread.png');
+    const media = await fetch(`${base}/api/content/media`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}` },
+      body: upload,
+    });
+    const mediaId = (await media.json()).data.id as string;
+    const title = 'Composer e2e: a thread whose image went';
+    const draft = await api('POST', '/api/content/posts', {
+      title,
+      content: 'The first post.',
+      targets: [
+        { channelId: await channelsOf('mastodon') },
+        {
+          channelId: await channelsOf('bluesky'),
+          thread: [{ content: 'The second, with an image.', mediaIds: [mediaId] }],
+        },
+      ],
+    });
+    expect(draft.status).toBe(201);
+    // The image is deleted while the draft still holds it: saving its thread is refused.
+    expect((await api('DELETE', `/api/content/media/${mediaId}`)).status).toBe(204);
+    const page = await signedIn(browser, base, ADMIN, { timezoneId: 'UTC' });
+    await page.goto(`/dashboard/posts/${draft.json.data.id}`);
+    const content = page.getByRole('region', { name: 'Content' });
+    // The thread is sent again with its change, its image with it.
+    await content.getByRole('tab', { name: /Bluesky/ }).click();
+    await content.getByLabel('Post 2 of the thread on Bluesky').fill('The second, edited.');
+    await content.getByRole('button', { name: 'Save', exact: true }).click();
+    const refusal = page.getByRole('status').getByText(/Unknown media/);
+    expect(await refusal.textContent()).toMatch(
+      /^Post 2 of the thread on composer\.test \(Bluesky\)[^:]*: Unknown media/,
+    );
+    expect(await refusal.textContent()).not.toMatch(/channel 2/);
+    await page.context().close();
+  });
 });

@@ -39,4 +39,28 @@ describe('a refusal in words', () => {
       expect(message, key).not.toMatch(/function|native code|\[object/);
     }
   });
+
+  it('names a thread post’s channel as the composer shows it, where one is known', () => {
+    const path = 'targets[1].thread[0].content';
+    const names = (index: number) => (index === 1 ? 'northwind.test (Bluesky)' : undefined);
+    expect(fieldInWords(path, names)).toBe('Post 2 of the thread on northwind.test (Bluesky)');
+    expect(fieldInWords('targets[0].content', names)).toBe('Content on channel 1');
+    const message = formError(refused([{ path, message: 'A post needs text.' }]), names);
+    expect(message).toBe('Post 2 of the thread on northwind.test (Bluesky): A post needs text.');
+  });
+
+  it('says a field once where the message begins with it, not "From: From must…"', () => {
+    for (const message of ['`from` must not be after `to`.', 'from must not be after `to`.']) {
+      const error = refused([{ path: 'from', message }]);
+      expect(formError(error)).toBe('From must not be after To.');
+      expect(failed(error).fields?.from).toBe('From must not be after To.');
+    }
+    // A message that begins with the field's label, as the form words it, is not prefixed.
+    const said = formError(refused([{ path: 'timeZone', message: 'Time zone is unknown.' }]));
+    expect(said).toBe('Time zone is unknown.');
+    // Nor one whose own words begin otherwise.
+    expect(formError(refused([{ path: 'to', message: 'The range is too long.' }]))).toBe(
+      'To: The range is too long.',
+    );
+  });
 });

@@ -381,7 +381,9 @@ describe('GET /api/content/posts by publishing times', () => {
         code: 'validation_error',
         status: 400,
         message: `\`${start}\` is after \`${end}\`.`,
-        details: { issues: [{ path: start, message: `${start} must not be after ${end}.` }] },
+        details: {
+          issues: [{ path: start, message: `\`${start}\` must not be after \`${end}\`.` }],
+        },
       });
     }
     // The same instant in another zone is not after it.

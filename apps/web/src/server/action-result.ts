@@ -1,5 +1,5 @@
 import { toApiError } from '@chorus/api';
-import { formError, messageInWords } from './form-errors';
+import { formError, messageInWords, type ChannelNames } from './form-errors';
 
 /**
  * What a dashboard server action answers: a success message for the toast, or the failure as
@@ -34,7 +34,8 @@ export const malformed = (): ActionResult => ({
   at: Date.now(),
 });
 
-export function failed(error: unknown, form?: FormData): ActionResult {
+/** A refusal as its form shows it; `channels` names a post's channels in it. */
+export function failed(error: unknown, form?: FormData, channels?: ChannelNames): ActionResult {
   const failure = toApiError(error);
   const fields: Record<string, string> = {};
   const field = FIELD_OF_CODE[failure.code];
@@ -52,7 +53,7 @@ export function failed(error: unknown, form?: FormData): ActionResult {
   for (const [name, value] of form?.entries() ?? []) {
     if (typeof value === 'string' && !/password/i.test(name)) values[name] = value;
   }
-  return { error: formError(error), fields, values, at: Date.now() };
+  return { error: formError(error, channels), fields, values, at: Date.now() };
 }
 
 /** A form value as a string ('' when absent or a file). */

@@ -13,8 +13,8 @@ type ActOptions<R> = {
   shows?: string | { layout: string } | false;
   /** The submitted form: a refusal shows beside its fields what was typed (passwords left out). */
   form?: FormData;
-  /** How a refusal answers; by default as a form shows it (`failed`). */
-  refused?: (error: unknown) => R;
+  /** How a refusal answers (it may ask the procedures more); by default as a form shows it (`failed`). */
+  refused?: (error: unknown, caller: DashboardCaller) => R | Promise<R>;
 };
 
 /**
@@ -28,7 +28,7 @@ export function act(
   run: (caller: DashboardCaller) => Promise<string | ActionResult>,
 ): Promise<ActionResult>;
 export function act<R>(
-  options: ActOptions<R> & { refused: (error: unknown) => R },
+  options: ActOptions<R> & { refused: (error: unknown, caller: DashboardCaller) => R | Promise<R> },
   run: (caller: DashboardCaller) => Promise<R>,
 ): Promise<R>;
 export async function act(
@@ -40,7 +40,7 @@ export async function act(
   try {
     answer = await run(caller);
   } catch (error) {
-    return options.refused ? options.refused(error) : failed(error, options.form);
+    return options.refused ? await options.refused(error, caller) : failed(error, options.form);
   }
   const shows = options.shows ?? options.path;
   if (typeof shows === 'string') revalidatePath(shows);

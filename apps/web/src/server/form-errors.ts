@@ -42,42 +42,76 @@ const IN_MESSAGES = new Map(
 
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
-/** An issue's path in words: `targets[1].thread[0].content` is "Post 2 of the thread on channel 2". */
-export function fieldInWords(path: string): string {
+/**
+ * A post's channels by their place in the request, as the composer shows them
+ * ("northwind.test (Bluesky)"); undefined where unknown, which is then said by its number.
+ */
+export type ChannelNames = (index: number) => string | undefined;
+
+/** The last name of a path: `content` of `targets[1].thread[0].content`. */
+const leafOf = (path: string) =>
+  path
+    .replace(/\[\d+\]/g, '')
+    .split('.')
+    .at(-1) ?? path;
+
+/** An issue's path in words: `targets[1].thread[0].content` is "Post 2 of the thread on <channel>". */
+export function fieldInWords(path: string, channels?: ChannelNames): string {
   const target = /^targets\[(\d+)\]/.exec(path);
-  const channel = target ? `channel ${Number(target[1]) + 1}` : '';
+  const index = target ? Number(target[1]) : -1;
+  const channel = target ? (channels?.(index) ?? `channel ${index + 1}`) : '';
   const thread = /thread\[(\d+)\]/.exec(path);
   if (thread) return `Post ${Number(thread[1]) + 2} of the thread${channel && ` on ${channel}`}`;
-  const leaf =
-    path
-      .replace(/\[\d+\]/g, '')
-      .split('.')
-      .at(-1) ?? path;
+  const leaf = leafOf(path);
   const label =
     LABELS.get(leaf) ?? capitalized(leaf.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase());
   return channel && leaf !== 'targets' ? `${label} on ${channel}` : label;
 }
 
-/** An issue's message with any API name in it said in words. */
+/** An API name in words: the form's label, or what a message calls it. */
+const nameInWords = (name: string) => IN_MESSAGES.get(name) ?? LABELS.get(name);
+
+/**
+ * An issue's message with any API name in it said in words: a camel-cased one (`scheduledAt`),
+ * or any in backquotes (`` `to` ``, which would otherwise read as the preposition).
+ */
 export const messageInWords = (message: string) =>
   capitalized(
-    message.replace(
-      /\b[a-z]+[A-Z]\w*\b/g,
-      (name) => IN_MESSAGES.get(name) ?? LABELS.get(name) ?? name,
-    ),
+    message
+      .replace(/`(\w+)`/g, (quoted, name: string) => nameInWords(name) ?? quoted)
+      .replace(/\b[a-z]+[A-Z]\w*\b/g, (name) => nameInWords(name) ?? name),
   );
 
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * An issue as a toast says it: its field's name, then the message, unless the message begins
+ * with that name itself ("from must not be after `to`."), which is then said once ("From must
+ * not be after To."), not "From: From must…".
+ */
+export function issueInWords(
+  issue: { path?: string; message?: string },
+  channels?: ChannelNames,
+): string {
+  const message = issue.message ?? '';
+  if (!issue.path) return messageInWords(message);
+  const field = fieldInWords(issue.path, channels);
+  const leaf = escaped(leafOf(issue.path));
+  const named = new RegExp(`^(?:${leaf}|\`${leaf}\`)(?=\\W|$)`);
+  if (named.test(message)) return messageInWords(message.replace(named, () => field));
+  const said = messageInWords(message);
+  const begins = new RegExp(`^${escaped(field)}(?=\\W|$)`, 'i');
+  return begins.test(said) ? said : `${field}: ${said}`;
+}
+
 /** A failed procedure, as a form shows it: the message, and each invalid field. */
-export function formError(error: unknown): string {
+export function formError(error: unknown, channels?: ChannelNames): string {
   const failure = toApiError(error);
   if (failure.code === 'unauthorized') return 'Your session ended: sign in again.';
   const issues = failure.details?.issues;
   if (Array.isArray(issues) && issues.length > 0) {
     return issues
-      .map((issue: { path?: string; message?: string }) => {
-        const message = messageInWords(issue.message ?? '');
-        return issue.path ? `${fieldInWords(issue.path)}: ${message}` : message;
-      })
+      .map((issue: { path?: string; message?: string }) => issueInWords(issue, channels))
       .join(' ');
   }
   return failure.status >= 500 ? 'Something went wrong; try again.' : failure.message;

@@ -17,7 +17,7 @@ export async function listTrackedEvents(opts: {
   const to = query.to ? new Date(query.to) : undefined;
   if (from && to && from > to) {
     throw new AppError('validation_error', 'The request is not valid.', {
-      issues: [{ path: 'from', message: 'from must not be after to.' }],
+      issues: [{ path: 'from', message: '`from` must not be after `to`.' }],
     });
   }
   const scope = eq(trackedEvents.accountId, principal.accountId);

@@ -48,7 +48,7 @@ export function statsRange(query: StatsQuery, today = utcDay(new Date())) {
   const from =
     query.from ??
     utcDay(new Date(Math.max(dayMs(to) - (DEFAULT_RANGE_DAYS - 1) * DAY_MS, dayMs(FIRST_DAY))));
-  if (from > to) throw invalid('from', 'from must not be after to.');
+  if (from > to) throw invalid('from', '`from` must not be after `to`.');
   if ((dayMs(to) - dayMs(from)) / DAY_MS + 1 > MAX_RANGE_DAYS) {
     throw invalid('to', `The range must be at most ${MAX_RANGE_DAYS} days.`);
   }

@@ -54,7 +54,7 @@ function rangeConditions(query: PostFilters, bind: Bind) {
     throw new AppError('validation_error', `${names}.`, {
       issues: reversed.map((r) => ({
         path: r.from,
-        message: `${r.from} must not be after ${r.to}.`,
+        message: `\`${r.from}\` must not be after \`${r.to}\`.`,
       })),
     });
   }

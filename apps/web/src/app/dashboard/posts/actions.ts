@@ -8,6 +8,7 @@ import { failed, malformed, succeeded, text, type ActionResult } from '~/server/
 import { accountZone } from '~/server/account-zone';
 import type { DashboardCaller } from '~/server/dashboard';
 import { formError } from '~/server/form-errors';
+import { refusedNamingChannels } from './refusal-channels';
 
 const PATH = '/dashboard/posts';
 // The list, each post's page and the calendar show what these actions change.
@@ -128,7 +129,8 @@ async function submitting(caller: DashboardCaller, form: FormData, id: string) {
 export async function createPost(_: ActionResult, form: FormData): Promise<ActionResult> {
   const input = postForm(form);
   if (!input.success) return malformed();
-  return act({ ...on(PATH), form }, async (caller) => {
+  const refused = refusedNamingChannels(form, input.data.targets);
+  return act({ ...on(PATH), form, refused }, async (caller) => {
     const { data } = await caller.posts.create({ ...input.data, ...scheduling(form) });
     const location = `${PATH}/${data.id}`;
     try {
@@ -156,7 +158,8 @@ export async function updatePost(_: ActionResult, form: FormData): Promise<Actio
   const id = ZId.safeParse(form.get('id'));
   const input = postForm(form);
   if (!id.success || !input.success) return malformed();
-  return act({ ...on(`${PATH}/${id.data}`), form }, async (caller) => {
+  const refused = refusedNamingChannels(form, input.data.targets);
+  return act({ ...on(`${PATH}/${id.data}`), form, refused }, async (caller) => {
     const { data } = await caller.posts.update({ id: id.data, ...input.data, ...scheduling(form) });
     // A refused submission leaves the saved post, which the pages show.
     try {
