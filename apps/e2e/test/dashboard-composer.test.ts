@@ -300,4 +300,59 @@ describe('the composer', () => {
     expect(await refusal.textContent()).not.toMatch(/channel 2/);
     await page.context().close();
   });
+
+  it('asks before leaving unsaved changes, by a link or by closing the tab; not once saved', async () => {
+    const page = await signedIn(browser, base, ADMIN, { timezoneId: 'UTC' });
+    await page.goto('/dashboard/posts/new');
+    await page.getByRole('heading', { name: 'New post', level: 1 }).waitFor();
+    const posts = page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link', {
+      name: 'Posts',
+      exact: true,
+    });
+    // Nothing typed yet: the link just goes.
+    await posts.click();
+    await page.waitForURL((url) => url.pathname === '/dashboard/posts');
+    await page.goBack();
+    await page.getByRole('heading', { name: 'New post', level: 1 }).waitFor();
+
+    const title = `Composer e2e: unsaved ${Date.now()}`;
+    await page.getByLabel('Title').click();
+    await page.keyboard.type(title);
+    // A link to another page of the app asks first; staying keeps what was typed.
+    const asked: string[] = [];
+    page.once('dialog', (dialog) => {
+      asked.push(`${dialog.type()}: ${dialog.message()}`);
+      void dialog.dismiss();
+    });
+    await posts.click();
+    await expect
+      .poll(() => asked)
+      .toEqual(['confirm: Leave this page? Your changes to this post are not saved.']);
+    expect(new URL(page.url()).pathname).toBe('/dashboard/posts/new');
+    expect(await page.getByLabel('Title').inputValue()).toBe(title);
+    // Closing the tab asks too (the browser's own question).
+    const unload = new Promise<string>((resolve) =>
+      page.once('dialog', (dialog) => {
+        resolve(dialog.type());
+        void dialog.dismiss();
+      }),
+    );
+    await page.close({ runBeforeUnload: true });
+    expect(await unload).toBe('beforeunload');
+    expect(page.isClosed()).toBe(false);
+
+    // Saved, it goes without asking.
+    await page.getByRole('button', { name: 'Save as draft' }).click();
+    await page.getByRole('status').getByText(`Created “${title}”.`).waitFor();
+    await page.waitForURL(/\/dashboard\/posts\/post_/);
+    page.on('dialog', (dialog) => {
+      asked.push(`${dialog.type()}: ${dialog.message()}`);
+      void dialog.dismiss();
+    });
+    await page.getByRole('region', { name: 'Content' }).getByLabel('Content').waitFor();
+    await posts.click();
+    await page.waitForURL((url) => url.pathname === '/dashboard/posts');
+    expect(asked).toHaveLength(1);
+    await page.context().close();
+  });
 });

@@ -25,6 +25,7 @@ import { composerStep } from './composer/step';
 import { SubmitBar } from './composer/submit-bar';
 import { useNextSlot } from './composer/use-next-slot';
 import { useServerCheck } from './composer/use-server-check';
+import { useUnsavedChanges } from './composer/use-unsaved-changes';
 import { VariantPanel } from './composer/variant-panel';
 import { VariantTabs } from './composer/variant-tabs';
 import { MediaPicker } from './media-picker';
@@ -291,8 +292,9 @@ export function PostForm({ post, media, moreMedia, channels, submits, zone }: Po
   const [recurrence, setRecurrence] = useState(shownRecurrence);
   // Drawn anew after each answer, and when the saved post arrives from the server.
   const key = `${result.at}-${post?.updatedAt}`;
+  const formRef = useUnsavedChanges(post?.updatedAt ?? '');
   return (
-    <form action={submit} className="form composer" key={key}>
+    <form action={submit} className="form composer" key={key} ref={formRef}>
       {post && <input type="hidden" name="id" value={post.id} />}
       <Field
         label="Title"

@@ -1,0 +1,69 @@
+'use client';
+
+import { useCallback, useEffect, useRef } from 'react';
+import { leavesForAppPage } from './leaves-page';
+
+const ASK = 'Leave this page? Your changes to this post are not saved.';
+
+/** A form's fields as one string, to tell whether anything changed since it was saved. */
+const snapshot = (form: HTMLFormElement) =>
+  JSON.stringify(
+    [...new FormData(form).entries()].map(([name, value]) =>
+      [name, typeof value === 'string' ? value : value.name].join('='),
+    ),
+  );
+
+/**
+ * Asks before the composer's unsaved changes are lost: the browser's own prompt when the tab
+ * closes or reloads (`beforeunload`), and a confirmation on a click on a link to another page
+ * of the app, which the app router follows without unloading anything. Changed means the form
+ * differs from the post as last saved (`saved`, a change when a save answered), so typing then
+ * undoing it asks nothing; a refused save keeps the changes unsaved. The answer is the form's ref.
+ */
+export function useUnsavedChanges(saved: string) {
+  const form = useRef<HTMLFormElement | null>(null);
+  const baseline = useRef<{ saved: string; fields: string } | null>(null);
+  // The form is drawn anew after each answer: its first drawing after a save is the baseline.
+  const remember = useCallback(
+    (element: HTMLFormElement | null) => {
+      form.current = element;
+      if (element && baseline.current?.saved !== saved) {
+        baseline.current = { saved, fields: snapshot(element) };
+      }
+    },
+    [saved],
+  );
+  useEffect(() => {
+    const changed = () =>
+      !!form.current && !!baseline.current && snapshot(form.current) !== baseline.current.fields;
+    const onBeforeUnload = (event: BeforeUnloadEvent) => {
+      if (!changed()) return;
+      event.preventDefault();
+      // Older browsers ask only when returnValue is set.
+      event.returnValue = '';
+    };
+    const onClick = (event: MouseEvent) => {
+      const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
+      if (!(link instanceof HTMLAnchorElement)) return;
+      const click = {
+        href: link.href,
+        target: link.getAttribute('target'),
+        download: link.getAttribute('download'),
+        button: event.button,
+        modified: event.ctrlKey || event.metaKey || event.shiftKey || event.altKey,
+        defaultPrevented: event.defaultPrevented,
+      };
+      if (!leavesForAppPage(click, new URL(window.location.href)) || !changed()) return;
+      // Prevented before the router's own handler runs (this listener captures at the
+      // document, above React's root), which then leaves the click alone.
+      if (!window.confirm(ASK)) event.preventDefault();
+    };
+    window.addEventListener('beforeunload', onBeforeUnload);
+    document.addEventListener('click', onClick, true);
+    return () => {
+      window.removeEventListener('beforeunload', onBeforeUnload);
+      document.removeEventListener('click', onClick, true);
+    };
+  }, []);
+  return remember;
+}
