@@ -257,6 +257,29 @@ describe('posting slots and recurring posts', () => {
     await page.context().close();
   });
 
+  it('a monthly rule from the 29th to the 31st says the months without that day are skipped', async () => {
+    const page = await signedInAt(ADMIN);
+    await page.goto('/dashboard/posts/new');
+    const repeats = page.getByLabel('Repeats');
+    const note = page.getByText(/months without a \d+(st|th) are skipped/);
+    // A 31st next year (January has one), on the account's clock.
+    const year = new Date().getUTCFullYear() + 1;
+    await page.getByLabel('Publish at').fill(`${year}-01-31T09:00`);
+    await repeats.selectOption({ label: 'Every month' });
+    expect(await note.textContent()).toBe('Starts on the 31st: months without a 31st are skipped.');
+    // Tied to the rule for screen readers.
+    const described = (await repeats.getAttribute('aria-describedby')) ?? '';
+    expect(await page.locator(`[id="${described}"]`).textContent()).toBe(await note.textContent());
+    // Another day, or another rule: nothing to say.
+    await page.getByLabel('Publish at').fill(`${year}-01-15T09:00`);
+    await note.waitFor({ state: 'detached' });
+    await page.getByLabel('Publish at').fill(`${year}-01-30T09:00`);
+    await page.getByText('Starts on the 30th: months without a 30th are skipped.').waitFor();
+    await repeats.selectOption({ label: 'Every week' });
+    await note.waitFor({ state: 'detached' });
+    await page.context().close();
+  });
+
   it.each([1280, 375])('axe finds no serious or critical violation at %i px', async (width) => {
     for (const user of [ADMIN, MEMBER]) {
       const page = await signedInAt(user, width);

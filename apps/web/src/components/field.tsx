@@ -41,12 +41,16 @@ type SelectProps = {
   options: readonly { value: string; label: string }[];
   defaultValue?: string;
   error?: string;
+  /** Said under the select, tied to it for screen readers (what the choice will do). */
+  hint?: ReactNode;
   /** Told each new choice (the select stays uncontrolled). */
   onChange?: (value: string) => void;
 };
 
-export function SelectField({ label, name, options, defaultValue, error, onChange }: SelectProps) {
+export function SelectField(props: SelectProps) {
+  const { label, name, options, defaultValue, error, hint, onChange } = props;
   const id = useId();
+  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ');
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -56,7 +60,7 @@ export function SelectField({ label, name, options, defaultValue, error, onChang
         defaultValue={defaultValue}
         onChange={onChange && ((event) => onChange(event.currentTarget.value))}
         aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
+        aria-describedby={described || undefined}
       >
         {options.map((option) => (
           <option key={option.value} value={option.value}>
@@ -64,6 +68,11 @@ export function SelectField({ label, name, options, defaultValue, error, onChang
           </option>
         ))}
       </select>
+      {hint && (
+        <small id={`${id}-hint`} className="muted">
+          {hint}
+        </small>
+      )}
       {error && (
         <small id={`${id}-error`} className="error">
           {error}

@@ -4,7 +4,7 @@ import { NETWORK_NAMES, type Channel, type Media, type Post } from '@chorus/vali
 import { useRouter } from 'next/navigation';
 import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Field, SelectField } from '~/components/field';
-import { fromInputIn } from '~/components/zone-dates';
+import { fromInputIn, inputIn } from '~/components/zone-dates';
 import { useToastAction } from '~/components/toast';
 import { createPost, updatePost } from './actions';
 import { ChannelPicker } from './composer/channel-picker';
@@ -29,7 +29,7 @@ import { useUnsavedChanges } from './composer/use-unsaved-changes';
 import { VariantPanel } from './composer/variant-panel';
 import { VariantTabs } from './composer/variant-tabs';
 import { MediaPicker } from './media-picker';
-import { REPEATS, repeatsInWords } from './repeats';
+import { REPEATS, repeatsInWords, skippedMonthsNote } from './repeats';
 
 type PostFormProps = {
   post?: Post;
@@ -83,6 +83,7 @@ type ComposerProps = PostFormProps & {
   checkedMedia: string[];
   pending: boolean;
   error?: string;
+  onWhenChange: (when: string) => void;
 };
 
 function Composer(props: ComposerProps) {
@@ -248,6 +249,7 @@ function Composer(props: ComposerProps) {
         blocked={blocked}
         nextSlot={nextSlot}
         id={id}
+        onWhenChange={props.onWhenChange}
       />
     </>
   );
@@ -290,6 +292,11 @@ export function PostForm({ post, media, moreMedia, channels, submits, zone }: Po
   const typed = result.values;
   const shownRecurrence = typed?.recurrence ?? post?.recurrence ?? '';
   const [recurrence, setRecurrence] = useState(shownRecurrence);
+  // The time the series starts from, as typed: a monthly rule from the 29th to the 31st skips
+  // the months without that day, which the Repeats field says.
+  const [when, setWhen] = useState(
+    () => typed?.when ?? (post?.scheduledAt ? inputIn(post.scheduledAt, zone) : ''),
+  );
   // Drawn anew after each answer, and when the saved post arrives from the server.
   const key = `${result.at}-${post?.updatedAt}`;
   const formRef = useUnsavedChanges(post?.updatedAt ?? '');
@@ -317,6 +324,7 @@ export function PostForm({ post, media, moreMedia, channels, submits, zone }: Po
         checkedMedia={typed ? sent.current : (post?.mediaIds ?? [])}
         pending={pending}
         error={result.error}
+        onWhenChange={setWhen}
       >
         <Field
           label="Tags"
@@ -331,6 +339,7 @@ export function PostForm({ post, media, moreMedia, channels, submits, zone }: Po
           options={repeatOptions(post?.recurrence ?? null)}
           defaultValue={shownRecurrence}
           error={fields.recurrence}
+          hint={skippedMonthsNote(recurrence || null, when)}
           onChange={setRecurrence}
         />
       </Composer>

@@ -20,6 +20,8 @@ type SubmitBarProps = {
   /** What Next free slot would take now (undefined with no channel chosen). */
   nextSlot?: NextSlotAnswer | 'asking';
   id: string;
+  /** Told each new time typed (the field stays uncontrolled). */
+  onWhenChange?: (when: string) => void;
 };
 
 const SLOTS_EXPLAINED =
@@ -53,6 +55,7 @@ export function SubmitBar({
   blocked,
   nextSlot,
   id,
+  onWhenChange,
 }: SubmitBarProps) {
   const { next } = step;
   if (!next) {
@@ -83,6 +86,7 @@ export function SubmitBar({
         name="when"
         type="datetime-local"
         defaultValue={typed ?? current}
+        onChange={(event) => onWhenChange?.(event.currentTarget.value)}
         hint={hint}
         error={error}
       />
