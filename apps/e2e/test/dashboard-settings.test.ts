@@ -1,8 +1,8 @@
 /**
- * Account settings as a person uses them, in Chromium against `npm start`: an admin changes
- * the time zone and approval (an unknown zone is refused beside its field, what was typed
- * kept, its toast naming the field and gone once a save succeeds), a `user` reads them without
- * a form; axe at 1280 and 375 px.
+ * Account settings as a person uses them, in Chromium against `npm start`: an admin picks
+ * the time zone from those the server accepts and sets approval (an unknown zone sent anyway is
+ * refused beside its field, what was sent kept, its toast naming the field and gone once a save
+ * succeeds), a `user` reads them without a form; axe at 1280 and 375 px.
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -38,8 +38,16 @@ describe('account settings', () => {
       .click();
     await page.getByRole('heading', { name: 'Account settings', level: 1 }).waitFor();
     const zone = page.getByLabel('Time zone');
+    // Picked from the zones the server accepts, never typed.
+    expect(await zone.evaluate((element) => element.tagName)).toBe('SELECT');
     expect(await zone.inputValue()).toBe('UTC');
-    await zone.fill('Mars/Olympus');
+    const offered = await zone
+      .locator('option')
+      .evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+    expect(offered).toEqual(expect.arrayContaining(['UTC', 'Europe/Berlin', 'America/New_York']));
+    // A client that sends another anyway (an option added by hand) is refused beside the field.
+    await zone.evaluate((select) => select.append(new Option('Mars/Olympus', 'Mars/Olympus')));
+    await zone.selectOption('Mars/Olympus');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page
       .getByText('Must be an IANA time zone name, such as Europe/Berlin or UTC.', { exact: true })
@@ -50,7 +58,7 @@ describe('account settings', () => {
     const refusal = page.getByRole('status').getByText(/Must be an IANA time zone name/);
     expect(await refusal.textContent()).toMatch(/^Time zone: /);
 
-    await page.getByLabel('Time zone').fill('Europe/Berlin');
+    await page.getByLabel('Time zone').selectOption('Europe/Berlin');
     await page.getByLabel("Members' posts need an admin's approval").check();
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByRole('status').getByText('Settings saved.').waitFor();

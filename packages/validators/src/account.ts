@@ -9,6 +9,9 @@ import { ZEnvelope } from './envelope';
  */
 const ZONES = new Set<string>([...Intl.supportedValuesOf('timeZone'), 'UTC']);
 
+/** The zones a form offers, sorted: every one this runtime lists, and UTC. */
+export const listedTimeZones = (): string[] => [...ZONES].sort();
+
 /** Written as the tz database writes names: each part begins with a capital letter. */
 const ZONE_NAME = /^[A-Z][A-Za-z0-9_+-]*(?:\/[A-Z][A-Za-z0-9_+-]*)*$/;
 

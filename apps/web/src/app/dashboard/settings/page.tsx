@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { listedTimeZones } from '@chorus/validators';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
 import { SettingsForm } from './settings-form';
 
@@ -16,7 +17,7 @@ export default async function SettingsPage() {
       <p className="lead">What applies to everyone in this account.</p>
       <section className="panel">
         {role === 'admin' ? (
-          <SettingsForm settings={settings} zones={Intl.supportedValuesOf('timeZone')} />
+          <SettingsForm settings={settings} zones={listedTimeZones()} />
         ) : (
           <>
             <dl className="facts">

@@ -1,31 +1,28 @@
 'use client';
 
 import type { AccountSettings } from '@chorus/validators';
-import { Field } from '~/components/field';
+import { SelectField } from '~/components/field';
 import { useToastAction } from '~/components/toast';
 import { saveSettings } from './actions';
+import { zoneChoices } from './zone-choices';
 
-/** The admin's form: a refusal shows beside its field, with what was typed kept. */
+/**
+ * The admin's form: a refusal shows beside its field, with what was typed kept. The time zone
+ * is picked from those the server accepts (`zones`), never typed: a typo cannot be saved.
+ */
 export function SettingsForm({ settings, zones }: { settings: AccountSettings; zones: string[] }) {
   const [result, run, pending] = useToastAction(saveSettings);
   const typed = result.values;
   return (
     <form action={run} className="form" key={result.at}>
-      <Field
+      <SelectField
         label="Time zone"
         name="timeZone"
-        required
-        list="time-zones"
-        autoComplete="off"
+        options={zoneChoices(zones, settings.timeZone, typed?.timeZone)}
         defaultValue={typed?.timeZone ?? settings.timeZone}
-        hint="An IANA name, such as Europe/Berlin. Used by the calendar, posting slots and recurring posts."
+        hint="Used by the calendar, posting slots and recurring posts."
         error={result.fields?.timeZone}
       />
-      <datalist id="time-zones">
-        {zones.map((zone) => (
-          <option key={zone} value={zone} />
-        ))}
-      </datalist>
       <label className="check">
         <input
           type="checkbox"
