@@ -45,4 +45,33 @@ describe('tRPC error formatter', () => {
     expect(body.error.message).toBe('An unexpected error occurred.');
     expect(body.error.data.error).toMatchObject({ code: 'internal_error', status: 500 });
   });
+
+  it('answers a query POSTed, or a mutation fetched with GET, 405 method_not_allowed', async () => {
+    const call = (method: string, path: string) =>
+      fetchRequestHandler({
+        endpoint: '/api/trpc',
+        req: new Request(`http://localhost/api/trpc/${path}`, {
+          method,
+          ...(method === 'POST'
+            ? { body: '{}', headers: { 'content-type': 'application/json' } }
+            : {}),
+        }),
+        router: appRouter,
+        createContext: () => ({
+          db: leakyDb,
+          principal,
+          requestId: 'req_x',
+          origin: 'http://localhost',
+          response: {},
+        }),
+      });
+    for (const res of [
+      await call('POST', 'account.settings'),
+      await call('GET', 'account.updateSettings?input=%7B%7D'),
+    ]) {
+      expect(res.status).toBe(405);
+      const body = await res.json();
+      expect(body.error.data.error).toMatchObject({ code: 'method_not_allowed', status: 405 });
+    }
+  });
 });

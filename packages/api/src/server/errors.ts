@@ -52,6 +52,10 @@ const BY_TRPC_CODE: Partial<Record<TRPC_ERROR_CODE_KEY, [ErrorCode, string]>> = 
   UNAUTHORIZED: ['unauthorized', 'Authentication required.'],
   FORBIDDEN: ['forbidden', 'You do not have permission to do this.'],
   NOT_FOUND: ['resource_not_found', 'Resource not found.'],
+  METHOD_NOT_SUPPORTED: [
+    'method_not_allowed',
+    'This method is not allowed here: a query is called with GET, a mutation with POST.',
+  ],
   PAYLOAD_TOO_LARGE: ['payload_too_large', 'The request body is too large.'],
   UNSUPPORTED_MEDIA_TYPE: ['unsupported_media_type', 'Unsupported content type.'],
 };
