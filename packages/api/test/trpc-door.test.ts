@@ -51,3 +51,32 @@ describe('the tRPC door', () => {
     expect(made.headers.get('api-version')).toBe('1');
   });
 });
+
+describe('a reserved key on the tRPC door', () => {
+  it('is refused as on REST: in a call, a batch, an escaped spelling and a query input', async () => {
+    const { token } = await h.newAccount('Reserved', 'reserved@trpc.test');
+    const generous = createTrpcHandler({ getDatabase: async () => h.database });
+    const send = (path: string, body?: string) =>
+      generous(
+        new Request(`http://localhost/api/trpc/${path}`, {
+          method: body === undefined ? 'GET' : 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          ...(body !== undefined && { body }),
+        }),
+      );
+    const input = encodeURIComponent('{"q":"x","__proto__":{"a":1}}');
+    for (const res of [
+      await send('account.updateSettings', '{"__proto__":{"requireApproval":true}}'),
+      await send(
+        'account.updateSettings?batch=1',
+        '{"0":{"constructor":{"prototype":{"requireApproval":true}}}}',
+      ),
+      // An escaped spelling is the same key once parsed.
+      await send('account.updateSettings', '{"\\u005f_proto__":{"a":1}}'),
+      await send(`posts.list?input=${input}`),
+    ]) {
+      expect(res.status).toBe(400);
+      expect(await res.text()).toContain('This key name is reserved.');
+    }
+  });
+});

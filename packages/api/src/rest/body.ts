@@ -9,6 +9,7 @@ import {
 import type { ZodType } from 'zod';
 import { readCapped } from '../server/body-limit';
 import { refuseDeepJson } from '../server/json-depth';
+import { reservedKey } from '../server/reserved-keys';
 import { unwrap, type SchemaDef } from '../trpc/internals';
 
 /** An array of strings, numbers or booleans: what repeated form keys can carry. */
@@ -90,7 +91,7 @@ export function formToJson(params: URLSearchParams, schema: ZodType | undefined)
     // `meta.constructor`), as a JSON body's is.
     const segments = name.split(/[[\]]+/).filter(Boolean);
     const reserved = segments.findIndex(isForbiddenKey);
-    if (reserved !== -1) throw forbidden(segments.slice(0, reserved + 1));
+    if (reserved !== -1) throw reservedKey(segments.slice(0, reserved + 1));
     if (child !== undefined) {
       const target = out[parent];
       const record = isRecord(target) ? target : (out[parent] = safeRecord<unknown>());
@@ -105,14 +106,6 @@ export function formToJson(params: URLSearchParams, schema: ZodType | undefined)
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** A reserved key, named in the issue by its path from the top of the input. */
-const forbidden = (path: (string | number)[]) =>
-  new AppError(
-    'validation_error',
-    `The key "${path[path.length - 1] ?? ''}" is not allowed in a request.`,
-    { issues: [{ path: issuePath(path), message: 'This key name is reserved.' }] },
-  );
 
 /**
  * The request body as a JSON object (docs/api.md): JSON or form-encoded, at most `limit`
@@ -150,7 +143,7 @@ export function parseJsonBody(
   try {
     body = parseJsonSafely(text);
   } catch (error) {
-    if (error instanceof ForbiddenKeyError) throw forbidden(error.path);
+    if (error instanceof ForbiddenKeyError) throw reservedKey(error.path);
     throw new AppError('invalid_json', 'The request body is not valid JSON.');
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {

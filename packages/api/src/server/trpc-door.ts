@@ -8,6 +8,7 @@ import { accessRuleOf } from '../trpc/access-rules';
 import { appRouter } from '../trpc/root';
 import { trpcCodeFor, type ApiError } from './errors';
 import { refuseDeepJson } from './json-depth';
+import { refuseReservedKeys } from './reserved-keys';
 import { toResponse } from './node-fetch';
 import { createPipeline, type Admitted, type PipelineRoute } from './pipeline';
 import type { SessionLookup } from './principal';
@@ -116,8 +117,11 @@ export function createTrpcHandler({
     headers,
     getDatabase: open,
   }: Admitted) {
-    // JSON too deep for the readers that recurse: the body, or a query's `input`.
-    refuseDeepJson(body ?? url.searchParams.get('input') ?? '');
+    // JSON too deep for the readers that recurse, or naming a reserved key: the body, or a
+    // query's `input`, refused as the REST door refuses them.
+    const json = body ?? url.searchParams.get('input') ?? '';
+    refuseDeepJson(json);
+    refuseReservedKeys(json);
     const { db } = await open();
     return fetchRequestHandler({
       endpoint: '/api/trpc',
