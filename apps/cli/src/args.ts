@@ -1,5 +1,12 @@
-import { inYearRange, ZScope, type Scope } from '@chorus/validators';
-import { z } from 'zod';
+import {
+  controlProblem,
+  escapeControls,
+  inYearRange,
+  ZCreateUser,
+  ZScope,
+  type Scope,
+} from '@chorus/validators';
+import type { z } from 'zod';
 
 /** A mistake in how the command was called: printed as a sentence with the usage. */
 export class UsageError extends Error {}
@@ -39,9 +46,34 @@ export function parseScopes(value: string): Scope[] {
   return names as Scope[];
 }
 
+/**
+ * `value` checked by the API's own schema for the field (validators), so that the CLI stores
+ * nothing the API would refuse: an admin whose password is longer than sign-in reads could
+ * never sign in, and a name with a line break splits the CLI's own tables. Returns what the
+ * schema gives (a name trimmed, as the API stores it).
+ */
+export function checked<T>(schema: z.ZodType<T, string>, value: string, flag: string): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const message = result.error.issues[0]?.message ?? 'Invalid value.';
+  throw new UsageError(`${flag}: ${message}`);
+}
+
+/**
+ * The API's rule for any text at its edge (validators' `controlProblem`): no NUL or other control
+ * character (an ANSI escape among them) in any option, whatever its field.
+ */
+export function refuseControls(flags: Record<string, unknown>) {
+  for (const [name, value] of Object.entries(flags)) {
+    const problem = typeof value === 'string' ? controlProblem(value) : null;
+    if (problem) throw new UsageError(`--${name}: ${problem}`);
+  }
+}
+
 export function parseEmail(value: string, flag: string): string {
-  if (!z.email().safeParse(value).success)
-    throw new UsageError(`${flag} must be an email address; got "${value}".`);
+  if (!ZCreateUser.shape.email.safeParse(value).success)
+    // Escaped: what was typed is echoed, and it may hold a line break or an escape sequence.
+    throw new UsageError(`${flag} must be an email address; got "${escapeControls(value)}".`);
   return value;
 }
 

@@ -7,7 +7,17 @@ import {
   listApiKeys,
   revokeApiKey,
 } from '@chorus/services';
-import { oneOf, parseEmail, parseExpiresIn, parseScopes, required, UsageError } from './args';
+import { escapeControls, ZAccountName, ZCreateApiKey, ZCreateUser } from '@chorus/validators';
+import {
+  checked,
+  oneOf,
+  parseEmail,
+  parseExpiresIn,
+  parseScopes,
+  refuseControls,
+  required,
+  UsageError,
+} from './args';
 
 export const USAGE = `Usage: npm run -s cli -- <command> [options]
 
@@ -53,7 +63,9 @@ function flagsOf(args: string[], names: string[]): Flags {
       strict: true,
       allowPositionals: true,
     });
-    if (positionals.length > 0) throw new UsageError(`Unexpected argument "${positionals[0]}".`);
+    if (positionals.length > 0)
+      throw new UsageError(`Unexpected argument "${escapeControls(positionals[0] ?? '')}".`);
+    refuseControls(values);
     return values as Flags;
   } catch (error) {
     if (error instanceof UsageError) throw error;
@@ -73,16 +85,21 @@ const json = (io: Io, value: unknown) => io.out(JSON.stringify(value, null, 2));
 const accountCreate: Command = {
   options: ['name', 'admin-email', 'admin-password', 'admin-name', 'tier'],
   parse(f) {
-    const password = requiredText(f, 'admin-password');
-    if (password.length < 8)
-      throw new UsageError('--admin-password must be at least 8 characters.');
+    const adminName = text(f, 'admin-name');
     const input = {
-      name: requiredText(f, 'name'),
+      name: checked(ZAccountName, requiredText(f, 'name'), '--name'),
       tier: oneOf(text(f, 'tier') ?? 'free', ['free', 'pro', 'enterprise'] as const, '--tier'),
       admin: {
         email: parseEmail(requiredText(f, 'admin-email'), '--admin-email'),
-        password,
-        name: text(f, 'admin-name'),
+        password: checked(
+          ZCreateUser.shape.password,
+          requiredText(f, 'admin-password'),
+          '--admin-password',
+        ),
+        name:
+          adminName === undefined
+            ? undefined
+            : checked(ZCreateUser.shape.name, adminName, '--admin-name'),
       },
     };
     return async (db, io) => {
@@ -100,7 +117,7 @@ const apiKeyCreate: Command = {
     const email = parseEmail(requiredText(f, 'email'), '--email');
     const expiresIn = text(f, 'expires-in');
     const request = {
-      name: requiredText(f, 'name'),
+      name: checked(ZCreateApiKey.shape.name, requiredText(f, 'name'), '--name'),
       scopes: parseScopes(requiredText(f, 'scopes')),
       environment: oneOf(text(f, 'env') ?? 'live', ['live', 'test'] as const, '--env'),
       expiresAt: expiresIn ? parseExpiresIn(expiresIn) : undefined,
@@ -138,7 +155,9 @@ const apiKeyList: Command = {
             key.id,
             `${key.prefix}…${key.lastFour}`,
             key.state,
-            key.name,
+            // Escaped: a name stored before the rule may hold a tab (a column of its own) or a
+            // line break (a row of its own), and an escape sequence would reach the terminal.
+            escapeControls(key.name),
             key.owner.email,
             key.scopes.join(','),
             key.lastUsedAt ?? 'never',

@@ -7,7 +7,9 @@ import { promisify } from 'node:util';
 import { authenticateBearer } from '@chorus/auth';
 import type { Database } from '@chorus/db';
 import { createTestDatabase } from '@chorus/db/testing';
-import { AppError } from '@chorus/services';
+import { users } from '@chorus/db';
+import { AppError, createApiKey, findUserByEmail } from '@chorus/services';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseExpiresIn, UsageError } from '../src/args';
 import { runCommand } from '../src/commands';
@@ -18,6 +20,9 @@ beforeAll(async () => {
   database = await createTestDatabase();
 });
 afterAll(() => database.close());
+
+/** The columns of `api-key list`'s table: ID, KEY, STATE, NAME, OWNER, SCOPES, LAST USED. */
+const LIST_COLUMNS = 7;
 
 async function run(...argv: string[]) {
   const out: string[] = [];
@@ -57,6 +62,72 @@ describe('account create', () => {
         'ops-password',
       ),
     ).rejects.toThrow('A user with the email OPS@acme.test already exists.');
+  });
+});
+
+describe("account create checks its input by the API's rules", () => {
+  const create = (...extra: string[]) =>
+    run('account', 'create', '--admin-email', 'rules@acme.test', ...extra);
+  const password = ['--admin-password', 'rules-password'];
+
+  it.each([
+    [
+      'a password over 1024',
+      ['--name', 'L', '--admin-password', 'p'.repeat(1025)],
+      '--admin-password: Must be at most 1024',
+    ],
+    [
+      'a short password',
+      ['--name', 'L', '--admin-password', 'short'],
+      '--admin-password: Password must be at least 8',
+    ],
+    [
+      'a 5000-character name',
+      ['--name', 'n'.repeat(5000), ...password],
+      '--name: Must be at most 200',
+    ],
+    ['a blank name', ['--name', '   ', ...password], '--name: Must not be empty'],
+    [
+      'a line feed',
+      ['--name', 'L', ...password, '--admin-name', 'evil\nname'],
+      '--admin-name: Must be one line',
+    ],
+    [
+      'a tab',
+      ['--name', 'L', ...password, '--admin-name', 'evil\tname'],
+      '--admin-name: Must be one line',
+    ],
+    [
+      'an ANSI escape',
+      ['--name', 'L', ...password, '--admin-name', '\u001b[2Jwiped'],
+      '--admin-name: Must not contain control characters.',
+    ],
+    [
+      'a 201-character admin name',
+      ['--name', 'L', ...password, '--admin-name', 'a'.repeat(201)],
+      '--admin-name: Must be at most 200',
+    ],
+  ])('refuses %s with a usage error', async (_, argv, message) => {
+    const error = await create(...argv).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toContain(message);
+  });
+
+  it('takes the longest password sign-in reads, and stores names trimmed', async () => {
+    const { out } = await create(
+      '--name',
+      '  Longest  ',
+      '--admin-password',
+      'p'.repeat(1024),
+      '--admin-name',
+      ' Ada ',
+    );
+    expect(out[0]).toMatch(/^acc_/);
+    const [admin] = await database.db
+      .select({ name: users.name })
+      .from(users)
+      .where(eq(users.email, 'rules@acme.test'));
+    expect(admin?.name).toBe('Ada');
   });
 });
 
@@ -172,12 +243,60 @@ describe('api-key create, list and revoke', () => {
       ],
       '--expires-in takes',
     ],
+    [
+      ['api-key', 'create', '--email', 'ops@acme.test', '--scopes', 'read', '--name', 'a\nb'],
+      '--name: Must be one line',
+    ],
+    [
+      [
+        'api-key',
+        'create',
+        '--email',
+        'ops@acme.test',
+        '--scopes',
+        'read',
+        '--name',
+        'k'.repeat(101),
+      ],
+      '--name: Must be at most 100',
+    ],
+    [
+      [
+        'api-key',
+        'create',
+        '--email',
+        'ops@acme.test',
+        '--scopes',
+        'read',
+        '--name',
+        '\u001b[31mred',
+      ],
+      '--name: Must not contain control characters.',
+    ],
     [['api-key', 'create', '--bogus', 'x'], "Unknown option '--bogus'"],
     [['api-key', 'rotate'], 'Unknown command "api-key rotate"'],
   ])('refuses %j with a usage error', async (argv, message) => {
     const error = await run(...argv).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UsageError);
     expect((error as Error).message).toContain(message);
+  });
+
+  it('lists a key whose stored name holds control characters on one escaped row', async () => {
+    const { id: userId } = await findUserByEmail(database.db, 'ops@acme.test');
+    // As an old row may hold it: written past the rule, by the service itself.
+    await createApiKey({
+      db: database.db,
+      userId,
+      name: 'evil\nname\tX\u001b[31m',
+      scopes: ['read'],
+      environment: 'live',
+    });
+    const { out } = await run('api-key', 'list', '--email', 'ops@acme.test');
+    const row = out.find((line) => line.includes('evil'));
+    expect(row?.split('\t')).toHaveLength(LIST_COLUMNS);
+    expect(row).toContain('evil\\u000Aname\\u0009X\\u001B[31m');
+    // Tab aside, the table's own separator, no line holds a control character.
+    for (const line of out) expect(line).not.toMatch(/[\u0000-\u0008\u000A-\u001F\u007F-\u009F]/);
   });
 
   it('says who is missing when the email is unknown', async () => {
@@ -223,6 +342,33 @@ describe('failureMessage', () => {
     });
     expect(failureMessage(refused)).toContain('(ECONNREFUSED)');
     expect(failureMessage(refused)).not.toContain(hash);
+  });
+
+  it("names the code of the driver's error under the query's, never the query", () => {
+    const secret = 'hunter2-secret';
+    // As Drizzle throws: the query and its parameters, the driver's error as the cause.
+    const wrapped = (cause: unknown) =>
+      Object.assign(new Error(`Failed query: select 1\nparams: ${secret}`), {
+        query: 'select 1',
+        params: [secret],
+        cause,
+      });
+    const refused = wrapped(
+      Object.assign(new Error(`connect ECONNREFUSED 127.0.0.1:5999`), { code: 'ECONNREFUSED' }),
+    );
+    expect(failureMessage(refused)).toMatch(/^Unexpected failure \(ECONNREFUSED\);/);
+    for (const code of ['28P01', '28000']) {
+      const denied = wrapped(
+        Object.assign(new Error(`password authentication failed for user "${secret}"`), { code }),
+      );
+      const printed = failureMessage(denied);
+      expect(printed).toContain(`(authentication failed, SQLSTATE ${code})`);
+      expect(printed).not.toMatch(/hunter2|select|params/);
+    }
+    const twoAddresses = wrapped(
+      Object.assign(new AggregateError([Object.assign(new Error(), { code: 'ETIMEDOUT' })]), {}),
+    );
+    expect(failureMessage(twoAddresses)).toContain('(ETIMEDOUT)');
   });
 });
 
@@ -290,6 +436,34 @@ describe('the installed command', () => {
       (e: { code: number; stderr: string }) => e,
     );
     expect(refused).toMatchObject({ code: 1, stderr: 'Error: Active API key not found.\n' });
+  });
+
+  it('refuses a password sign-in would not read with exit 2, before the database', async () => {
+    const long = await cli(
+      'account',
+      'create',
+      '--name',
+      'L',
+      '--admin-email',
+      'longpw@acme.test',
+      '--admin-password',
+      'p'.repeat(1025),
+    ).catch((e: { code: number; stderr: string }) => e);
+    expect(long).toMatchObject({ code: 2 });
+    expect((long as { stderr: string }).stderr).toContain('--admin-password: Must be at most 1024');
+  });
+
+  it('names ECONNREFUSED when the database refuses the connection', async () => {
+    const refused = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', main, 'api-key', 'list', '--email', 'cli@example.test'],
+      // Port 1 on the loopback: nothing listens there, so the connection is refused at once.
+      { env: { ...process.env, DATABASE_URL: 'postgres://postgres:pw-secret@127.0.0.1:1/x' } },
+    ).catch((e: { code: number; stderr: string }) => e);
+    expect(refused).toMatchObject({ code: 1 });
+    const { stderr } = refused as { stderr: string };
+    expect(stderr).toContain('(ECONNREFUSED)');
+    expect(stderr).not.toMatch(/pw-secret|select|insert/i);
   });
 
   it('refuses an expiry past the year 9999 before it reaches the database', async () => {

@@ -1,5 +1,15 @@
 import { z } from 'zod';
 import { ZEnvelope } from './envelope';
+import { singleLine } from './text';
+
+/**
+ * An account's name, as one line: the user name's rule (a name shown in one line of the
+ * dashboard and the CLI's output). Nothing in the API takes it yet; the CLI's `account create`
+ * checks it here, so that the rule is written once when a door does.
+ */
+export const ZAccountName = singleLine(z.string().trim().min(1).max(200)).meta({
+  example: 'Acme',
+});
 
 /**
  * The zones this runtime lists (with `UTC`, which `supportedValuesOf` leaves out on some
