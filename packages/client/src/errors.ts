@@ -36,8 +36,13 @@ export class ChorusApiError extends Error {
     if (error instanceof ChorusApiError) return error;
     if (error instanceof TRPCClientError) {
       const body: unknown = (error.data as { error?: unknown } | undefined)?.error;
-      if (isApiErrorBody(body)) {
-        return new ChorusApiError(body.code, body.status, body.message, body.details, {
+      // A refusal made before tRPC read the request (a URL or batch the server's edge
+      // refuses) comes in the REST door's envelope, which tRPC cannot read as its own.
+      const envelope: unknown = (error.meta as { responseJSON?: { error?: unknown } } | undefined)
+        ?.responseJSON?.error;
+      const found = isApiErrorBody(body) ? body : isApiErrorBody(envelope) ? envelope : undefined;
+      if (found) {
+        return new ChorusApiError(found.code, found.status, found.message, found.details, {
           cause: error,
         });
       }

@@ -26,7 +26,22 @@ export interface ChorusClientOptions {
   token: string;
   /** Another `fetch` (tests, proxies); the global one by default. */
   fetch?: typeof fetch;
+  /**
+   * The most calls sent in one request: the server's `CHORUS_TRPC_MAX_BATCH` (20 by default,
+   * which this defaults to). A server set lower refuses larger batches; set this to match it.
+   */
+  maxBatchSize?: number;
 }
+
+/** The server's default `CHORUS_TRPC_MAX_BATCH`: more calls in one request are refused. */
+export const DEFAULT_MAX_BATCH_SIZE = 20;
+
+/**
+ * The longest URL a batch of queries is sent in (their inputs ride in the query string): more
+ * calls go as several requests. Below Node's default header limit (16 KB), past which the
+ * server refuses the request before tRPC reads it.
+ */
+const MAX_URL_LENGTH = 8_000;
 
 /** Options of one call. */
 export interface ChorusCallOptions {
@@ -96,9 +111,10 @@ export function createChorusClient(options: ChorusClientOptions): ChorusClient {
         url: `${options.url.replace(/\/+$/, '')}/api/trpc`,
         headers: () => ({ authorization: `Bearer ${options.token}` }),
         fetch: options.fetch,
-        // The server refuses a batch of more than 20 calls (CHORUS_TRPC_MAX_BATCH's default):
-        // more calls in one tick go as several requests.
-        maxItems: 20,
+        // The server refuses a batch of more calls than CHORUS_TRPC_MAX_BATCH: more calls in
+        // one tick go as several requests.
+        maxItems: options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE,
+        maxURLLength: MAX_URL_LENGTH,
       }),
     ],
   });
