@@ -296,6 +296,7 @@ describe('api-key create, list and revoke', () => {
     expect(row?.split('\t')).toHaveLength(LIST_COLUMNS);
     expect(row).toContain('evil\\u000Aname\\u0009X\\u001B[31m');
     // Tab aside, the table's own separator, no line holds a control character.
+    // eslint-disable-next-line no-control-regex
     for (const line of out) expect(line).not.toMatch(/[\u0000-\u0008\u000A-\u001F\u007F-\u009F]/);
   });
 
