@@ -213,6 +213,8 @@ describe('GET /api/openapi.json', () => {
     expect(Object.keys(doc.paths['/api/users/{userId}'].delete.responses)).toEqual(
       expect.arrayContaining(['204', '401', '403', '404', '409', '500']),
     );
+    // A 404 for ids given in the query, not the path: another account's channel.
+    expect(doc.paths['/api/content/channels/next-slot'].get.responses['404']).toBeDefined();
   });
 
   it('names the details a status change’s 409 carries', () => {

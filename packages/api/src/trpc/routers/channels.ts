@@ -61,6 +61,8 @@ export const channelsRouter = router({
         description:
           'The earliest posting slot, within eight weeks, that all the given channels share and no post of theirs holds (for a `recurrence`, at each of its occurrences too): what a post created or updated with `schedule: "next_slot"` would take now. Nothing is taken: a post scheduled meanwhile may take it first. With no such slot, `at` is null and `reason` says why. Another account\'s channel is 404.',
       },
+      // The channels are named in the query, not the path: their 404 is declared here.
+      errors: ['resource_not_found'],
     })
     .input(ZNextSlotQuery)
     .output(ZNextSlotResponse)
