@@ -12,12 +12,12 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const csv = (text: string, query = '', token?: string | null) =>
-  h.call('POST', `/api/content/posts/import${query}`, {
-    raw: text,
-    contentType: 'text/csv',
-    token,
-  });
+const csv = (
+  text: string | Uint8Array,
+  query = '',
+  token?: string | null,
+  contentType = 'text/csv',
+) => h.call('POST', `/api/content/posts/import${query}`, { raw: text, contentType, token });
 const jsonImport = (body: unknown, query = '', token?: string) =>
   h.call('POST', `/api/content/posts/import${query}`, { body, token });
 
@@ -237,6 +237,68 @@ describe('POST /api/content/posts/import', () => {
     const theirs = await postCount(other.accountId);
     expect((await csv('title\nfor Globex\n', '', other.token)).status).toBe(201);
     expect(await postCount(other.accountId)).toBe(theirs + 1);
+  });
+
+  it('refuses a CSV that is not UTF-8 (400, never U+FFFD), as a JSON body, or declared in another charset (415)', async () => {
+    const before = await postCount();
+    const latin1 = Buffer.concat([
+      Buffer.from('title\ncaf'),
+      Buffer.from([0xe9]),
+      Buffer.from(' latin1\n'),
+    ]);
+    for (const query of ['', '?dryRun=true']) {
+      const refused = await csv(latin1, query);
+      expect(refused.status).toBe(400);
+      expect(refused.json.error.code).toBe('invalid_json');
+      expect(refused.json.error.message).toMatch(/not UTF-8.*save it as UTF-8.*CSV UTF-8/);
+    }
+    // A character cut off at the end of the file, and one split between two chunks of the body.
+    expect((await csv(Buffer.from([...Buffer.from('title\nab'), 0xc3]))).status).toBe(400);
+    const json = await h.call('POST', '/api/content/posts/import', {
+      raw: Buffer.from([...Buffer.from('{"posts":[{"title":"caf'), 0xe9, ...Buffer.from('"}]}')]),
+      contentType: 'application/json',
+    });
+    expect(json.json.error).toMatchObject({
+      code: 'invalid_json',
+      message: expect.stringMatching(/UTF-8/),
+    });
+    for (const type of ['text/csv; charset=iso-8859-1', 'text/csv; charset="windows-1252"']) {
+      const declared = await csv('title\nplain\n', '', undefined, type);
+      expect(declared.status, type).toBe(415);
+      expect(declared.json.error.message).toMatch(/save the file as UTF-8/);
+    }
+    expect(await postCount()).toBe(before);
+    const utf8 = await csv(
+      Buffer.from('title\ncafé ✓\n'),
+      '',
+      undefined,
+      'text/csv; charset=UTF-8',
+    );
+    expect(utf8.status).toBe(201);
+    const post = await h.call('GET', `/api/content/posts/${utf8.json.data.ids[0]}`);
+    expect(post.json.data.title).toBe('café ✓');
+  });
+
+  it('reads a CSV streamed in chunks that split a character', async () => {
+    const bytes = Buffer.from('title\nnaïve café\n');
+    const split = bytes.indexOf(0xc3) + 1;
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(bytes.subarray(0, split));
+        controller.enqueue(bytes.subarray(split));
+        controller.close();
+      },
+    });
+    const res = await h.handle(
+      new Request('http://localhost:3000/api/content/posts/import?dryRun=true', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${h.main.token}`, 'content-type': 'text/csv' },
+        body,
+        duplex: 'half',
+      } as RequestInit),
+    );
+    expect(res.status).toBe(200);
+    expect((await res.json()).data.rows[0].title).toBe('naïve café');
   });
 
   it('replays an Idempotency-Key retry instead of importing twice', async () => {

@@ -7,7 +7,7 @@ import {
 } from '@chorus/services';
 import { ZImportQuery } from '@chorus/validators';
 import { parse, type Parser } from 'csv-parse';
-import { readCapped } from '../server/body-limit';
+import { readCapped, utf8Text } from '../server/body-limit';
 import type { Answer } from '../server/node-fetch';
 import { controlRefusal } from '../server/refuse-control';
 import { readJsonBody } from '../rest/body';
@@ -55,6 +55,35 @@ function namesOf(header: string[]) {
   const shown = header.slice(0, NAMES_SHOWN).map((name) => `"${name.slice(0, 50)}"`);
   const more = header.length - shown.length;
   return more > 0 ? `${shown.join(', ')} and ${more} more` : shown.join(', ');
+}
+
+/**
+ * A CSV is read as UTF-8 by the rule every text body follows (`utf8Text`), with a refusal that
+ * says what to do: spreadsheets save "CSV" in the machine's legacy encoding (Windows-1252 and
+ * the like) unless asked for UTF-8.
+ */
+const notUtf8 = () =>
+  new AppError(
+    'invalid_json',
+    'The file is not UTF-8: save it as UTF-8 (in Excel, "CSV UTF-8 (Comma delimited)") and send it again.',
+  );
+
+/** The charsets a CSV may declare: UTF-8, and US-ASCII, the default of text/csv (RFC 4180) and a part of UTF-8. */
+const CSV_CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii']);
+
+/**
+ * A CSV declaring another charset (`text/csv; charset=windows-1252`) is refused as a
+ * representation the import does not take (415), rather than read as UTF-8 against what its
+ * sender said: text/csv, unlike application/json (RFC 8259 defines no charset), gives the
+ * parameter a meaning.
+ */
+function refuseOtherCharset(contentType: string) {
+  const charset = /;\s*charset\s*=\s*("?)([^";\s]*)\1/i.exec(contentType)?.[2]?.toLowerCase();
+  if (charset === undefined || CSV_CHARSETS.has(charset)) return;
+  throw new AppError(
+    'unsupported_media_type',
+    `A CSV in charset "${charset.slice(0, 40)}" is not accepted: save the file as UTF-8 (in Excel, "CSV UTF-8 (Comma delimited)") and send it as text/csv; charset=utf-8.`,
+  );
 }
 
 /** A CSV record as the create body its columns stand for. */
@@ -107,6 +136,7 @@ async function readCsv(req: Request): Promise<ImportRow[]> {
   });
   const rows: ImportRow[] = [];
   let size = 0;
+  const text = utf8Text(notUtf8);
   const feed = (async () => {
     try {
       for await (const chunk of (req.body ?? []) as unknown as AsyncIterable<Uint8Array>) {
@@ -120,9 +150,12 @@ async function readCsv(req: Request): Promise<ImportRow[]> {
             },
           );
         }
-        if (!parser.write(chunk)) await drained(parser);
+        if (!parser.write(text(chunk, true))) await drained(parser);
         if (parser.destroyed) return;
       }
+      // A character cut off at the end of the body is refused here.
+      const rest = text(new Uint8Array(), false);
+      if (rest !== '') parser.write(rest);
       parser.end();
     } catch (error) {
       parser.destroy(error as Error);
@@ -193,8 +226,10 @@ export async function handleImport(req: Request, ctx: HandlerContext): Promise<A
   const dryRun = query.data.dryRun;
   const type = (req.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
   let rows: ImportRow[];
-  if (type === 'text/csv') rows = await readCsv(req);
-  else if (type === 'application/json' || type?.endsWith('+json')) rows = await readJsonRows(req);
+  if (type === 'text/csv') {
+    refuseOtherCharset(req.headers.get('content-type') ?? '');
+    rows = await readCsv(req);
+  } else if (type === 'application/json' || type?.endsWith('+json')) rows = await readJsonRows(req);
   else {
     throw new AppError(
       'unsupported_media_type',

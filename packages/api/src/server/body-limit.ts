@@ -20,16 +20,29 @@ export async function readCapped(req: Request, limit: number): Promise<string> {
     if (size > limit) throw tooLarge();
     chunks.push(chunk);
   }
-  try {
-    return UTF8.decode(Buffer.concat(chunks));
-  } catch {
-    // Replacing the bytes (U+FFFD) would store text the client never sent.
-    throw new AppError('invalid_json', 'The request body is not valid UTF-8.');
-  }
+  return utf8Text(() => new AppError('invalid_json', 'The request body is not valid UTF-8.'))(
+    Buffer.concat(chunks),
+  );
 }
 
-/** Bodies are text in UTF-8 (RFC 8259; forms as the URL standard encodes them). */
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
+/**
+ * The one rule for text bodies (JSON, forms, a CSV import): they are UTF-8 (RFC 8259; forms as
+ * the URL standard encodes them), decoded strictly, a byte that is not UTF-8 refused with
+ * `refusal()`. Replacing the bytes (U+FFFD) would store text the client never sent. Answers a
+ * decoder of one body, read whole or chunk by chunk (`more` while chunks are to come: a
+ * character split between two chunks is kept for the next, and one cut off at the end is
+ * refused), so each body needs its own.
+ */
+export function utf8Text(refusal: () => AppError) {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  return (bytes: Uint8Array, more = false) => {
+    try {
+      return decoder.decode(bytes, { stream: more });
+    } catch {
+      throw refusal();
+    }
+  };
+}
 
 /**
  * Bodies are read as sent: one in a content coding (`Content-Encoding: gzip`) would be read as
