@@ -301,6 +301,26 @@ describe('POST /api/content/posts/import', () => {
     expect((await res.json()).data.rows[0].title).toBe('naïve café');
   });
 
+  it('refuses a scheduled row without scheduledAt, as a create does, by row', async () => {
+    const create = await h.call('POST', '/api/content/posts', {
+      body: { title: 'x', status: 'scheduled' },
+    });
+    expect(create.status).toBe(400);
+    const before = await postCount();
+    const { status, json } = await jsonImport({
+      posts: [{ title: 'fine' }, { title: 'x', status: 'scheduled' }],
+    });
+    expect(status).toBe(400);
+    expect(json.error.details.issues).toEqual([
+      { row: 2, path: 'scheduledAt', message: create.json.error.message },
+    ]);
+    expect(await postCount()).toBe(before);
+    // A JSON export's draft (status and a null time) still imports.
+    const draft = await jsonImport({ posts: [{ title: 'd', status: 'draft', scheduledAt: null }] });
+    expect(draft.status, JSON.stringify(draft.json)).toBe(201);
+    expect(draft.json.data.rows[0].status).toBe('draft');
+  });
+
   it('replays an Idempotency-Key retry instead of importing twice', async () => {
     const before = await postCount();
     const headers = { 'idempotency-key': 'import-once' };

@@ -57,15 +57,21 @@ const issueAt = (row: ImportRow, path: string, message: string): ImportIssue => 
 /**
  * A row as a create body: imported posts are drafts, or scheduled when the row has a
  * `scheduledAt` (docs/settings-and-import-export.md); publishing a post goes through its own status change.
+ * A status the row gives is sent as given, so the create's own rules judge it: `scheduled`
+ * without a time is refused as a create refuses it, never made a draft.
  */
 function toCreate(row: ImportRow): { input?: CreatePostInput; issues: ImportIssue[] } {
   const { status, ...fields } = row.fields;
   if (status !== undefined && status !== 'draft' && status !== 'scheduled') {
     return { issues: [issueAt(row, 'status', 'Imported posts are draft or scheduled.')] };
   }
-  const scheduled = fields.scheduledAt !== undefined && fields.scheduledAt !== null;
-  // Left out unless scheduled: the create makes it a draft.
-  const parsed = ZCreatePost.safeParse({ ...fields, ...(scheduled && { status: 'scheduled' }) });
+  const timed = fields.scheduledAt !== undefined && fields.scheduledAt !== null;
+  // Without a status, a time makes the post scheduled; with neither, the create makes it a draft.
+  const asked = status ?? (timed ? 'scheduled' : undefined);
+  const parsed = ZCreatePost.safeParse({
+    ...fields,
+    ...(asked !== undefined && { status: asked }),
+  });
   if (parsed.success) return { input: parsed.data, issues: [] };
   // One issue per field: a malformed time would also fail the year check after it.
   const byPath = new Map<string, string>();
