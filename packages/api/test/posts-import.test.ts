@@ -321,6 +321,45 @@ describe('POST /api/content/posts/import', () => {
     expect(draft.json.data.rows[0].status).toBe('draft');
   });
 
+  it("answers a control character in a cell as that row's issue, in a dry run too", async () => {
+    const text = 'title,content\nfine,x\na\u0000b,y\n';
+    const refused = await csv(text);
+    expect(refused.status).toBe(400);
+    expect(refused.json.error.details.issues).toEqual([
+      { row: 2, line: 3, path: 'title', message: expect.any(String) },
+    ]);
+    const dry = await csv(text, '?dryRun=true');
+    expect(dry.status).toBe(200);
+    expect(dry.json.data).toMatchObject({
+      valid: false,
+      issues: [{ row: 2, line: 3, path: 'title' }],
+    });
+    const json = await jsonImport({
+      posts: [{ title: 'ok' }, { title: 'ok', content: 'a\u0000' }],
+    });
+    expect(json.json.error.details.issues).toEqual([
+      { row: 2, path: 'content', message: expect.any(String) },
+    ]);
+  });
+
+  it('refuses a CSV header naming a column twice, naming it', async () => {
+    const before = await postCount();
+    for (const text of ['title,title\na,b\n', 'title,content, content\na,b,c\n', 'title,title\n']) {
+      const { status, json } = await csv(text, '?dryRun=true');
+      expect(status, text).toBe(400);
+      expect(json.error.details.issues, text).toEqual([
+        {
+          path: '(csv)',
+          line: 1,
+          message: expect.stringMatching(/^The column "(title|content)" is named twice/),
+        },
+      ]);
+    }
+    // Empty names (trailing commas) name no column.
+    expect((await csv('title,,\na,,\n', '?dryRun=true')).status).toBe(200);
+    expect(await postCount()).toBe(before);
+  });
+
   it('replays an Idempotency-Key retry instead of importing twice', async () => {
     const before = await postCount();
     const headers = { 'idempotency-key': 'import-once' };

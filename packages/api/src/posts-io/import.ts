@@ -9,7 +9,7 @@ import { ZImportQuery } from '@chorus/validators';
 import { parse, type Parser } from 'csv-parse';
 import { readCapped, utf8Text } from '../server/body-limit';
 import type { Answer } from '../server/node-fetch';
-import { controlRefusal } from '../server/refuse-control';
+import { controlIssue } from '../server/refuse-control';
 import { readJsonBody } from '../rest/body';
 import { json } from '../server/respond';
 import { signedIn, type HandlerContext } from '../rest/routes';
@@ -86,6 +86,27 @@ function refuseOtherCharset(contentType: string) {
   );
 }
 
+/**
+ * A header naming a column twice (`title,title`) is refused: a record keeps one cell by name,
+ * so the other would be dropped without a word. Empty names (the trailing commas some
+ * spreadsheets write) name no column, so they may repeat.
+ */
+function refuseRepeatedColumns(names: string[]) {
+  const seen = new Set<string>();
+  for (const name of names) {
+    if (name !== '' && seen.has(name)) {
+      throw invalid('The CSV header names a column twice.', [
+        {
+          path: '(csv)',
+          line: 1,
+          message: `The column "${name.slice(0, 50)}" is named twice in the header: keep one.`,
+        },
+      ]);
+    }
+    seen.add(name);
+  }
+}
+
 /** A CSV record as the create body its columns stand for. */
 function fieldsOfRecord(record: Record<string, string>): Record<string, unknown> {
   const fields: Record<string, unknown> = Object.create(null);
@@ -129,7 +150,11 @@ async function readCsv(req: Request): Promise<ImportRow[]> {
   let header: string[] = [];
   const parser = parse({
     bom: true,
-    columns: (names: string[]) => (header = names.map((name) => name.trim())),
+    columns: (names: string[]) => {
+      header = names.map((name) => name.trim());
+      refuseRepeatedColumns(header);
+      return header;
+    },
     skip_empty_lines: true,
     info: true,
     max_record_size: MAX_IMPORT_BYTES,
@@ -236,8 +261,12 @@ export async function handleImport(req: Request, ctx: HandlerContext): Promise<A
       `Content type ${type ? `"${type}"` : '(none)'} is not accepted: send text/csv or application/json.`,
     );
   }
-  const refused = controlRefusal({ posts: rows.map((row) => row.fields) });
-  if (refused) throw refused;
+  // A control character is its row's issue, as the create's refusals are (and a dry run lists
+  // it among them), where the edge's rule elsewhere refuses the whole request.
+  for (const row of rows) {
+    const issue = controlIssue(row.fields);
+    if (issue) row.refused = [issue];
+  }
   const { db, headers } = ctx;
   const principal = signedIn(ctx);
   const run = async () => {

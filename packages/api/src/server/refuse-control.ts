@@ -28,10 +28,14 @@ function findControl(value: unknown, path: Path): { path: Path; message: string 
  * themselves) is a 400 naming where it is, never a database error answered as 500.
  */
 export function controlRefusal(input: unknown): AppError | null {
+  const issue = controlIssue(input);
+  if (!issue) return null;
+  return new AppError('validation_error', 'The request is not valid.', { issues: [issue] });
+}
+
+/** The same rule as one issue, for a caller that reports it its own way (an import's row). */
+export function controlIssue(input: unknown): { path: string; message: string } | null {
   const found = findControl(input, []);
-  if (!found) return null;
-  return new AppError('validation_error', 'The request is not valid.', {
-    // The path may hold the very character refused: escaped, never echoed raw.
-    issues: [{ path: issuePath(found.path), message: found.message }],
-  });
+  // The path may hold the very character refused: escaped, never echoed raw.
+  return found && { path: issuePath(found.path), message: found.message };
 }

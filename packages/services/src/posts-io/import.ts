@@ -14,6 +14,8 @@ export interface ImportRow {
   /** For CSV: the file's line where the record starts (the header is line 1). */
   line?: number;
   fields: Record<string, unknown>;
+  /** What the edge refused in this row (a control character): its issues, the row not created. */
+  refused?: { path: string; message: string }[];
 }
 
 export interface ImportIssue {
@@ -61,6 +63,9 @@ const issueAt = (row: ImportRow, path: string, message: string): ImportIssue => 
  * without a time is refused as a create refuses it, never made a draft.
  */
 function toCreate(row: ImportRow): { input?: CreatePostInput; issues: ImportIssue[] } {
+  if (row.refused) {
+    return { issues: row.refused.map((issue) => issueAt(row, issue.path, issue.message)) };
+  }
   const { status, ...fields } = row.fields;
   if (status !== undefined && status !== 'draft' && status !== 'scheduled') {
     return { issues: [issueAt(row, 'status', 'Imported posts are draft or scheduled.')] };
