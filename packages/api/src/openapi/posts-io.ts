@@ -46,7 +46,7 @@ export const postsIoPaths: ZodOpenApiPathsObject = {
       tags: ['Posts'],
       description: `Up to ${MAX_IMPORT_ROWS} posts, created all together or not at all, each checked by the same rules as \`POST /api/content/posts\`. A post is a \`draft\`, or \`scheduled\` when it has a \`scheduledAt\` (in the future, with a zone).
 
-**CSV** (\`text/csv\`, UTF-8, a header row): the columns read are ${IMPORT_COLUMNS.map((c) => `\`${c}\``).join(', ')}; others are ignored, so an export imports back. UTF-8 only (another charset is 415). \`tags\` and \`channels\` hold comma-separated lists. A cell that starts with \`'\` followed by \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return loses that \`'\` (an export's protection against formulas).
+**CSV** (\`text/csv\`, UTF-8, a header row): the columns read are ${IMPORT_COLUMNS.map((c) => `\`${c}\``).join(', ')}; others are ignored (an export's \`id\`, \`status\`…), so a draft or a future scheduled post of a CSV export imports back, without its channels and media. UTF-8 only (another charset is 415). \`tags\` and \`channels\` hold comma-separated lists. A cell that starts with \`'\` followed by \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return loses that \`'\` (an export's protection against formulas).
 
 **JSON**: \`{ "posts": [ ...create bodies ] }\`.
 

@@ -1,8 +1,8 @@
 /**
  * CSV cells safe to open in a spreadsheet (OWASP "CSV Injection"): a cell starting with
  * `=`, `+`, `-`, `@`, a tab or a carriage return would be read as a formula, so it gets a
- * leading `'`, which spreadsheets show as text. An import takes that `'` off again, so an
- * export imports back as it was.
+ * leading `'`, which spreadsheets show as text. An import takes that `'` off again, so a
+ * cell's text imports back as it was.
  *
  * A cell that already starts with `'` gets one too: were it left alone, a stored `'=x` would
  * be exported as `'=x` and imported back as `=x`. With it, the import's rule is exactly the
