@@ -15,7 +15,7 @@ export interface CallOptions {
   token?: string | null;
   body?: unknown;
   /** A raw body, sent as is with `contentType` (bytes for a body that is not UTF-8). */
-  raw?: string | Uint8Array;
+  raw?: string | Uint8Array<ArrayBuffer>;
   contentType?: string;
   headers?: Record<string, string>;
   origin?: string;
@@ -93,7 +93,7 @@ export async function startHarness(options: HarnessOptions = {}) {
     const headers = new Headers(options.headers);
     const token = options.token === undefined ? main.token : options.token;
     if (token) headers.set('authorization', `Bearer ${token}`);
-    let body: string | Uint8Array | undefined = options.raw;
+    let body: string | Uint8Array<ArrayBuffer> | undefined = options.raw;
     if (options.body !== undefined) body = JSON.stringify(options.body);
     if (body !== undefined) headers.set('content-type', options.contentType ?? 'application/json');
     const res = await (options.handler ?? handle)(

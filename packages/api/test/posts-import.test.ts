@@ -13,7 +13,7 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const csv = (
-  text: string | Uint8Array,
+  text: string | Uint8Array<ArrayBuffer>,
   query = '',
   token?: string | null,
   contentType = 'text/csv',
