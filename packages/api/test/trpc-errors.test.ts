@@ -22,22 +22,26 @@ const leakyDb = new Proxy({} as Db, {
   },
 });
 
+/** `req` through tRPC's own handler, with the leaky database. */
+const handle = (req: Request) =>
+  fetchRequestHandler({
+    endpoint: '/api/trpc',
+    req,
+    router: appRouter,
+    createContext: () => ({
+      db: leakyDb,
+      principal,
+      requestId: 'req_x',
+      origin: 'http://localhost',
+      response: {},
+    }),
+  });
+
 describe('tRPC error formatter', () => {
   it('answers internal_error with a fixed message, without SQL or a stack', async () => {
-    const res = await fetchRequestHandler({
-      endpoint: '/api/trpc',
-      req: new Request(
-        'http://localhost/api/trpc/users.get?input=%7B%22userId%22%3A%22usr_x%22%7D',
-      ),
-      router: appRouter,
-      createContext: () => ({
-        db: leakyDb,
-        principal,
-        requestId: 'req_x',
-        origin: 'http://localhost',
-        response: {},
-      }),
-    });
+    const res = await handle(
+      new Request('http://localhost/api/trpc/users.get?input=%7B%22userId%22%3A%22usr_x%22%7D'),
+    );
     expect(res.status).toBe(500);
     const text = await res.text();
     expect(text).not.toMatch(/password_hash|select|stack|at .*\.ts/i);
@@ -47,28 +51,13 @@ describe('tRPC error formatter', () => {
   });
 
   it('answers a query POSTed, or a mutation fetched with GET, 405 method_not_allowed', async () => {
-    const call = (method: string, path: string) =>
-      fetchRequestHandler({
-        endpoint: '/api/trpc',
-        req: new Request(`http://localhost/api/trpc/${path}`, {
-          method,
-          ...(method === 'POST'
-            ? { body: '{}', headers: { 'content-type': 'application/json' } }
-            : {}),
-        }),
-        router: appRouter,
-        createContext: () => ({
-          db: leakyDb,
-          principal,
-          requestId: 'req_x',
-          origin: 'http://localhost',
-          response: {},
-        }),
-      });
-    for (const res of [
-      await call('POST', 'account.settings'),
-      await call('GET', 'account.updateSettings?input=%7B%7D'),
-    ]) {
+    const posted = new Request('http://localhost/api/trpc/account.settings', {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
+    const fetched = new Request('http://localhost/api/trpc/account.updateSettings?input=%7B%7D');
+    for (const res of [await handle(posted), await handle(fetched)]) {
       expect(res.status).toBe(405);
       const body = await res.json();
       expect(body.error.data.error).toMatchObject({ code: 'method_not_allowed', status: 405 });
