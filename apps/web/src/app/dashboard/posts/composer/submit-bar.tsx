@@ -86,7 +86,9 @@ export function SubmitBar({
         name="when"
         type="datetime-local"
         defaultValue={typed ?? current}
-        onChange={(event) => onWhenChange?.(event.currentTarget.value)}
+        // onInput, not onChange: React drops a change whose value was set by script first
+        // (a browser extension, an automated test), and this field only informs a hint.
+        onInput={(event) => onWhenChange?.(event.currentTarget.value)}
         hint={hint}
         error={error}
       />
