@@ -3,6 +3,11 @@ import { AppError } from '@chorus/services';
 /** The cap of every JSON or form body, tRPC batches included (docs/api.md: 1 MiB). */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+/** Bodies read whole, decoded at once: one decoder for every request, as none keeps state. */
+const wholeBody = utf8Text(
+  () => new AppError('invalid_json', 'The request body is not valid UTF-8.'),
+);
+
 /**
  * Reads at most `limit` bytes of a request body as text, refusing larger bodies (declared or
  * chunked) with 413 `payload_too_large` as soon as they pass the limit, never buffering them,
@@ -20,18 +25,16 @@ export async function readCapped(req: Request, limit: number): Promise<string> {
     if (size > limit) throw tooLarge();
     chunks.push(chunk);
   }
-  return utf8Text(() => new AppError('invalid_json', 'The request body is not valid UTF-8.'))(
-    Buffer.concat(chunks),
-  );
+  return wholeBody(Buffer.concat(chunks));
 }
 
 /**
  * The one rule for text bodies (JSON, forms, a CSV import): they are UTF-8 (RFC 8259; forms as
  * the URL standard encodes them), decoded strictly, a byte that is not UTF-8 refused with
  * `refusal()`. Replacing the bytes (U+FFFD) would store text the client never sent. Answers a
- * decoder of one body, read whole or chunk by chunk (`more` while chunks are to come: a
- * character split between two chunks is kept for the next, and one cut off at the end is
- * refused), so each body needs its own.
+ * decoder, for bodies read whole or for one body read chunk by chunk (`more` while chunks are
+ * to come: a character split between two chunks is kept for the next, and one cut off at the
+ * end is refused): a decoder fed chunks serves that body alone.
  */
 export function utf8Text(refusal: () => AppError) {
   const decoder = new TextDecoder('utf-8', { fatal: true });
