@@ -32,15 +32,16 @@ const ANY_CONTROL = /[\u0000-\u001F\u007F-\u009F]/g;
 /** Whether `text` holds any control character, tab and line breaks included (no id does). */
 export const hasAnyControl = (text: string) => text.search(ANY_CONTROL) !== -1;
 
-const escapeControl = (c: string) =>
-  `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
-
 /**
  * `text` with each control character, tab and line breaks included, written as a `\uXXXX` escape
  * (`\u000A`): for printing text stored before its field refused them, where a raw line break
  * would split a table's row and an escape sequence drive the reader's terminal.
  */
-export const escapeControls = (text: string) => text.replace(ANY_CONTROL, escapeControl);
+export const escapeControls = (text: string) =>
+  text.replace(
+    ANY_CONTROL,
+    (c) => `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`,
+  );
 
 /**
  * An issue's `path` as the API writes it (`meta.constructor`, `events[0].type`,
@@ -50,12 +51,13 @@ export const escapeControls = (text: string) => text.replace(ANY_CONTROL, escape
  * client's logs and terminals, and a NUL cut a C string short.
  */
 export const issuePath = (path: readonly PropertyKey[]) =>
-  path
-    .map((segment, i) =>
-      typeof segment === 'number' ? `[${segment}]` : `${i === 0 ? '' : '.'}${String(segment)}`,
-    )
-    .join('')
-    .replace(ANY_CONTROL, escapeControl);
+  escapeControls(
+    path
+      .map((segment, i) =>
+        typeof segment === 'number' ? `[${segment}]` : `${i === 0 ? '' : '.'}${String(segment)}`,
+      )
+      .join(''),
+  );
 
 /** A field that is one line of text (a name, a title, a tag): no tab, no line break. */
 export const singleLine = <T extends z.ZodType<string>>(schema: T) =>
