@@ -57,16 +57,16 @@ function namesOf(header: string[]) {
   return more > 0 ? `${shown.join(', ')} and ${more} more` : shown.join(', ');
 }
 
+/** How to save a file that is not UTF-8, in the program most CSVs come from. */
+const AS_UTF8 = 'as UTF-8 (in Excel, "CSV UTF-8 (Comma delimited)")';
+
 /**
  * A CSV is read as UTF-8 by the rule every text body follows (`utf8Text`), with a refusal that
  * says what to do: spreadsheets save "CSV" in the machine's legacy encoding (Windows-1252 and
  * the like) unless asked for UTF-8.
  */
 const notUtf8 = () =>
-  new AppError(
-    'invalid_json',
-    'The file is not UTF-8: save it as UTF-8 (in Excel, "CSV UTF-8 (Comma delimited)") and send it again.',
-  );
+  new AppError('invalid_json', `The file is not UTF-8: save it ${AS_UTF8} and send it again.`);
 
 /** The charsets a CSV may declare: UTF-8, and US-ASCII, the default of text/csv (RFC 4180) and a part of UTF-8. */
 const CSV_CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii']);
@@ -82,7 +82,7 @@ function refuseOtherCharset(contentType: string) {
   if (charset === undefined || CSV_CHARSETS.has(charset)) return;
   throw new AppError(
     'unsupported_media_type',
-    `A CSV in charset "${charset.slice(0, 40)}" is not accepted: save the file as UTF-8 (in Excel, "CSV UTF-8 (Comma delimited)") and send it as text/csv; charset=utf-8.`,
+    `A CSV in charset "${charset.slice(0, 40)}" is not accepted: save the file ${AS_UTF8} and send it as text/csv; charset=utf-8.`,
   );
 }
 
