@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { and, channels, eq, events, integrationConnections, type Database } from '@chorus/db';
+import { and, channels, eq, events, type Database } from '@chorus/db';
 import { createTestServerDatabase } from '@chorus/db/testing';
 import { createAccount, publishingCredentials, refreshExpiringCredentials } from '@chorus/services';
 import {
@@ -18,7 +18,13 @@ import {
   startWorker,
   type Worker,
 } from '../src';
-import { insertPost, postStatus, seedChannel, targetsOf } from './publishing-fixtures';
+import {
+  connectionRow,
+  insertPost,
+  postStatus,
+  seedChannel,
+  targetsOf,
+} from './publishing-fixtures';
 import { until } from './until';
 
 /**
@@ -80,18 +86,8 @@ const postsTo = (text: string) =>
     (r) => r.method === 'POST' && r.url === '/api/v1/statuses' && r.body.toString().includes(text),
   );
 
-async function connectionOf(accountId: string, integrationId: string) {
-  const [row] = await database.db
-    .select()
-    .from(integrationConnections)
-    .where(
-      and(
-        eq(integrationConnections.accountId, accountId),
-        eq(integrationConnections.integrationId, integrationId),
-      ),
-    );
-  return row;
-}
+const connectionOf = (accountId: string, integrationId: string) =>
+  connectionRow(database.db, accountId, integrationId);
 
 beforeAll(async () => {
   process.env.CHORUS_ENCRYPTION_KEY ??= 'e'.repeat(64);

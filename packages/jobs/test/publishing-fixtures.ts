@@ -170,6 +170,20 @@ export async function storeMedia(
 export const targetsOf = (db: Db, postId: string) =>
   db.select().from(postTargets).where(eq(postTargets.postId, postId)).orderBy(postTargets.position);
 
+/** The account's connection of `integrationId`, as stored (undefined when there is none). */
+export async function connectionRow(db: Db, accountId: string, integrationId: string) {
+  const [row] = await db
+    .select()
+    .from(integrationConnections)
+    .where(
+      and(
+        eq(integrationConnections.accountId, accountId),
+        eq(integrationConnections.integrationId, integrationId),
+      ),
+    );
+  return row;
+}
+
 export async function postStatus(db: Db, postId: string) {
   const [row] = await db.select({ status: posts.status }).from(posts).where(eq(posts.id, postId));
   return row?.status;

@@ -21,6 +21,7 @@ import {
 } from '@chorus/stand-ins';
 import { SCOPES } from '@chorus/validators';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { connectionRow } from './publishing-fixtures';
 
 /**
  * The periodic token refresh (the `publishing.refresh-tokens` job) for connections that have
@@ -106,15 +107,7 @@ async function connected(integrationId: string, standIn: OAuthStandIn, expiresIn
 }
 
 async function connectionOf(accountId: string, integrationId: string) {
-  const [row] = await database.db
-    .select()
-    .from(integrationConnections)
-    .where(
-      and(
-        eq(integrationConnections.accountId, accountId),
-        eq(integrationConnections.integrationId, integrationId),
-      ),
-    );
+  const row = await connectionRow(database.db, accountId, integrationId);
   if (!row) throw new Error(`no ${integrationId} connection`);
   return { row, credentials: connectionCredentials(row) };
 }

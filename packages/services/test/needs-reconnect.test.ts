@@ -20,6 +20,22 @@ afterAll(async () => {
   await database?.close();
 });
 
+/** A new account: its one connection is the Dropbox one `connect` stores. */
+const account = (name: string) =>
+  createAccount(database.db, {
+    name,
+    admin: { name: 'Ada', email: `ada@${name}.test`, password: 'correct horse battery' },
+  });
+
+async function connectionOf(accountId: string) {
+  const [row] = await database.db
+    .select()
+    .from(integrationConnections)
+    .where(eq(integrationConnections.accountId, accountId));
+  if (!row) throw new Error('no connection');
+  return row;
+}
+
 async function connect(accountId: string, userId: string, token: string, now: Date) {
   await storeConnection({
     db: database.db,
@@ -31,17 +47,7 @@ async function connect(accountId: string, userId: string, token: string, now: Da
     meta: { accountName: 'Dropbox', pages: [] },
     now,
   });
-  const [row] = await database.db
-    .select()
-    .from(integrationConnections)
-    .where(
-      and(
-        eq(integrationConnections.accountId, accountId),
-        eq(integrationConnections.integrationId, 'dropbox'),
-      ),
-    );
-  if (!row) throw new Error('no connection');
-  return row;
+  return connectionOf(accountId);
 }
 
 const marks = (accountId: string) =>
@@ -52,35 +58,21 @@ const marks = (accountId: string) =>
 
 describe('markNeedsReconnect', () => {
   it('marks the connection as read, once', async () => {
-    const { accountId, adminId } = await createAccount(database.db, {
-      name: 'marked',
-      admin: { name: 'Ada', email: 'ada@marked.test', password: 'correct horse battery' },
-    });
+    const { accountId, adminId } = await account('marked');
     const read = await connect(accountId, adminId, 'token-1', new Date());
     await database.db.transaction((tx) => markNeedsReconnect(tx, read));
     await database.db.transaction((tx) => markNeedsReconnect(tx, read));
-    const [row] = await database.db
-      .select()
-      .from(integrationConnections)
-      .where(eq(integrationConnections.accountId, accountId));
-    expect(row?.status).toBe('needs_reconnect');
+    expect((await connectionOf(accountId)).status).toBe('needs_reconnect');
     expect(await marks(accountId)).toHaveLength(1);
   });
 
   it('leaves alone a connection connected again since it was read', async () => {
-    const { accountId, adminId } = await createAccount(database.db, {
-      name: 'reconnected',
-      admin: { name: 'Ada', email: 'ada@reconnected.test', password: 'correct horse battery' },
-    });
+    const { accountId, adminId } = await account('reconnected');
     const read = await connect(accountId, adminId, 'token-1', new Date(Date.now() - 60_000));
     // The platform is refusing the old grant while the admin connects again.
     await connect(accountId, adminId, 'token-2', new Date());
     await database.db.transaction((tx) => markNeedsReconnect(tx, read));
-    const [row] = await database.db
-      .select()
-      .from(integrationConnections)
-      .where(eq(integrationConnections.accountId, accountId));
-    expect(row?.status).toBe('connected');
+    expect((await connectionOf(accountId)).status).toBe('connected');
     expect(await marks(accountId)).toEqual([]);
   });
 });
