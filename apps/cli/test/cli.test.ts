@@ -132,6 +132,18 @@ describe("account create checks its input by the API's rules", () => {
 });
 
 describe('api-key create, list and revoke', () => {
+  /** `api-key create` for a key named `name`, everything else valid. */
+  const keyNamed = (name: string) => [
+    'api-key',
+    'create',
+    '--email',
+    'ops@acme.test',
+    '--scopes',
+    'read',
+    '--name',
+    name,
+  ];
+
   it('prints a working key once, then lists and revokes it', async () => {
     const { out } = await run(
       'api-key',
@@ -243,36 +255,9 @@ describe('api-key create, list and revoke', () => {
       ],
       '--expires-in takes',
     ],
-    [
-      ['api-key', 'create', '--email', 'ops@acme.test', '--scopes', 'read', '--name', 'a\nb'],
-      '--name: Must be one line',
-    ],
-    [
-      [
-        'api-key',
-        'create',
-        '--email',
-        'ops@acme.test',
-        '--scopes',
-        'read',
-        '--name',
-        'k'.repeat(101),
-      ],
-      '--name: Must be at most 100',
-    ],
-    [
-      [
-        'api-key',
-        'create',
-        '--email',
-        'ops@acme.test',
-        '--scopes',
-        'read',
-        '--name',
-        '\u001b[31mred',
-      ],
-      '--name: Must not contain control characters.',
-    ],
+    [keyNamed('a\nb'), '--name: Must be one line'],
+    [keyNamed('k'.repeat(101)), '--name: Must be at most 100'],
+    [keyNamed('\u001b[31mred'), '--name: Must not contain control characters.'],
     [['api-key', 'create', '--bogus', 'x'], "Unknown option '--bogus'"],
     [['api-key', 'rotate'], 'Unknown command "api-key rotate"'],
   ])('refuses %j with a usage error', async (argv, message) => {
