@@ -93,6 +93,21 @@ describe('POST /api/content/posts/import', () => {
     expect(json.data.rows.map((r: { status: string }) => r.status)).toEqual(['draft', 'scheduled']);
   });
 
+  it('imports a bare array of posts (a JSON export), and refuses a body that is neither', async () => {
+    const { status, json } = await jsonImport([{ title: 'A1' }, { title: 'A2', tags: ['y'] }]);
+    expect(status, JSON.stringify(json)).toBe(201);
+    expect(json.data.rows.map((r: { title: string }) => r.title)).toEqual(['A1', 'A2']);
+    const before = await postCount();
+    for (const raw of ['null', '"posts"', '7', '{}', '{"posts":{}}']) {
+      const refused = await csv(raw, '', undefined, 'application/json');
+      expect(refused.status, raw).toBe(400);
+      expect(refused.json.error.details.issues, raw).toEqual([
+        { path: 'posts', message: 'Expected an array of posts.' },
+      ]);
+    }
+    expect(await postCount()).toBe(before);
+  });
+
   it('rolls everything back when one row is bad, naming its row and line', async () => {
     const before = await postCount();
     const eventsBefore = await eventCount();

@@ -46,9 +46,9 @@ export const postsIoPaths: ZodOpenApiPathsObject = {
       tags: ['Posts'],
       description: `Up to ${MAX_IMPORT_ROWS} posts, created all together or not at all, each checked by the same rules as \`POST /api/content/posts\`. A post is a \`draft\`, or \`scheduled\` when it has a \`scheduledAt\` (in the future, with a zone).
 
-**CSV** (\`text/csv\`, UTF-8, a header row): the columns read are ${IMPORT_COLUMNS.map((c) => `\`${c}\``).join(', ')}; others are ignored (an export's \`id\`, \`status\`…), so a draft or a future scheduled post of a CSV export imports back, without its channels and media. UTF-8 only (another charset is 415). \`tags\` and \`channels\` hold comma-separated lists. A cell that starts with \`'\` followed by \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return loses that \`'\` (an export's protection against formulas).
+**CSV** (\`text/csv\`, UTF-8, a header row): the columns read are ${IMPORT_COLUMNS.map((c) => `\`${c}\``).join(', ')}; others are ignored (an export's \`id\`, \`status\`…), so a draft or a future scheduled post of a CSV export imports back with its channels, without its media. UTF-8 only (another charset is 415). \`tags\` and \`channels\` hold comma-separated lists. A cell that starts with \`'\` followed by \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return loses that \`'\` (an export's protection against formulas).
 
-**JSON**: \`{ "posts": [ ...create bodies ] }\`.
+**JSON**: \`{ "posts": [ ...create bodies ] }\`, or a JSON export as it is (an array of posts: a post's fields a create does not take, such as \`id\` or a target's \`status\`, are ignored; a \`status\` other than \`draft\` or \`scheduled\` is refused).
 
 Any row with an issue refuses the whole import: 400 \`validation_error\` whose \`details.issues\` name each \`row\` (from 1), the CSV \`line\` where it ends, the field (\`path\`) and the \`message\`. With \`?dryRun=true\` the answer is 200 with the same issues and the posts as they would be, and nothing is written. Bodies up to ${MAX_IMPORT_BYTES} bytes; more than ${MAX_IMPORT_ROWS} posts is 400.`,
       parameters: [
@@ -65,7 +65,10 @@ Any row with an issue refuses the whole import: 400 \`validation_error\` whose \
         content: {
           'text/csv': { schema: { type: 'string' }, example: CSV_EXAMPLE },
           'application/json': {
-            schema: z.object({ posts: z.array(ZCreatePost).min(1).max(MAX_IMPORT_ROWS) }),
+            schema: z.union([
+              z.object({ posts: z.array(ZCreatePost).min(1).max(MAX_IMPORT_ROWS) }),
+              z.array(ZCreatePost).min(1).max(MAX_IMPORT_ROWS),
+            ]),
             example: {
               posts: [
                 {
@@ -93,7 +96,7 @@ Any row with an issue refuses the whole import: 400 \`validation_error\` whose \
       operationId: 'exportPosts',
       summary: 'Export posts',
       tags: ['Posts'],
-      description: `Every post of the account matching the list's filters, newest first, streamed (never the whole list in memory). \`format=json\` (default): a JSON array of posts as \`GET /api/content/posts/{id}\` returns them. \`format=csv\`: a header row, then one post a row, columns ${EXPORT_COLUMNS.map((c) => `\`${c}\``).join(', ')}; lists joined by commas. A cell that would start with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return is prefixed with \`'\` so that a spreadsheet shows it as text, never runs it as a formula (OWASP CSV injection); an import takes it off again.`,
+      description: `Every post of the account matching the list's filters, newest first, streamed (never the whole list in memory). \`format=json\` (default): a JSON array of posts as \`GET /api/content/posts/{id}\` returns them. \`format=csv\`: a header row, then one post a row, columns ${EXPORT_COLUMNS.map((c) => `\`${c}\``).join(', ')}; lists joined by commas (\`channels\`: the targets' channel ids). Either format imports back (\`POST /api/content/posts/import\`). A cell that would start with \`=\`, \`+\`, \`-\`, \`@\`, a tab or a carriage return is prefixed with \`'\` so that a spreadsheet shows it as text, never runs it as a formula (OWASP CSV injection); an import takes it off again.`,
       requestParams: { query: ZExportPostsQuery },
       responses: {
         200: {
@@ -104,7 +107,7 @@ Any row with an issue refuses the whole import: 400 \`validation_error\` whose \
             },
             'text/csv': {
               schema: { type: 'string' },
-              example: `${EXPORT_COLUMNS.join(',')}\nLaunch day,We are live!,"launch,news",2026-12-01T09:00:00.000Z,post_01JD2Y8Q9Z3M4N5P6R7S8T9V0W,scheduled,,,usr_01JD2Y8Q9Z3M4N5P6R7S8T9V0A,2026-11-21T10:00:00.000Z,2026-11-21T10:00:00.000Z\n`,
+              example: `${EXPORT_COLUMNS.join(',')}\nLaunch day,We are live!,"launch,news",2026-12-01T09:00:00.000Z,"chn_01JD2Y8Q9Z3M4N5P6R7S8T9V0W,chn_01JD2Y8Q9Z3M4N5P6R7S8T9V0X",post_01JD2Y8Q9Z3M4N5P6R7S8T9V0W,scheduled,,,usr_01JD2Y8Q9Z3M4N5P6R7S8T9V0A,2026-11-21T10:00:00.000Z,2026-11-21T10:00:00.000Z\n`,
             },
           },
         },

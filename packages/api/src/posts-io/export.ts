@@ -8,12 +8,16 @@ import { AppError } from '@chorus/services';
 import { signedIn, type HandlerContext } from '../rest/routes';
 import { safeCell } from './csv';
 
-/** The CSV's columns: those an import reads first, then what only an export says. */
+/**
+ * The CSV's columns: those an import reads first, in the form it reads them (`channels`: the
+ * targets' channel ids, as the import makes targets of them), then what only an export says.
+ */
 export const EXPORT_COLUMNS = [
   'title',
   'content',
   'tags',
   'scheduledAt',
+  'channels',
   'id',
   'status',
   'publishedAt',
@@ -25,7 +29,8 @@ export const EXPORT_COLUMNS = [
 
 const csvRow = (post: Post) =>
   EXPORT_COLUMNS.map((column) => {
-    const value = post[column];
+    const value =
+      column === 'channels' ? post.targets.map((target) => target.channelId) : post[column];
     const text = Array.isArray(value) ? value.join(',') : (value ?? '');
     return safeCell(String(text));
   });

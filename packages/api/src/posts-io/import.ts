@@ -10,7 +10,7 @@ import { parse, type Parser } from 'csv-parse';
 import { readCapped, utf8Text } from '../server/body-limit';
 import type { Answer } from '../server/node-fetch';
 import { controlIssue } from '../server/refuse-control';
-import { readJsonBody } from '../rest/body';
+import { readJsonValue } from '../rest/body';
 import { json } from '../server/respond';
 import { signedIn, type HandlerContext } from '../rest/routes';
 import { splitList, unsafeCell } from './csv';
@@ -218,16 +218,23 @@ async function readCsv(req: Request): Promise<ImportRow[]> {
   return rows;
 }
 
-/** `{ posts: [...] }`: each item a post's create body (docs/settings-and-import-export.md). */
+/**
+ * `{ posts: [...] }`, or the array a JSON export writes, so that an export imports back as it
+ * was saved: each item a post's create body (docs/settings-and-import-export.md).
+ */
 async function readJsonRows(req: Request): Promise<ImportRow[]> {
-  const body = (await readJsonBody(req, undefined, MAX_IMPORT_BYTES)) as { posts?: unknown };
-  if (!Array.isArray(body.posts)) {
-    throw invalid('The body needs `posts`, an array of posts.', [
-      { path: 'posts', message: 'Expected an array of posts.' },
-    ]);
+  const body = await readJsonValue(req, undefined, MAX_IMPORT_BYTES);
+  const items: unknown = Array.isArray(body)
+    ? body
+    : typeof body === 'object' && body !== null && (body as { posts?: unknown }).posts;
+  if (!Array.isArray(items)) {
+    throw invalid(
+      'The body is an array of posts (as a JSON export writes it) or `{ posts: [...] }`.',
+      [{ path: 'posts', message: 'Expected an array of posts.' }],
+    );
   }
-  if (body.posts.length > MAX_IMPORT_ROWS) throw tooManyRows();
-  return body.posts.map((item: unknown, index) => ({
+  if (items.length > MAX_IMPORT_ROWS) throw tooManyRows();
+  return items.map((item: unknown, index) => ({
     row: index + 1,
     fields:
       typeof item === 'object' && item !== null && !Array.isArray(item)

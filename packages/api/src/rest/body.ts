@@ -108,15 +108,16 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * The request body as a JSON object (docs/api.md): JSON or form-encoded, at most `limit`
- * bytes, an object at the top. For routes that read their own body (an import).
+ * The request body as JSON (docs/api.md): JSON or form-encoded, at most `limit` bytes, any
+ * value at the top, for a route that reads its own body and takes more than an object (an
+ * import takes an export's array as well as `{ posts }`).
  */
-export async function readJsonBody(
+export async function readJsonValue(
   req: Request,
   schema: ZodType | undefined,
   limit: number,
-): Promise<object> {
-  return parseJsonBody(await readCapped(req, limit), req.headers.get('content-type'), schema);
+): Promise<unknown> {
+  return parseJsonValue(await readCapped(req, limit), req.headers.get('content-type'), schema);
 }
 
 /**
@@ -128,6 +129,21 @@ export function parseJsonBody(
   contentType: string | null,
   schema: ZodType | undefined,
 ): object {
+  const body = parseJsonValue(text, contentType, schema);
+  if (!isRecord(body)) {
+    throw new AppError('validation_error', 'The request body must be a JSON object.', {
+      issues: [{ path: '', message: 'Expected a JSON object.' }],
+    });
+  }
+  return body;
+}
+
+/** `parseJsonBody` without its rule that the top is an object. */
+function parseJsonValue(
+  text: string,
+  contentType: string | null,
+  schema: ZodType | undefined,
+): unknown {
   if (text.trim() === '') return {};
   const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase();
   if (type === 'application/x-www-form-urlencoded')
@@ -145,11 +161,6 @@ export function parseJsonBody(
   } catch (error) {
     if (error instanceof ForbiddenKeyError) throw reservedKey(error.path);
     throw new AppError('invalid_json', 'The request body is not valid JSON.');
-  }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new AppError('validation_error', 'The request body must be a JSON object.', {
-      issues: [{ path: '', message: 'Expected a JSON object.' }],
-    });
   }
   return body;
 }

@@ -92,7 +92,7 @@ export function ImportDialog() {
         if (!next) reset();
       }}
       title="Import posts"
-      description="A CSV with a header row (title, content, tags, scheduledAt, channels) or a JSON file { posts: [...] }, up to 1,000 posts. Posts without a time are drafts."
+      description="A CSV with a header row (title, content, tags, scheduledAt, channels) or a JSON file ({ posts: [...] }, or a JSON export), up to 1,000 posts. Posts without a time are drafts."
       trigger={<button type="button">Import</button>}
     >
       <div className="form">
