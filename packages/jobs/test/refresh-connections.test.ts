@@ -13,9 +13,11 @@ import {
   googleFaults,
   startCanvaStandIn,
   startDropboxStandIn,
+  startFigmaStandIn,
   startGoogleStandIn,
   type CanvaStandIn,
   type DropboxStandIn,
+  type FigmaStandIn,
   type GoogleStandIn,
   type OAuthStandIn,
 } from '@chorus/stand-ins';
@@ -26,23 +28,26 @@ import { connectionRow } from './publishing-fixtures';
 /**
  * The periodic token refresh (the `publishing.refresh-tokens` job) for connections that have
  * no channels: storage and design platforms, against stand-ins of Dropbox (refresh tokens that
- * do not rotate), Google (Drive) and Canva (single-use refresh tokens).
+ * do not rotate), Google (Drive), Canva (single-use refresh tokens) and Figma (a refresh
+ * endpoint of its own).
  */
 
 let database: Database;
 let dropbox: DropboxStandIn;
 let google: GoogleStandIn;
 let canva: CanvaStandIn;
+let figma: FigmaStandIn;
 const AHEAD = 15 * 60_000;
 let accounts = 0;
 
 beforeAll(async () => {
   process.env.CHORUS_ENCRYPTION_KEY ??= 'e'.repeat(64);
   database = await createTestDatabase();
-  [dropbox, google, canva] = await Promise.all([
+  [dropbox, google, canva, figma] = await Promise.all([
     startDropboxStandIn(),
     startGoogleStandIn(),
     startCanvaStandIn(),
+    startFigmaStandIn(),
   ]);
   const point = (prefix: string, standIn: OAuthStandIn, paths: Record<string, string>) => {
     process.env[`${prefix}CLIENT_ID`] = standIn.client.clientId;
@@ -68,10 +73,16 @@ beforeAll(async () => {
     TOKEN: '/rest/v1/oauth/token',
     PROFILE: '/rest/v1/users/me/profile',
   });
+  point('CHORUS_INTEGRATION_FIGMA_', figma, {
+    AUTHORIZE: '/oauth',
+    TOKEN: '/v1/oauth/token',
+    REFRESH: '/v1/oauth/refresh',
+    PROFILE: '/v1/me',
+  });
 });
 
 afterAll(async () => {
-  await Promise.all([dropbox?.close(), google?.close(), canva?.close()]);
+  await Promise.all([dropbox?.close(), google?.close(), canva?.close(), figma?.close()]);
   await database?.close();
 });
 
@@ -209,6 +220,25 @@ describe('connections without channels', () => {
     await refreshExpiringCredentials({ db: database.db, aheadMs: 365 * 86_400_000 });
     expect((await connectionOf(user.accountId, 'canva')).row.status).toBe('connected');
     expect(await needsReconnectEvents(user.accountId)).toEqual([]);
+  });
+
+  it('refreshes Figma at its refresh endpoint, in HTTP Basic, keeping the refresh token it does not replace', async () => {
+    const user = await connected('figma', figma);
+    const before = figma.received.length;
+    await refresh();
+    const sent = figma.received.slice(before).filter((r) => r.method === 'POST');
+    expect(sent.map((r) => r.url)).toEqual(['/v1/oauth/refresh']);
+    expect(sent[0]?.headers.authorization).toMatch(/^Basic /);
+    expect(sent[0]?.body.toString()).not.toContain('client_secret');
+    const { row, credentials } = await connectionOf(user.accountId, 'figma');
+    expect(row.status).toBe('connected');
+    expect(credentials?.accessToken).not.toBe(user.token);
+    expect(credentials?.refreshToken).toBe(user.refreshToken);
+    expect(row.tokenExpiresAt?.getTime()).toBeGreaterThan(Date.now() + AHEAD);
+    const me = await fetch(`${figma.url}/v1/me`, {
+      headers: { authorization: `Bearer ${credentials?.accessToken}` },
+    });
+    expect(me.status).toBe(200);
   });
 
   it('marks a connection whose refresh token is refused (invalid_grant) needs_reconnect, once', async () => {

@@ -2,7 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { seal, unseal } from '../src/integrations/encryption';
 import { pick, safeErrorCode } from '../src/integrations/oauth-client';
-import { appOrigin, readEncryptionKey } from '../src/integrations/settings';
+import { findEntry, type OAuthEntry } from '../src/integrations/catalogue';
+import {
+  appOrigin,
+  integrationConfigReport,
+  providerSettings,
+  readEncryptionKey,
+} from '../src/integrations/settings';
 
 describe('readEncryptionKey', () => {
   const key = randomBytes(32);
@@ -79,5 +85,22 @@ describe('appOrigin', () => {
     expect(
       appOrigin('http://internal:3000', { CHORUS_PUBLIC_URL: 'https://chorus.example.com/app/' }),
     ).toBe('https://chorus.example.com');
+  });
+});
+
+describe('providerSettings refreshUrl', () => {
+  const oauth = (id: string) => findEntry(id) as OAuthEntry;
+
+  it("is the catalogue's refresh endpoint (Figma's), else the token URL, and the environment's first", () => {
+    expect(providerSettings(oauth('figma'), {}).refreshUrl).toBe(
+      'https://api.figma.com/v1/oauth/refresh',
+    );
+    const own = { CHORUS_INTEGRATION_FIGMA_REFRESH_URL: 'http://127.0.0.1:1/refresh' };
+    expect(providerSettings(oauth('figma'), own).refreshUrl).toBe('http://127.0.0.1:1/refresh');
+    const dropbox = { CHORUS_INTEGRATION_DROPBOX_TOKEN_URL: 'http://127.0.0.1:1/token' };
+    expect(providerSettings(oauth('dropbox'), dropbox).refreshUrl).toBe('http://127.0.0.1:1/token');
+    expect(
+      integrationConfigReport({ CHORUS_INTEGRATION_FIGMA_REFRESH_URL: 'nope' }).errors,
+    ).toContain('CHORUS_INTEGRATION_FIGMA_REFRESH_URL must be an absolute http(s) URL.');
   });
 });

@@ -39,6 +39,7 @@ const answer = async (status: number, body: unknown, type?: string) => {
     {
       authorizeUrl: dropbox.urls.authorize,
       tokenUrl,
+      refreshUrl: tokenUrl,
       profileUrl: dropbox.urls.profile,
       revokeUrl: undefined,
       metricsUrl: undefined,

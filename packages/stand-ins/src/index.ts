@@ -14,3 +14,4 @@ export * from './oauth-server';
 export * from './dropbox';
 export * from './google';
 export * from './canva';
+export * from './figma';

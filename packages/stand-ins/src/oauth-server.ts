@@ -7,9 +7,9 @@ import { findRoute, type RouteEntry } from './routes';
 
 /**
  * What the stand-ins of the platforms Chorus connects to but does not publish to (Dropbox,
- * Google, Canva) share: an OAuth 2.0 server (RFC 6749) with the authorization code grant and
- * PKCE (approved at once, as the stand-in's user), the refresh grant (RFC 6749 §6), access
- * tokens that expire, and grants a test revokes. Each platform says how it differs
+ * Google, Canva, Figma) share: an OAuth 2.0 server (RFC 6749) with the authorization code
+ * grant and PKCE (approved at once, as the stand-in's user), the refresh grant (RFC 6749 §6),
+ * access tokens that expire, and grants a test revokes. Each platform says how it differs
  * (`OAuthDialect`): token lifetimes, whether refresh tokens rotate, its words for a refusal.
  */
 
@@ -145,13 +145,24 @@ function clientOf(ctx: OAuthContext) {
       };
 }
 
-/** The authorize and token endpoints of `paths`, in the platform's dialect. */
+/**
+ * Where a platform serves the grants: `refresh`, for a platform whose refresh grant has an
+ * endpoint of its own (Figma's), which then takes the refresh token alone, `grant_type` or
+ * not, and whose token endpoint serves the code grant only.
+ */
+export interface OAuthPaths {
+  authorize: RegExp;
+  token: RegExp;
+  refresh?: RegExp;
+}
+
+/** The authorize, token (and refresh) endpoints of `paths`, in the platform's dialect. */
 export function oauthRoutes(
   grants: OAuthGrants,
   dialect: OAuthDialect,
   client: OAuthClient,
   approver: () => string,
-  paths: { authorize: RegExp; token: RegExp },
+  paths: OAuthPaths,
 ): RouteEntry<OAuthContext>[] {
   const codes = new Map<
     string,
@@ -195,22 +206,29 @@ export function oauthRoutes(
     },
   });
 
-  const token = (ctx: OAuthContext): Answer => {
+  const unknownClient = (ctx: OAuthContext) => {
     const presented = clientOf(ctx);
-    if (presented.id !== client.clientId || presented.secret !== client.clientSecret) {
-      return oauthError(401, 'invalid_client', 'Invalid client_id or client_secret.');
-    }
+    return presented.id !== client.clientId || presented.secret !== client.clientSecret
+      ? oauthError(401, 'invalid_client', 'Invalid client_id or client_secret.')
+      : undefined;
+  };
+
+  const refresh = (ctx: OAuthContext): Answer => {
+    const refreshed = grants.refreshed(stringParam(ctx.params, 'refresh_token') ?? '');
+    if (!refreshed) return oauthError(400, 'invalid_grant', dialect.refusedRefresh);
+    const { grant, rotated } = refreshed;
+    return tokenAnswer(
+      refreshed.token,
+      grant,
+      rotated ? { refresh_token: grant.refreshToken } : {},
+    );
+  };
+
+  const token = (ctx: OAuthContext): Answer => {
+    const refused = unknownClient(ctx);
+    if (refused) return refused;
     const grantType = stringParam(ctx.params, 'grant_type');
-    if (grantType === 'refresh_token') {
-      const refreshed = grants.refreshed(stringParam(ctx.params, 'refresh_token') ?? '');
-      if (!refreshed) return oauthError(400, 'invalid_grant', dialect.refusedRefresh);
-      const { grant, rotated } = refreshed;
-      return tokenAnswer(
-        refreshed.token,
-        grant,
-        rotated ? { refresh_token: grant.refreshToken } : {},
-      );
-    }
+    if (grantType === 'refresh_token' && !paths.refresh) return refresh(ctx);
     if (grantType === 'authorization_code') {
       const key = stringParam(ctx.params, 'code') ?? '';
       const code = codes.get(key);
@@ -233,10 +251,13 @@ export function oauthRoutes(
     return oauthError(400, 'unsupported_grant_type', 'grant_type is not supported.');
   };
 
-  return [
+  const routes: RouteEntry<OAuthContext>[] = [
     ['GET', paths.authorize, authorize],
     ['POST', paths.token, token],
   ];
+  if (paths.refresh)
+    routes.push(['POST', paths.refresh, (ctx) => unknownClient(ctx) ?? refresh(ctx)]);
+  return routes;
 }
 
 export interface OAuthStandIn extends StandIn {
@@ -261,7 +282,7 @@ export interface OAuthStandIn extends StandIn {
 export async function startOAuthStandIn(opts: {
   dialect: OAuthDialect;
   scopes: string[];
-  oauthPaths: { authorize: RegExp; token: RegExp };
+  oauthPaths: OAuthPaths;
   /** The API's routes, given the grants (a route reads the caller's from `ctx.bearer`). */
   api(grants: OAuthGrants): RouteEntry<OAuthContext>[];
   notFound: Answer;

@@ -3,30 +3,35 @@ import {
   dropboxFaults,
   startCanvaStandIn,
   startDropboxStandIn,
+  startFigmaStandIn,
   startGoogleStandIn,
   type CanvaStandIn,
   type DropboxStandIn,
+  type FigmaStandIn,
   type GoogleStandIn,
 } from '../src';
 
 /**
  * The OAuth platforms Chorus connects to without publishing, called as their documentation
  * shows (curl with a form and the app's key and secret): the refresh grant, an expired access
- * token, a revoked grant and, for Canva, single-use refresh tokens.
+ * token, a revoked grant, for Canva single-use refresh tokens and for Figma a refresh endpoint
+ * of its own.
  */
 let dropbox: DropboxStandIn;
 let google: GoogleStandIn;
 let canva: CanvaStandIn;
+let figma: FigmaStandIn;
 
 beforeAll(async () => {
-  [dropbox, google, canva] = await Promise.all([
+  [dropbox, google, canva, figma] = await Promise.all([
     startDropboxStandIn(),
     startGoogleStandIn(),
     startCanvaStandIn(),
+    startFigmaStandIn(),
   ]);
 });
 afterAll(async () => {
-  await Promise.all([dropbox?.close(), google?.close(), canva?.close()]);
+  await Promise.all([dropbox?.close(), google?.close(), canva?.close(), figma?.close()]);
 });
 
 const basic = (client: { clientId: string; clientSecret: string }) =>
@@ -147,5 +152,30 @@ describe('Canva', () => {
     expect(first.body.refresh_token).not.toBe(user.refreshToken);
     expect((await refresh(user.refreshToken ?? '')).body).toMatchObject({ error: 'invalid_grant' });
     expect((await refresh(String(first.body.refresh_token))).status).toBe(200);
+  });
+});
+
+describe('Figma', () => {
+  it('refreshes at /v1/oauth/refresh without a new refresh token, never at the token endpoint', async () => {
+    const user = figma.addUser();
+    const form = { refresh_token: user.refreshToken ?? '' };
+    const refreshed = await post(`${figma.url}/v1/oauth/refresh`, form, basic(figma.client));
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body).toMatchObject({ token_type: 'bearer', expires_in: 7_776_000 });
+    expect(refreshed.body).not.toHaveProperty('refresh_token');
+    const me = await fetch(`${figma.url}/v1/me`, {
+      headers: { authorization: `Bearer ${String(refreshed.body.access_token)}` },
+    });
+    expect(await me.json()).toMatchObject({ id: user.userId });
+    // The refresh token held stays good.
+    expect((await post(`${figma.url}/v1/oauth/refresh`, form, basic(figma.client))).status).toBe(
+      200,
+    );
+    const atToken = await post(
+      `${figma.url}/v1/oauth/token`,
+      { grant_type: 'refresh_token', ...form },
+      basic(figma.client),
+    );
+    expect(atToken).toMatchObject({ status: 400, body: { error: 'unsupported_grant_type' } });
   });
 });

@@ -45,6 +45,7 @@ export function instanceOAuth(
     ...app,
     authorizeUrl: entry.urls.authorize,
     tokenUrl: entry.urls.token,
+    refreshUrl: entry.urls.token,
     profileUrl: entry.urls.profile,
     revokeUrl: entry.urls.revoke,
     metricsUrl: undefined,

@@ -110,12 +110,14 @@ const ZTokenAnswer = z.object({
 });
 
 /**
- * One request to the token endpoint with `grant` and our client authentication as the
- * platform wants it (the code grant and the refresh grant differ only in `grant`).
+ * One request to a token endpoint (`url`) with `grant` and our client authentication as the
+ * platform wants it (the code grant and the refresh grant differ only in `grant`, and in the
+ * endpoint for a platform that refreshes at one of its own).
  */
 async function requestTokens(
   entry: OAuthEntry,
   provider: ConfiguredProvider,
+  url: string,
   grant: Record<string, string>,
 ): Promise<Exchange> {
   const body = new URLSearchParams(grant);
@@ -127,7 +129,7 @@ async function requestTokens(
   let res: Response;
   let payload: Record<string, unknown>;
   try {
-    res = await request(provider.tokenUrl, { method: 'POST', headers, body });
+    res = await request(url, { method: 'POST', headers, body });
     payload = await readPayload(res);
   } catch {
     return { ok: false, error: 'provider_unreachable', refused: false };
@@ -157,7 +159,7 @@ export const exchangeCode = (
   provider: ConfiguredProvider,
   grant: { code: string; verifier: string; callbackUrl: string },
 ): Promise<Exchange> =>
-  requestTokens(entry, provider, {
+  requestTokens(entry, provider, provider.tokenUrl, {
     grant_type: 'authorization_code',
     code: grant.code,
     redirect_uri: grant.callbackUrl,
@@ -165,15 +167,19 @@ export const exchangeCode = (
   });
 
 /**
- * The refresh grant (RFC 6749 §6), for the scopes first granted. A platform that rotates
- * refresh tokens answers a new one; one that does not answers none.
+ * The refresh grant (RFC 6749 §6), for the scopes first granted, at the platform's refresh URL
+ * (its token endpoint unless it has one for refreshes). A platform that rotates refresh
+ * tokens answers a new one; one that does not answers none.
  */
 export const refreshGrant = (
   entry: OAuthEntry,
   provider: ConfiguredProvider,
   refreshToken: string,
 ): Promise<Exchange> =>
-  requestTokens(entry, provider, { grant_type: 'refresh_token', refresh_token: refreshToken });
+  requestTokens(entry, provider, provider.refreshUrl, {
+    grant_type: 'refresh_token',
+    refresh_token: refreshToken,
+  });
 
 /** Every value at `path` (see JsonPath). */
 export function pick(value: unknown, path: JsonPath): unknown[] {

@@ -12,8 +12,9 @@ import { CATALOGUE, type CatalogueEntry, type OAuthEntry } from './catalogue';
  * - CHORUS_INTEGRATION_<ID>_CLIENT_ID / _CLIENT_SECRET: our app at the third party.
  * - CHORUS_INTEGRATION_REDIRECT_ORIGINS: origins (comma-separated) besides our own that
  *   `redirectUrl` may name (docs/integrations.md: no open redirect through the callback).
- * - CHORUS_INTEGRATION_<ID>_AUTHORIZE_URL / _TOKEN_URL / _PROFILE_URL / _REVOKE_URL: the
- *   third party's addresses, defaulting to the real provider's.
+ * - CHORUS_INTEGRATION_<ID>_AUTHORIZE_URL / _TOKEN_URL / _REFRESH_URL / _PROFILE_URL /
+ *   _REVOKE_URL: the third party's addresses, defaulting to the real provider's (the refresh
+ *   grant's to the catalogue's `refresh`, else to the token URL).
  * - CHORUS_INTEGRATION_<ID>_API_URL: a publishing network's API base URL (publishing/context.ts).
  * - CHORUS_INTEGRATION_<ID>_METRICS_URL: where the analytics sync reads per-post daily figures
  *   (docs/analytics.md); unset, the integration is not synced.
@@ -31,6 +32,8 @@ export interface ProviderSettings {
   clientSecret: string | undefined;
   authorizeUrl: string;
   tokenUrl: string;
+  /** Where the refresh grant goes: the token URL unless the platform has an endpoint for it. */
+  refreshUrl: string;
   profileUrl: string;
   revokeUrl: string | undefined;
   metricsUrl: string | undefined;
@@ -38,11 +41,13 @@ export interface ProviderSettings {
 
 export function providerSettings(entry: OAuthEntry, env: Env = process.env): ProviderSettings {
   const prefix = envPrefix(entry.id);
+  const tokenUrl = read(env, `${prefix}TOKEN_URL`) ?? entry.urls.token;
   return {
     clientId: read(env, `${prefix}CLIENT_ID`),
     clientSecret: read(env, `${prefix}CLIENT_SECRET`),
     authorizeUrl: read(env, `${prefix}AUTHORIZE_URL`) ?? entry.urls.authorize,
-    tokenUrl: read(env, `${prefix}TOKEN_URL`) ?? entry.urls.token,
+    tokenUrl,
+    refreshUrl: read(env, `${prefix}REFRESH_URL`) ?? entry.urls.refresh ?? tokenUrl,
     profileUrl: read(env, `${prefix}PROFILE_URL`) ?? entry.urls.profile,
     revokeUrl: read(env, `${prefix}REVOKE_URL`) ?? entry.urls.revoke,
     metricsUrl: read(env, `${prefix}METRICS_URL`),
@@ -152,7 +157,15 @@ const urlProblems = (entry: CatalogueEntry, env: Env) => {
     apiUrl !== undefined && !isHttpUrl(apiUrl) ? [`${envPrefix(entry.id)}API_URL`] : [];
   if (entry.authMethod !== 'oauth2') return apiProblem;
   const settings = providerSettings(entry, env);
-  return (['authorizeUrl', 'tokenUrl', 'profileUrl', 'revokeUrl', 'metricsUrl'] as const)
+  const fields = [
+    'authorizeUrl',
+    'tokenUrl',
+    'refreshUrl',
+    'profileUrl',
+    'revokeUrl',
+    'metricsUrl',
+  ] as const;
+  return fields
     .filter((field) => {
       const value = settings[field];
       return value !== undefined && !isHttpUrl(value);

@@ -32,9 +32,14 @@ export const design: CatalogueEntry[] = [
     status: 'active',
     authMethod: 'oauth2',
     scopes: ['current_user:read', 'file_content:read'],
+    // Figma's OpenAPI description (github.com/figma/rest-api-spec) gives the refresh grant an
+    // endpoint of its own (`refreshUrl`), and its OAuth migration guide asks for our client in
+    // the Authorization header (docs/integrations.md, Token refresh).
+    clientAuth: 'client_secret_basic',
     urls: {
       authorize: 'https://www.figma.com/oauth',
       token: 'https://api.figma.com/v1/oauth/token',
+      refresh: 'https://api.figma.com/v1/oauth/refresh',
       profile: 'https://api.figma.com/v1/me',
     },
     profile: { accountName: 'handle' },

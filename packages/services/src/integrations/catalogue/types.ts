@@ -26,8 +26,11 @@ export interface OAuthEntry extends EntryBase {
   clientAuth?: 'client_secret_post' | 'client_secret_basic';
   /** Extra query parameters of the authorize step, e.g. Google's offline access. */
   authorizeParams?: Record<string, string>;
-  /** The real provider's addresses: defaults that the environment can override (settings.ts). */
-  urls: { authorize: string; token: string; profile: string; revoke?: string };
+  /**
+   * The real provider's addresses: defaults that the environment can override (settings.ts).
+   * `refresh`: where the refresh grant goes when not to `token` (Figma's refresh endpoint).
+   */
+  urls: { authorize: string; token: string; profile: string; revoke?: string; refresh?: string };
   /** How the profile is read and what `meta` takes from it. */
   profile: { method?: 'GET' | 'POST'; accountName: JsonPath; pages?: JsonPath };
   /**
