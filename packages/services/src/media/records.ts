@@ -3,6 +3,7 @@ import { and, asRead, eq, field, media, mediaCounts, type Db, type RowOf } from 
 import type { Media } from '@chorus/validators';
 import { notFound } from '../shared/errors';
 import { appOrigin } from '../integrations/settings';
+import { assertSendersEditable } from '../posts/attached-media';
 import { readTablePage, type PageRequest } from '../shared/pagination';
 import type { MediaType } from './inspect';
 
@@ -80,7 +81,11 @@ export async function getMedia(opts: { db: Db; principal: Principal; id: string;
   return toMedia(asRead(await findMedia(opts.db, opts.principal, opts.id)), opts.origin);
 }
 
-/** Changes the alt text (the one field a client owns after upload); null clears it. */
+/**
+ * Changes the alt text (the one field a client owns after upload); null clears it. The text
+ * goes out with the posts that send the medium, so a change is refused where those posts
+ * refuse a change of their media (docs/media.md); the same text again is no change.
+ */
 export async function updateMedia(opts: {
   db: Db;
   principal: Principal;
@@ -89,13 +94,16 @@ export async function updateMedia(opts: {
   origin: string;
 }) {
   const { db, principal, id, altText, origin } = opts;
-  const row = await findMedia(db, principal, id);
-  if (altText === undefined) return toMedia(asRead(row), origin);
-  const [updated] = await db
-    .update(media)
-    .set({ altText })
-    .where(and(eq(media.id, id), eq(media.accountId, principal.accountId)))
-    .returning();
-  if (!updated) throw notFound('Media');
-  return toMedia(asRead(updated), origin);
+  return db.transaction(async (tx) => {
+    const row = await findMedia(tx, principal, id);
+    if (altText === undefined || altText === row.altText) return toMedia(asRead(row), origin);
+    await assertSendersEditable(tx, principal, id, 'altText');
+    const [updated] = await tx
+      .update(media)
+      .set({ altText })
+      .where(and(eq(media.id, id), eq(media.accountId, principal.accountId)))
+      .returning();
+    if (!updated) throw notFound('Media');
+    return toMedia(asRead(updated), origin);
+  });
 }

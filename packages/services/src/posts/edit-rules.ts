@@ -7,6 +7,7 @@ import type { UpdatePostInput } from '@chorus/validators';
 import { AppError } from '../shared/errors';
 import { sameList } from '../shared/lists';
 import { mediaIdsOf, type PostRow } from './records';
+import { assertMayPublish } from './rules';
 import { targetsDiffer } from './targets';
 import type { Tx } from './tx';
 
@@ -49,7 +50,7 @@ export function assertTargetsEditable(row: PostRow, status: PostRow['status']) {
  * an admin (who approves it) changes what it says; its author withdraws it to draft to edit it
  * (in the same update, too) and submits it again (docs/workflow.md).
  */
-export function assertPendingKept(
+function assertPendingKept(
   row: PostRow,
   status: PostRow['status'],
   edited: Editable[],
@@ -69,10 +70,37 @@ export function assertPendingKept(
  * networks would disagree. A failed post's are fixed, then retried. The same values again are
  * no change (`editedFields`).
  */
-export function assertSentPartsKept(row: PostRow, edited: Editable[]) {
+function assertSentPartsKept(row: PostRow, edited: Editable[]) {
   if (row.status !== 'publishing') return;
   const changed = edited.find((field) => field === 'content' || field === 'mediaIds');
   if (!changed) return;
   const message = `The ${changed} of a post cannot change while it is publishing; it can once publishing ends.`;
   throw new AppError('validation_error', message, { issues: [{ path: changed, message }] });
+}
+
+/**
+ * The statuses in which `assertMayEdit` may refuse an edit that keeps the status: waiting for
+ * approval, scheduled, publishing. It lets any such edit of a draft, a failed post (fixed, then
+ * retried) or one that is over through, so a search for posts it would refuse reads only these.
+ */
+export const GUARDED_STATUSES = ['pending_approval', 'scheduled', 'publishing'] as const;
+
+/**
+ * Whether `principal` may make an edit of `edited` that takes the post to `status`. Scheduling,
+ * publishing, and changing what a scheduled post will send are all publishing, which needs an
+ * approval when the account requires one; a pending post is what its author submitted; a
+ * publishing one's content and media are on their way. One rule for a post's update and for a
+ * change to a medium the post sends (attached-media.ts).
+ */
+export async function assertMayEdit(
+  tx: Tx,
+  principal: Principal,
+  row: PostRow,
+  status: PostRow['status'],
+  edited: Editable[],
+) {
+  const publishes = status === 'scheduled' || (status === 'published' && row.status !== status);
+  if (publishes) await assertMayPublish(tx, principal);
+  assertPendingKept(row, status, edited, principal);
+  assertSentPartsKept(row, edited);
 }

@@ -4,19 +4,12 @@ import type { UpdatePostInput } from '@chorus/validators';
 import { recordEvent } from '../events/record';
 import { wakePublishing } from '../publishing/engine/wake';
 import { statusAction, statusDetails, recordActivity, type ActivityEntry } from './activity';
-import {
-  assertPendingKept,
-  assertSentPartsKept,
-  assertTargetsEditable,
-  editedFields,
-  type Editable,
-} from './edit-rules';
+import { assertMayEdit, assertTargetsEditable, editedFields, type Editable } from './edit-rules';
 import { withNextSlot } from './next-slot';
 import { assertPublishableNow, publishPostNow } from './publish-now';
 import { findPost, toOnePost, type PostRow } from './records';
 import { assertRecurrenceEditable, nextOccurrenceAfter } from './recurrence';
 import {
-  assertMayPublish,
   assertOwnMedia,
   assertPostBody,
   eventOfStatus,
@@ -88,11 +81,7 @@ export async function updatePost(opts: {
     const time = changes.scheduledAt === undefined ? row.scheduledAt : changes.scheduledAt;
     const sameTime = time?.getTime() === row.scheduledAt?.getTime();
     if (edited.length === 0 && status === row.status && sameTime) return toOnePost(tx, row);
-    // Scheduling, publishing, and changing what a scheduled post will send are all publishing.
-    const publishes = status === 'scheduled' || (status === 'published' && row.status !== status);
-    if (publishes) await assertMayPublish(tx, principal);
-    assertPendingKept(row, status, edited, principal);
-    assertSentPartsKept(row, edited);
+    await assertMayEdit(tx, principal, row, status, edited);
     assertPostBody(input);
     if (input.mediaIds && edited.includes('mediaIds')) {
       await assertOwnMedia(tx, principal, input.mediaIds);

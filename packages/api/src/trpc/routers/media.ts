@@ -64,8 +64,10 @@ export const mediaRouter = router({
         operationId: 'updateMedia',
         tags,
         summary: 'Update a media record’s alt text',
-        description: 'Partial update: `altText` is the one field a client changes after upload.',
+        description:
+          'Partial update: `altText` is the one field a client changes after upload. The alt text goes out with every post that sends the medium (its `mediaIds`, a target’s or a thread part’s), so a change is refused as a change of those posts’ media: while one is `pending_approval`, a `user` member’s change is 400 `validation_error` on `altText`; while one is `scheduled` and the account requires approval, 403 `approval_required`; while one is `publishing`, anyone’s is 400. The refusal names the post in its message and `details.postId`. Admins change the alt text of pending and approved posts’ media; the same text again is no change.',
       },
+      errors: ['approval_required'],
     })
     .input(ZUpdateMedia)
     .output(ZMediaResponse)
