@@ -3,7 +3,8 @@
  * PNGs by the file picker and by drag-and-drop (a progress bar per file, then thumbnails),
  * sees the API refuse a file that is no accepted type whatever its name, edits alt text (and
  * sees the server refuse an over-long one beside the field), deletes an item attached to a
- * post after confirming; a `user` gets the controls the API lets every member use; axe at
+ * post after confirming; a `user` gets the controls the API lets every member use, and sees a
+ * change to the alt text of an item an approved post sends refused beside the field; axe at
  * 1280 and 375 px.
  */
 import type { Browser, Page } from 'playwright-core';
@@ -288,6 +289,39 @@ describe('media, as a user', () => {
     await page.getByRole('status').getByText(`Saved the alt text of ${target}.`).waitFor();
     await card(page, target).getByRole('img', { name: 'A blue square' }).waitFor();
     await page.context().close();
+  });
+
+  it('sees the alt text of an item an approved post sends refused beside the field, while approval is on', async () => {
+    const record = await mediaNamed(PICKED.name);
+    const before = record?.altText;
+    const scheduledAt = new Date(Date.now() + 3_600_000).toISOString();
+    const post = await api('POST', '/api/content/posts', {
+      title: `Sends ${PICKED.name}`,
+      status: 'scheduled',
+      scheduledAt,
+      mediaIds: [record?.id],
+    });
+    expect(post.status).toBe(201);
+    expect((await api('PUT', '/api/account/settings', { requireApproval: true })).status).toBe(200);
+    try {
+      const page = await signedIn(browser, base, MEMBER);
+      await openMedia(page);
+      await page.getByRole('button', { name: `Edit alt text of ${PICKED.name}` }).click();
+      const dialog = page.getByRole('dialog', { name: 'Edit the alt text' });
+      await dialog.getByLabel('Alt text').fill('Not what the admin approved');
+      await dialog.getByRole('button', { name: 'Save' }).click();
+      await dialog.getByText(/requires approval/).waitFor();
+      const field = dialog.getByLabel('Alt text');
+      expect(await field.getAttribute('aria-invalid')).toBe('true');
+      expect(await field.inputValue()).toBe('Not what the admin approved');
+      expect(await dialog.getByRole('alert').count()).toBe(0);
+      expect((await mediaNamed(PICKED.name))?.altText).toBe(before);
+      await page.context().close();
+    } finally {
+      // Other files share the account and the library: approval off, the post gone.
+      await api('PUT', '/api/account/settings', { requireApproval: false });
+      await api('DELETE', `/api/content/posts/${post.json.data.id}`);
+    }
   });
 });
 
