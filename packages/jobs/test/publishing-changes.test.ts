@@ -360,3 +360,82 @@ describe('a deleted medium', () => {
     expect(tweetsWith('gonemedia')).toEqual([]);
   });
 });
+
+describe('a target that went out stays among the targets: the networks get the post once', () => {
+  it('dropping X (unconfirmed) or Mastodon (published) and adding it back is refused', async () => {
+    const mastodonId = await mastodonChannel('lockedm');
+    const xId = await xChannel('lockedx');
+    const text = 'locked once only';
+    x.faults.inject({ kind: 'drop' }, { method: 'POST', path: '/2/tweets' });
+    const created = await call('POST', '/api/content/posts', {
+      title: 'Locked',
+      content: text,
+      status: 'published',
+      targets: [{ channelId: mastodonId }, { channelId: xId }],
+    });
+    expect(created.status).toBe(201);
+    const postId: string = created.json.data.id;
+    await settled(postId);
+    const [sent, maybe] = await targetsOf(database.db, postId);
+    expect([sent?.status, maybe?.status]).toEqual(['published', 'unconfirmed']);
+    const onMastodon = () => mastodon.published().filter((s) => s.text === text);
+    expect(onMastodon()).toHaveLength(1);
+    expect(tweetsWith(text)).toHaveLength(1);
+    expect((await call('PUT', `/api/content/posts/${postId}`, { status: 'draft' })).status).toBe(
+      200,
+    );
+
+    // The probe's steps: X dropped from the list, then added back, then published.
+    const withoutX = await call('PUT', `/api/content/posts/${postId}`, {
+      targets: [{ channelId: mastodonId }],
+    });
+    expect(withoutX.status).toBe(409);
+    expect(withoutX.json.error.code).toBe('target_locked');
+    expect(withoutX.json.error.details.lockedTargets).toMatchObject([
+      { targetId: maybe?.id, channelId: xId, status: 'unconfirmed', change: 'removed' },
+    ]);
+    const both = await call('PUT', `/api/content/posts/${postId}`, {
+      targets: [{ channelId: mastodonId }, { channelId: xId }],
+    });
+    expect(both.status).toBe(200);
+    expect(both.json.data.targets.map((t: { id: string }) => t.id)).toEqual([sent?.id, maybe?.id]);
+    expect(
+      (await call('PUT', `/api/content/posts/${postId}`, { status: 'published' })).status,
+    ).toBe(409);
+
+    // X was not published after all: resolved, it may go again. Mastodon's status stays the one.
+    await database.db.update(posts).set({ status: 'failed' }).where(eq(posts.id, postId));
+    const resolved = await call(
+      'POST',
+      `/api/content/posts/${postId}/targets/${maybe?.id ?? ''}/resolve`,
+      { published: false },
+    );
+    expect(resolved.status).toBe(200);
+    expect((await call('PUT', `/api/content/posts/${postId}`, { status: 'draft' })).status).toBe(
+      200,
+    );
+    const withoutMastodon = await call('PUT', `/api/content/posts/${postId}`, {
+      targets: [{ channelId: xId }],
+    });
+    expect(withoutMastodon.status).toBe(409);
+    expect(withoutMastodon.json.error.details.lockedTargets).toMatchObject([
+      { targetId: sent?.id, channelId: mastodonId, status: 'published', change: 'removed' },
+    ]);
+    // (X refuses a tweet it already has: the dropped one was made, so X gets words of its own.)
+    const again = await call('PUT', `/api/content/posts/${postId}`, {
+      targets: [{ channelId: mastodonId }, { channelId: xId, content: `${text}, again` }],
+    });
+    expect(again.status).toBe(200);
+    expect(
+      (await call('PUT', `/api/content/posts/${postId}`, { status: 'published' })).status,
+    ).toBe(200);
+    await settled(postId);
+    expect(await postStatus(database.db, postId)).toBe('published');
+    const [after] = await targetsOf(database.db, postId);
+    expect(after).toMatchObject({ id: sent?.id, externalId: sent?.externalId, url: sent?.url });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(onMastodon()).toHaveLength(1);
+    // The second tweet is the one the person said never went out.
+    expect(tweetsWith(text)).toHaveLength(2);
+  });
+});

@@ -168,6 +168,15 @@ export const TARGET_STATUSES = [
   'unconfirmed',
 ] as const;
 
+/**
+ * A target that may be on its network is locked (docs/publishing.md, Targets): a `published`
+ * one is never sent again, an `unconfirmed` one not until it is resolved. It stays among its
+ * post's targets, sending what it sent: the API refuses a list that drops or changes it, and
+ * the composer does not offer to.
+ */
+export const isLockedTarget = (target: { status: (typeof TARGET_STATUSES)[number] }) =>
+  target.status === 'published' || target.status === 'unconfirmed';
+
 export const ZTarget = z
   .object({
     id: z.string().meta({ example: 'tgt_01JD2Y8Q9Z3M4N5P6R7S8T9V0W' }),

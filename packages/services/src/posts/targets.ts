@@ -1,6 +1,6 @@
 import type { Principal } from '@chorus/auth';
 import { and, channels, eq, inArray, isNull, media, ne, or, postTargets, sql } from '@chorus/db';
-import type { Issue, TargetInput } from '@chorus/validators';
+import { isLockedTarget, type Issue, type TargetInput } from '@chorus/validators';
 import { AppError } from '../shared/errors';
 import { newId } from '../shared/ids';
 import type { TargetRow } from './records';
@@ -18,14 +18,18 @@ const refuse = (issues: Issue[]) =>
 export async function assertOwnTargets(
   tx: Tx,
   principal: Pick<Principal, 'accountId'>,
-  targets: TargetInput[],
+  all: TargetInput[],
+  /** Indexes of targets the post already holds as they are (a locked one): not checked again. */
+  skip: ReadonlySet<number> = new Set(),
 ) {
-  const channelIds = targets.map((target) => target.channelId);
+  // Kept in place (undefined) so that paths name each target by its index in the request.
+  const targets = all.map((target, index) => (skip.has(index) ? undefined : target));
+  const channelIds = targets.flatMap((target) => (target ? [target.channelId] : []));
   const mediaIds = [
     ...new Set(
       targets.flatMap((t) => [
-        ...(t.mediaIds ?? []),
-        ...(t.thread ?? []).flatMap((part) => part.mediaIds ?? []),
+        ...(t?.mediaIds ?? []),
+        ...(t?.thread ?? []).flatMap((part) => part.mediaIds ?? []),
       ]),
     ),
   ];
@@ -53,6 +57,7 @@ export async function assertOwnTargets(
   );
   const issues: Issue[] = [];
   targets.forEach((target, index) => {
+    if (!target) return;
     const at = `targets[${index}]`;
     if (!knownChannels.has(target.channelId)) {
       issues.push({ path: `${at}.channelId`, message: `Unknown channel: ${target.channelId}.` });
@@ -106,11 +111,60 @@ export async function targetsDiffer(tx: Tx, postId: string, targets: TargetInput
   });
 }
 
+const lockedWhy = (row: TargetRow, change: 'removed' | 'changed') => {
+  const which = `Target ${row.id} (channel ${row.channelId})`;
+  const kept =
+    change === 'removed'
+      ? 'it stays among the targets'
+      : 'what it sends (content, mediaIds, thread, firstComment) cannot change';
+  return row.status === 'published'
+    ? `${which} is published and is never sent again: ${kept}.`
+    : `${which} is unconfirmed and may already be on the network: ${kept} until it is resolved (POST /api/content/posts/{id}/targets/{targetId}/resolve).`;
+};
+
 /**
- * Sets a post's targets to exactly these, in this order. A channel that stays a target keeps its
- * target (id, status, outcome), so an edit never makes a published target new again. When what
- * it sends changes, it is revised (see reviseInheritingTargets): its `progress` is cleared and
- * its `revision` moves on.
+ * A new list of targets keeps each locked target of the post, sending what it sent (its place
+ * in the list may change), or is refused whole: 409 `target_locked`, `details.lockedTargets`
+ * naming each target, its channel and why. Dropping one would lose its `url` and
+ * `externalId`, and adding its channel back would make a new, pending target that goes out a
+ * second time. Answers the indexes of the list that are locked targets kept as they are.
+ */
+function assertLockedKept(existing: TargetRow[], targets: TargetInput[]): Set<number> {
+  const kept = new Set<number>();
+  const refused: Record<string, unknown>[] = [];
+  for (const row of existing.filter(isLockedTarget)) {
+    const index = targets.findIndex((target) => target.channelId === row.channelId);
+    const target = targets[index];
+    const change = !target ? 'removed' : sendable(row) !== sendable(stored(target)) && 'changed';
+    if (!change) {
+      kept.add(index);
+      continue;
+    }
+    refused.push({
+      targetId: row.id,
+      channelId: row.channelId,
+      status: row.status,
+      change,
+      path: change === 'removed' ? 'targets' : `targets[${index}]`,
+      message: lockedWhy(row, change),
+    });
+  }
+  if (refused.length === 0) return kept;
+  const messages = refused.map((entry) => entry.message).join(' ');
+  throw new AppError(
+    'target_locked',
+    refused.length === 1 ? messages : `${refused.length} targets are locked. ${messages}`,
+    { lockedTargets: refused },
+  );
+}
+
+/**
+ * Sets a post's targets to exactly these, in this order: the one place a post's targets are
+ * replaced (create, update, and so import and the dashboard). A channel that stays a target
+ * keeps its target (id, status, outcome), so an edit never makes a published target new again,
+ * and a locked one (published, unconfirmed) must stay, unchanged (assertLockedKept). When what
+ * a target sends changes, it is revised (see reviseInheritingTargets): its `progress` is
+ * cleared and its `revision` moves on.
  */
 export async function replaceTargets(
   tx: Tx,
@@ -118,8 +172,11 @@ export async function replaceTargets(
   postId: string,
   targets: TargetInput[],
 ) {
-  await assertOwnTargets(tx, principal, targets);
   const existing = await tx.select().from(postTargets).where(eq(postTargets.postId, postId));
+  const locked = assertLockedKept(existing, targets);
+  // A locked target's channel or media may be gone since it went out: it is the post's, as it
+  // was, and checking it again would leave the post's targets unchangeable.
+  await assertOwnTargets(tx, principal, targets, locked);
   const byChannel = new Map<string, TargetRow>(existing.map((row) => [row.channelId, row]));
   // Deleted and inserted again rather than updated: positions are unique per post.
   await tx.delete(postTargets).where(eq(postTargets.postId, postId));

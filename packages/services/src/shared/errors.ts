@@ -16,6 +16,7 @@ export const ERROR_STATUS = {
   route_not_found: 404,
   method_not_allowed: 405,
   invalid_status_transition: 409,
+  target_locked: 409,
   last_admin: 409,
   webhook_limit_reached: 409,
   webhook_inactive: 409,

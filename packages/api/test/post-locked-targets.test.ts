@@ -1,0 +1,229 @@
+import { channels, eq, media, posts } from '@chorus/db';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from './harness';
+import { createPost } from './posts-fixtures';
+import { channelOf, mediaWith, setTarget, targetRow } from './targets-fixtures';
+
+/**
+ * Locked targets (docs/publishing.md, Targets): a published or unconfirmed target stays among a
+ * post's targets, sending what it sent, whatever list a PUT brings; one that would drop or
+ * change it is refused whole (409 target_locked), never carried out.
+ */
+
+let h: Harness;
+let other: Awaited<ReturnType<Harness['newAccount']>>;
+let bluesky: string;
+let mastodon: string;
+let x: string;
+
+beforeAll(async () => {
+  h = await startHarness();
+  bluesky = await channelOf(h, h.main.accountId, 'bluesky');
+  mastodon = await channelOf(h, h.main.accountId, 'mastodon');
+  x = await channelOf(h, h.main.accountId, 'x');
+  other = await h.newAccount('Other', 'other@locked.test');
+});
+afterAll(() => h?.close());
+
+const put = (id: string, body: Record<string, unknown>, token?: string) =>
+  h.call('PUT', `/api/content/posts/${id}`, { body, token });
+
+type Answered = { id: string; channelId: string; status: string; url: string | null };
+
+/**
+ * The probe's post: published to Mastodon, X unconfirmed after a dropped connection, the post
+ * failed and then moved back to draft (allowed: to edit it, or keep it).
+ */
+async function wentOut(extra: { mastodon?: Record<string, unknown> } = {}) {
+  const post = await createPost(h, {
+    title: 'Went out',
+    content: 'Hello',
+    status: 'published',
+    targets: [{ channelId: mastodon, ...extra.mastodon }, { channelId: x }],
+  });
+  const [sent = { id: '' }, maybe = { id: '' }] = post.targets as Answered[];
+  await setTarget(h, sent.id, {
+    status: 'published',
+    attempts: 1,
+    externalId: '110',
+    url: 'https://mastodon.example/@me/110',
+    publishedAt: new Date(),
+  });
+  await setTarget(h, maybe.id, {
+    status: 'unconfirmed',
+    attempts: 1,
+    error: { code: 'unconfirmed', message: 'The connection closed.', retryable: false },
+  });
+  await h.db.update(posts).set({ status: 'failed' }).where(eq(posts.id, post.id));
+  const draft = await put(post.id, { status: 'draft' });
+  expect(draft.status).toBe(200);
+  return { id: post.id, sent: sent.id, maybe: maybe.id, targets: draft.json.data.targets };
+}
+
+describe('a PUT of targets on a post that went out', () => {
+  it('refuses to drop the unconfirmed target, and the repro never gets to send X again', async () => {
+    const post = await wentOut();
+    const dropX = await put(post.id, { targets: [{ channelId: mastodon }] });
+    expect(dropX.status).toBe(409);
+    expect(dropX.json).toMatchObject({
+      success: false,
+      error: { code: 'target_locked', status: 409 },
+    });
+    expect(dropX.json.error.message).toContain(post.maybe);
+    expect(dropX.json.error.message).toContain(x);
+    expect(dropX.json.error.details.lockedTargets).toEqual([
+      {
+        targetId: post.maybe,
+        channelId: x,
+        status: 'unconfirmed',
+        change: 'removed',
+        path: 'targets',
+        message: expect.stringContaining('may already be on the network'),
+      },
+    ]);
+    // Nothing changed: the X target is the same one, still waiting to be resolved.
+    expect(await targetRow(h, post.maybe)).toMatchObject({ status: 'unconfirmed', position: 1 });
+    // Adding X back is then no new target: the list holds the one it has.
+    const same = await put(post.id, { targets: [{ channelId: mastodon }, { channelId: x }] });
+    expect(same.status).toBe(200);
+    expect(same.json.data.targets.map((t: Answered) => [t.id, t.status])).toEqual([
+      [post.sent, 'published'],
+      [post.maybe, 'unconfirmed'],
+    ]);
+    const publish = await put(post.id, { status: 'published' });
+    expect(publish.status).toBe(409);
+    expect(publish.json.error.details.unconfirmedTargets).toEqual([post.maybe]);
+  });
+
+  it('refuses to drop the published target, keeping its url and externalId', async () => {
+    const post = await wentOut();
+    const dropMastodon = await put(post.id, { targets: [{ channelId: x }] });
+    expect(dropMastodon.status).toBe(409);
+    expect(dropMastodon.json.error.code).toBe('target_locked');
+    expect(dropMastodon.json.error.details.lockedTargets).toEqual([
+      expect.objectContaining({
+        targetId: post.sent,
+        channelId: mastodon,
+        status: 'published',
+        change: 'removed',
+        message: expect.stringContaining('never sent again'),
+      }),
+    ]);
+    // Both at once, each named.
+    const none = await put(post.id, { targets: [{ channelId: bluesky }] });
+    expect(none.status).toBe(409);
+    expect(
+      none.json.error.details.lockedTargets.map((t: { targetId: string }) => t.targetId),
+    ).toEqual([post.sent, post.maybe]);
+    expect(await targetRow(h, post.sent)).toMatchObject({
+      status: 'published',
+      externalId: '110',
+      url: 'https://mastodon.example/@me/110',
+    });
+    const got = await h.call('GET', `/api/content/posts/${post.id}`);
+    expect(got.json.data.targets.map((t: Answered) => t.id)).toEqual([post.sent, post.maybe]);
+  });
+
+  it('refuses a change to what a locked target sends: its own content, media, thread, first comment', async () => {
+    const post = await wentOut({ mastodon: { content: 'Hello, fediverse' } });
+    const image = await mediaWith(h, h.main.accountId, 'image/png', 1000);
+    for (const change of [
+      { content: 'Edited' },
+      { content: null },
+      { mediaIds: [image] },
+      { thread: [{ content: 'More' }] },
+      { firstComment: 'Below' },
+    ]) {
+      const answer = await put(post.id, {
+        targets: [
+          { channelId: mastodon, content: 'Hello, fediverse', ...change },
+          { channelId: x },
+        ],
+      });
+      expect(answer.status, JSON.stringify(change)).toBe(409);
+      expect(answer.json.error.details.lockedTargets).toEqual([
+        expect.objectContaining({ targetId: post.sent, change: 'changed', path: 'targets[0]' }),
+      ]);
+    }
+    const x2 = await put(post.id, {
+      targets: [
+        { channelId: mastodon, content: 'Hello, fediverse' },
+        { channelId: x, content: 'X' },
+      ],
+    });
+    expect(x2.status).toBe(409);
+    expect(x2.json.error.details.lockedTargets).toEqual([
+      expect.objectContaining({ targetId: post.maybe, status: 'unconfirmed', path: 'targets[1]' }),
+    ]);
+    expect(await targetRow(h, post.sent)).toMatchObject({
+      content: 'Hello, fediverse',
+      revision: 0,
+    });
+  });
+
+  it('takes the locked targets back as answered, in any order, beside channels added or dropped', async () => {
+    const post = await wentOut();
+    const back = await put(post.id, {
+      targets: [{ channelId: bluesky }, ...[...post.targets].reverse()],
+    });
+    expect(back.status, JSON.stringify(back.json)).toBe(200);
+    const [added, maybe, sent] = back.json.data.targets as Answered[];
+    expect(added).toMatchObject({ channelId: bluesky, status: 'pending' });
+    expect(maybe).toMatchObject({ id: post.maybe, status: 'unconfirmed' });
+    expect(sent).toMatchObject({
+      id: post.sent,
+      status: 'published',
+      url: 'https://mastodon.example/@me/110',
+    });
+    const dropped = await put(post.id, { targets: [{ channelId: mastodon }, { channelId: x }] });
+    expect(dropped.status).toBe(200);
+    expect(dropped.json.data.targets.map((t: Answered) => t.id)).toEqual([post.sent, post.maybe]);
+  });
+
+  it('takes back a locked target whose channel was disconnected or whose medium was deleted', async () => {
+    const gone = await channelOf(h, h.main.accountId, 'mastodon');
+    const image = await mediaWith(h, h.main.accountId, 'image/png', 1000);
+    const post = await createPost(h, {
+      title: 'Gone since',
+      content: 'Hello',
+      targets: [{ channelId: gone, mediaIds: [image] }],
+    });
+    const [target = { id: '' }] = post.targets as Answered[];
+    await setTarget(h, target.id, { status: 'published', externalId: '1', url: 'https://m/1' });
+    await h.db.delete(channels).where(eq(channels.id, gone));
+    await h.db.delete(media).where(eq(media.id, image));
+    const answer = await put(post.id, {
+      targets: [...(post.targets as Answered[]), { channelId: bluesky }],
+    });
+    expect(answer.status, JSON.stringify(answer.json)).toBe(200);
+    expect(answer.json.data.targets.map((t: Answered) => t.id)[0]).toBe(target.id);
+    // A target that is not locked is checked as ever: a channel that is gone is unknown.
+    const pending = await createPost(h, { title: 'P', targets: [{ channelId: bluesky }] });
+    const unknown = await put(pending.id, { targets: [{ channelId: gone }] });
+    expect(unknown.status).toBe(400);
+    expect(unknown.json.error.details.issues[0].path).toBe('targets[0].channelId');
+  });
+
+  it('unlocks an unconfirmed target once resolved as not published: then it may change', async () => {
+    const post = await wentOut();
+    await h.db.update(posts).set({ status: 'failed' }).where(eq(posts.id, post.id));
+    const resolved = await h.call(
+      'POST',
+      `/api/content/posts/${post.id}/targets/${post.maybe}/resolve`,
+      { body: { published: false } },
+    );
+    expect(resolved.status).toBe(200);
+    expect((await put(post.id, { status: 'draft' })).status).toBe(200);
+    const edited = await put(post.id, { targets: [{ channelId: mastodon }] });
+    expect(edited.status).toBe(200);
+    expect(await targetRow(h, post.maybe)).toBeUndefined();
+  });
+
+  it("is another account's post as unknown as ever: 404, nothing named", async () => {
+    const post = await wentOut();
+    const foreign = await put(post.id, { targets: [] }, other.token);
+    expect(foreign.status).toBe(404);
+    expect(JSON.stringify(foreign.json)).not.toContain(post.sent);
+    expect(await targetRow(h, post.sent)).toMatchObject({ status: 'published' });
+  });
+});
