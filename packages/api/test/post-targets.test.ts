@@ -399,6 +399,23 @@ describe('POST /api/content/posts/validate', () => {
     }
   });
 
+  it('names a thread too long once, as create does, on every network that has threads', async () => {
+    const x = await channelOf(h, h.main.accountId, 'x');
+    const thread = Array.from({ length: 25 }, (_, i) => ({ content: `part ${i}` }));
+    for (const channelId of [x, mastodon, bluesky]) {
+      const body = { title: 'x', content: 'head', targets: [{ channelId, thread }] };
+      const checked = await validate(body);
+      expect(checked.json.data.issues).toEqual([
+        {
+          path: 'targets[0].thread',
+          message: 'A thread has at most 25 posts: the first and 24 more (25 more here).',
+        },
+      ]);
+      const created = await h.call('POST', '/api/content/posts', { body });
+      expect(created.json.error.details.issues).toEqual(checked.json.data.issues);
+    }
+  });
+
   it('is valid for a post without targets, and 400 for a body that is not a post', async () => {
     expect((await validate({ title: 'T', content: long(5000) })).json.data).toEqual({
       valid: true,

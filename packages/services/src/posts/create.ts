@@ -138,7 +138,12 @@ export async function validatePost(opts: {
         issues.push({ path: 'status', message: error.message });
       } else throw error;
     }
-    issues.push(...(await publishingIssues(tx, principal, input)));
+    // A thread too long for the body's rule is too long for its network too: it is named once,
+    // as create names it (the body's rule, with the most a thread can have).
+    const threads = new Set(issues.flatMap((i) => (i.path.endsWith('.thread') ? [i.path] : [])));
+    issues.push(
+      ...(await publishingIssues(tx, principal, input)).filter((i) => !threads.has(i.path)),
+    );
     // Post media unknown to both checks are named once, as create names them (`mediaIds`).
     const postMedia = issues.some((issue) => issue.path === 'mediaIds');
     const seen = new Set<string>();
