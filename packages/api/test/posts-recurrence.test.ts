@@ -119,6 +119,34 @@ describe('recurrence on posts', () => {
     expect(kept.json.data.status).toBe('draft');
   });
 
+  it('changes while a post is a draft, pending approval or scheduled, and says so otherwise', async () => {
+    const submitted = (await create({ title: 'Submitted' })).json.data.id as string;
+    expect(
+      (await h.call('POST', `/api/content/posts/${submitted}/submit`, { body: {} })).status,
+    ).toBe(200);
+    const pending = await h.call('PUT', `/api/content/posts/${submitted}`, {
+      body: { recurrence: 'FREQ=WEEKLY' },
+    });
+    expect(pending.status).toBe(200);
+    expect(pending.json.data).toMatchObject({
+      status: 'pending_approval',
+      recurrence: 'FREQ=WEEKLY',
+    });
+    const publishing = (await create({ title: 'Publishing' })).json.data.id as string;
+    await h.db.update(posts).set({ status: 'publishing' }).where(eq(posts.id, publishing));
+    const refused = await h.call('PUT', `/api/content/posts/${publishing}`, {
+      body: { recurrence: 'FREQ=DAILY' },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.json.error.details.issues).toEqual([
+      {
+        path: 'recurrence',
+        message:
+          'The recurrence of a publishing post cannot change; it can while it is a draft, pending approval or scheduled.',
+      },
+    ]);
+  });
+
   it('lists a monthly rule of every Monday and the second Tuesday (BYDAY=MO,2TU)', async () => {
     const res = await create({
       status: 'scheduled',

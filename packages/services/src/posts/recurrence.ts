@@ -227,7 +227,7 @@ export function assertRecurrenceEditable(row: PostRow) {
   if (['draft', 'pending_approval', 'scheduled'].includes(row.status)) return;
   throw invalid(
     'recurrence',
-    `The recurrence of a ${row.status} post cannot change; it can while it is a draft or scheduled.`,
+    `The recurrence of a ${row.status} post cannot change; it can while it is a draft, pending approval or scheduled.`,
   );
 }
 
