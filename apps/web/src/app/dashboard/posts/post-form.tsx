@@ -12,14 +12,17 @@ import { Counter, countsSpoken } from './composer/counter';
 import {
   fieldOf,
   localIssues,
+  lockReasons,
   mergeIssues,
   targetsOf,
   textOf,
   variantOf,
   variantsOfPost,
+  withLocks,
   type Draft,
   type Variant,
 } from './composer/draft';
+import { LockedVariant } from './composer/locked-variant';
 import { useReportBlocked } from './composer/problems';
 import { composerStep } from './composer/step';
 import { SubmitBar } from './composer/submit-bar';
@@ -50,7 +53,7 @@ const channelsEditable = (post?: Post) =>
 function initialVariants(typed: string | undefined, post?: Post): Variant[] {
   if (typed === undefined) return variantsOfPost(post);
   try {
-    return (JSON.parse(typed) as ReturnType<typeof targetsOf>).map((target) => ({
+    const sent = (JSON.parse(typed) as ReturnType<typeof targetsOf>).map((target) => ({
       ...variantOf(target.channelId),
       override: target.content !== undefined,
       content: target.content ?? '',
@@ -58,6 +61,7 @@ function initialVariants(typed: string | undefined, post?: Post): Variant[] {
       mediaIds: target.mediaIds ?? null,
       thread: target.thread ?? null,
     }));
+    return withLocks(sent, post);
   } catch {
     return variantsOfPost(post);
   }
@@ -99,13 +103,19 @@ function Composer(props: ComposerProps) {
   const mediaById = useMemo(() => new Map(media.map((m) => [m.id, m])), [media]);
   const chosen = draft.variants.filter((v) => channelById.has(v.channelId));
   const targets = targetsOf(draft);
+  const locks = lockReasons(draft.variants);
   const server = useServerCheck({
     content: draft.content,
     mediaIds: draft.mediaIds,
     targets: editable ? targets : [],
   });
+  // A locked target is not sent again: what the server's check says of it holds nothing up.
+  const unlocked = (issue: { path: string }) => {
+    const { target } = fieldOf(issue.path);
+    return target === undefined || !draft.variants[target]?.locked;
+  };
   const issues = editable
-    ? mergeIssues(localIssues(draft, channelById, mediaById), server.issues)
+    ? mergeIssues(localIssues(draft, channelById, mediaById), server.issues.filter(unlocked))
     : [];
   const step = composerStep(post?.status, props.submits ?? false);
   const nextSlot = useNextSlot({
@@ -130,9 +140,10 @@ function Composer(props: ComposerProps) {
       ...d,
       variants: on
         ? [...d.variants, variantOf(channelId)]
-        : d.variants.filter((v) => v.channelId !== channelId),
+        : d.variants.filter((v) => v.channelId !== channelId || v.locked),
     }));
-  const shared = chosen.filter((v) => !v.override);
+  // A locked channel's text went out already: no counter for it under the shared text.
+  const shared = chosen.filter((v) => !v.override && !v.locked);
   const contentError = fields.content;
   const blocked = server.checking
     ? 'Checking the text against each network’s rules…'
@@ -146,6 +157,7 @@ function Composer(props: ComposerProps) {
         <ChannelPicker
           channels={channels}
           chosen={draft.variants.map((v) => v.channelId)}
+          locked={locks}
           onToggle={toggle}
           error={fields.targets}
           errorId={`${id}-channels-error`}
@@ -217,7 +229,13 @@ function Composer(props: ComposerProps) {
                   {count > 0 && <span className="error"> ({count} to fix)</span>}
                 </>
               ),
-              panel: (
+              panel: variant.locked ? (
+                <LockedVariant
+                  channel={channel}
+                  locked={variant.locked}
+                  reason={locks.get(variant.channelId) ?? ''}
+                />
+              ) : (
                 <VariantPanel
                   channel={channel}
                   variant={variant}

@@ -5,13 +5,16 @@ import { ChannelBadge } from '../channel-badge';
 type PickerProps = {
   channels: Channel[];
   chosen: string[];
+  /** Channels whose target went out or may have, with why: checked, and not to be unchecked. */
+  locked?: ReadonlyMap<string, string>;
   onToggle: (channelId: string, on: boolean) => void;
   error?: string;
   errorId: string;
 };
 
 /** The account's channels as checkboxes; one that lost its access says so, with the way back. */
-export function ChannelPicker({ channels, chosen, onToggle, error, errorId }: PickerProps) {
+export function ChannelPicker(props: PickerProps) {
+  const { channels, chosen, locked, onToggle, error, errorId } = props;
   return (
     <fieldset aria-describedby={error ? errorId : undefined}>
       <legend>Channels</legend>
@@ -23,24 +26,35 @@ export function ChannelPicker({ channels, chosen, onToggle, error, errorId }: Pi
         </p>
       ) : (
         <ul className="channel-picker">
-          {channels.map((channel) => (
-            <li key={channel.id}>
-              <label className="check">
-                <input
-                  type="checkbox"
-                  checked={chosen.includes(channel.id)}
-                  onChange={(event) => onToggle(channel.id, event.currentTarget.checked)}
-                />
-                <ChannelBadge channel={channel} />
-              </label>
-              {channel.connectionStatus === 'needs_reconnect' && (
-                <p className="error small">
-                  Needs reconnecting: posts to it fail until you{' '}
-                  <Link href="/dashboard/integrations">reconnect it</Link>.
-                </p>
-              )}
-            </li>
-          ))}
+          {channels.map((channel) => {
+            const lock = locked?.get(channel.id);
+            const lockId = `${errorId}-lock-${channel.id}`;
+            return (
+              <li key={channel.id}>
+                <label className="check">
+                  <input
+                    type="checkbox"
+                    checked={chosen.includes(channel.id)}
+                    disabled={lock !== undefined}
+                    aria-describedby={lock !== undefined ? lockId : undefined}
+                    onChange={(event) => onToggle(channel.id, event.currentTarget.checked)}
+                  />
+                  <ChannelBadge channel={channel} />
+                </label>
+                {lock !== undefined && (
+                  <p id={lockId} className="muted small">
+                    {lock}
+                  </p>
+                )}
+                {channel.connectionStatus === 'needs_reconnect' && (
+                  <p className="error small">
+                    Needs reconnecting: posts to it fail until you{' '}
+                    <Link href="/dashboard/integrations">reconnect it</Link>.
+                  </p>
+                )}
+              </li>
+            );
+          })}
         </ul>
       )}
       {error && (

@@ -1,13 +1,27 @@
 import {
   countLength,
+  isLockedTarget,
   NETWORK_NAMES,
   targetIssues,
   type Channel,
   type Issue,
   type Media,
   type Post,
+  type Target,
   type TargetInput,
 } from '@chorus/validators';
+
+/**
+ * A target that went out (published) or may have (unconfirmed): the composer sends it back as
+ * the post has it and offers no way to drop or change it, as the API would refuse either
+ * (docs/publishing.md, Targets).
+ */
+export interface Locked {
+  status: 'published' | 'unconfirmed';
+  url: string | null;
+  /** The target as the API takes it back. */
+  target: TargetInput;
+}
 
 /** One chosen channel in the composer: its own text when overridden, else the shared text. */
 export interface Variant {
@@ -18,6 +32,7 @@ export interface Variant {
   /** Kept as the post has them (the composer does not edit these yet). */
   mediaIds: string[] | null;
   thread: TargetInput['thread'] | null;
+  locked: Locked | null;
 }
 
 export interface Draft {
@@ -33,7 +48,24 @@ export const variantOf = (channelId: string): Variant => ({
   firstComment: '',
   mediaIds: null,
   thread: null,
+  locked: null,
 });
+
+/** A post's target as its lock, when it is locked. */
+const lockOf = (target: Target): Locked | null =>
+  isLockedTarget(target)
+    ? {
+        status: target.status === 'published' ? 'published' : 'unconfirmed',
+        url: target.url,
+        target: {
+          channelId: target.channelId,
+          ...(target.content !== null ? { content: target.content } : {}),
+          ...(target.mediaIds !== null ? { mediaIds: target.mediaIds } : {}),
+          ...(target.firstComment !== null ? { firstComment: target.firstComment } : {}),
+          ...(target.thread !== null ? { thread: target.thread } : {}),
+        },
+      }
+    : null;
 
 /** The post's targets as variants: a target with its own text is an overridden variant. */
 export const variantsOfPost = (post: Post | undefined): Variant[] =>
@@ -44,7 +76,38 @@ export const variantsOfPost = (post: Post | undefined): Variant[] =>
     firstComment: target.firstComment ?? '',
     mediaIds: target.mediaIds,
     thread: target.thread,
+    locked: lockOf(target),
   }));
+
+/**
+ * Variants a refused form sent, with the post's locked targets as the post has them: the
+ * ones the form dropped come back (none could be dropped), the others in the form's order.
+ */
+export function withLocks(variants: Variant[], post: Post | undefined): Variant[] {
+  const locked = variantsOfPost(post).filter((v) => v.locked);
+  const byChannel = new Map(locked.map((v) => [v.channelId, v]));
+  const kept = variants.map((v) => byChannel.get(v.channelId) ?? v);
+  const missing = locked.filter((v) => !kept.some((k) => k.channelId === v.channelId));
+  return [...kept, ...missing];
+}
+
+/** The channels whose targets are locked, each with why, in words. */
+export function lockReasons(variants: Variant[]): Map<string, string> {
+  return new Map(
+    variants.flatMap((v) =>
+      v.locked
+        ? [
+            [
+              v.channelId,
+              v.locked.status === 'published'
+                ? 'Published: a post goes to a channel once, so this one stays as it was sent.'
+                : 'Unconfirmed: it may already be on the network, so it stays as it is until it is resolved (Resolve…, above).',
+            ] as const,
+          ]
+        : [],
+    ),
+  );
+}
 
 /** The text a variant sends: its own, or the shared text as it is now. */
 export const textOf = (draft: Draft, variant: Variant) =>
@@ -52,13 +115,17 @@ export const textOf = (draft: Draft, variant: Variant) =>
 
 /** The targets as the API takes them; left-out fields fall back to the post's. */
 export const targetsOf = (draft: Draft): TargetInput[] =>
-  draft.variants.map((v) => ({
-    channelId: v.channelId,
-    ...(v.override ? { content: v.content } : {}),
-    ...(v.firstComment.trim() ? { firstComment: v.firstComment } : {}),
-    ...(v.mediaIds ? { mediaIds: v.mediaIds } : {}),
-    ...(v.thread ? { thread: v.thread } : {}),
-  }));
+  draft.variants.map((v) =>
+    v.locked
+      ? v.locked.target
+      : {
+          channelId: v.channelId,
+          ...(v.override ? { content: v.content } : {}),
+          ...(v.firstComment.trim() ? { firstComment: v.firstComment } : {}),
+          ...(v.mediaIds ? { mediaIds: v.mediaIds } : {}),
+          ...(v.thread ? { thread: v.thread } : {}),
+        },
+  );
 
 /** A variant's length as its network counts it, against its channel's limit. */
 export function counterOf(channel: Channel, text: string) {
@@ -82,7 +149,8 @@ export function localIssues(
     });
   return draft.variants.flatMap((variant, index) => {
     const channel = channels.get(variant.channelId);
-    if (!channel) return [];
+    // A locked target is not sent again: nothing in it is held against the post.
+    if (!channel || variant.locked) return [];
     const parts = [
       { content: textOf(draft, variant), media: facts(variant.mediaIds ?? draft.mediaIds) },
       ...(variant.thread ?? []).map((part) => ({
