@@ -1,5 +1,5 @@
 import { eq, events, sql, webhookDeliveries, webhooks } from '@chorus/db';
-import { deliverDueWebhooks, recordEvent } from '@chorus/services';
+import { claimDueDeliveries, deliverDueWebhooks, recordEvent } from '@chorus/services';
 import { Webhook as Verifier } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness';
@@ -613,6 +613,72 @@ describe('accounts sharing the workers', () => {
     while ((await sweep()) > 0);
     expect(receiver.received.length).toBe(before + 13);
   });
+});
+
+describe('claims', () => {
+  const claim = (limit: number, inFlight?: Map<string, number>) =>
+    claimDueDeliveries(h.db, {
+      limit,
+      perAccount: 10,
+      perEndpoint: 12,
+      inFlight,
+      leaseSeconds: 30,
+      now: new Date(),
+    });
+  /** A webhook of its own account with `count` deliveries due. */
+  async function backlog(count: number) {
+    const { accountId, token, hook } = await isolated();
+    await h.db.transaction(async (tx) => {
+      for (let i = 0; i < count; i++) {
+        await recordEvent({ tx, accountId, type: 'post.created', object: { i } });
+      }
+    });
+    const mine = (claimed: Awaited<ReturnType<typeof claim>>) =>
+      claimed.filter((c) => c.webhook.id === hook.id).map((c) => c.delivery.id);
+    // Its deliveries go with it: no later sweep sends them.
+    const remove = () => h.call('DELETE', `/api/webhooks/${hook.id}`, { token });
+    return { hook, mine, remove };
+  }
+
+  it('take different deliveries when made at once, and no more to an endpoint than it has room for', async () => {
+    const { hook, mine, remove } = await backlog(20);
+    // Two workers with nothing out: each takes its 10, none twice.
+    const [first, second] = (await Promise.all([claim(10), claim(10)])).map(mine);
+    expect(first).toHaveLength(10);
+    expect(second).toHaveLength(10);
+    expect(new Set([...(first ?? []), ...(second ?? [])]).size).toBe(20);
+    // A third sees them leased.
+    expect(mine(await claim(10))).toEqual([]);
+    // Due again: a worker with 9 out to the endpoint takes 3 (its limit is 12).
+    await h.db
+      .update(webhookDeliveries)
+      .set({ nextAttemptAt: new Date(Date.now() - 1000) })
+      .where(eq(webhookDeliveries.webhookId, hook.id));
+    expect(mine(await claim(10, new Map([[hook.id, 9]])))).toHaveLength(3);
+    expect(mine(await claim(10, new Map([[hook.id, 12]])))).toEqual([]);
+    await remove();
+  });
+
+  // PGlite has one session: a transaction held open there would hold the claim too.
+  it.runIf(process.env.DATABASE_URL)(
+    'skip what another worker is claiming, and take the next ones',
+    async () => {
+      const { hook, mine, remove } = await backlog(20);
+      await h.db.transaction(async (tx) => {
+        // Another worker's claim, not yet committed: half the deliveries locked.
+        const held = await tx
+          .select({ id: webhookDeliveries.id })
+          .from(webhookDeliveries)
+          .where(eq(webhookDeliveries.webhookId, hook.id))
+          .limit(10)
+          .for('update');
+        const taken = mine(await claim(10));
+        expect(taken).toHaveLength(10);
+        expect(taken.filter((id) => held.some((row) => row.id === id))).toEqual([]);
+      });
+      await remove();
+    },
+  );
 });
 
 describe('a switched-off webhook', () => {

@@ -81,9 +81,10 @@ export const webhookDeliveries = pgTable(
     index('webhook_deliveries_due_idx')
       .on(t.nextAttemptAt)
       .where(sql`${t.status} = 'pending'`),
-    // An account's share of a batch: its due deliveries, oldest first.
-    index('webhook_deliveries_account_due_idx')
-      .on(t.accountId, t.nextAttemptAt)
+    // A claim's candidates: each endpoint's due deliveries, oldest first, as many as it may
+    // still take (docs/webhooks.md, Delivery).
+    index('webhook_deliveries_webhook_due_idx')
+      .on(t.webhookId, t.nextAttemptAt)
       .where(sql`${t.status} = 'pending'`),
   ],
 );

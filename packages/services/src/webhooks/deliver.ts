@@ -1,6 +1,7 @@
-import { and, eq, events, inArray, sql, webhookDeliveries, webhooks, type Db } from '@chorus/db';
+import { and, eq, sql, webhooks, type Db } from '@chorus/db';
 import { bulkInsert, jsonRecords } from '../shared/bulk';
 import { newId } from '../shared/ids';
+import { claimDueDeliveries, type Claimed } from './claim';
 import { signingSecrets, type WebhookRow } from './records';
 import { sendAttempt, type AttemptResult } from './send';
 import { webhookSettings, type WebhookSettings } from './settings';
@@ -8,65 +9,6 @@ import { signatureHeader } from './signing';
 
 /** An endpoint failing (every delivery) for this long is turned off (docs/webhooks.md). */
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 60 * 60 * 1000;
-
-type DeliveryRow = typeof webhookDeliveries.$inferSelect;
-type Claimed = { delivery: DeliveryRow; webhook: WebhookRow; body: string };
-
-/**
- * Takes up to `limit` due deliveries for this worker: their next attempt moves a lease ahead,
- * in one statement over rows no other worker holds (SKIP LOCKED), so two workers never take
- * the same delivery, and one that dies leaves its deliveries due again when the lease ends.
- * Accounts take turns: the accounts waiting longest first, each with its share of the batch
- * (at least `perAccount`), so one account's backlog (a burst of events, endpoints that time
- * out) cannot fill every batch and keep other accounts' deliveries waiting behind it, while a
- * lone busy account still fills whole batches (docs/webhooks.md).
- */
-async function claimDue(
-  db: Db,
-  opts: { limit: number; perAccount: number; leaseSeconds: number; now: Date },
-) {
-  const { limit, perAccount, leaseSeconds, now } = opts;
-  // As text with a cast: a Date inside raw SQL is not serialised by every driver.
-  const at = sql`${now.toISOString()}::timestamptz`;
-  const due = sql`
-    select d.id from (
-      select account_id, min(next_attempt_at) as oldest, count(*) over () as accounts
-      from webhook_deliveries
-      where status = 'pending' and next_attempt_at <= ${at}
-      group by account_id order by oldest limit ${limit}
-    ) as a
-    cross join lateral (
-      select id, next_attempt_at from webhook_deliveries
-      where account_id = a.account_id and status = 'pending' and next_attempt_at <= ${at}
-      order by next_attempt_at
-      limit greatest(${perAccount}, ceil(${limit}::numeric / a.accounts))
-      for update skip locked
-    ) as d
-    order by a.oldest, d.next_attempt_at
-    limit ${limit}`;
-  const claimed = await db
-    .update(webhookDeliveries)
-    .set({ nextAttemptAt: new Date(now.getTime() + leaseSeconds * 1000) })
-    .where(sql`${webhookDeliveries.id} in (${due})`)
-    .returning();
-  if (claimed.length === 0) return [];
-  const rows = await db
-    .select({ webhook: webhooks, payload: events.payload, deliveryId: webhookDeliveries.id })
-    .from(webhookDeliveries)
-    .innerJoin(webhooks, eq(webhooks.id, webhookDeliveries.webhookId))
-    .innerJoin(events, eq(events.id, webhookDeliveries.eventId))
-    .where(
-      inArray(
-        webhookDeliveries.id,
-        claimed.map((d) => d.id),
-      ),
-    );
-  const byId = new Map(rows.map((row) => [row.deliveryId, row]));
-  return claimed.flatMap((delivery): Claimed[] => {
-    const row = byId.get(delivery.id);
-    return row ? [{ delivery, webhook: row.webhook, body: JSON.stringify(row.payload) }] : [];
-  });
-}
 
 /** One attempt: signed per Standard Webhooks with every secret that signs now. */
 async function attempt({ delivery, webhook, body }: Claimed, settings: WebhookSettings) {
@@ -97,20 +39,40 @@ async function attempt({ delivery, webhook, body }: Claimed, settings: WebhookSe
 const succeeded = (result: AttemptResult) =>
   result.statusCode !== null && result.statusCode >= 200 && result.statusCode < 300;
 
-interface Outcome {
+/** An attempt made, to be logged. */
+export interface DeliveryOutcome {
   claimed: Claimed;
   result: AttemptResult;
   startedAt: Date;
 }
 
+/** One attempt of a claimed delivery; never rejects (an error is the attempt's outcome). */
+export async function sendDelivery(
+  claimed: Claimed,
+  settings: WebhookSettings,
+): Promise<DeliveryOutcome> {
+  const startedAt = new Date();
+  const result = await attempt(claimed, settings).catch((error: Error): AttemptResult => ({
+    statusCode: null,
+    durationMs: 0,
+    responseExcerpt: null,
+    error: error.message.replaceAll('\0', '').slice(0, 200),
+  }));
+  return { claimed, result, startedAt };
+}
+
 /**
- * Logs a batch of attempts and moves their deliveries and endpoints on, in one transaction
- * (one commit for the batch): success ends a delivery and its endpoint's failing streak; 410
+ * Logs attempts and moves their deliveries and endpoints on, in one transaction
+ * (one commit for all of them): success ends a delivery and its endpoint's failing streak; 410
  * fails it and turns the endpoint off at once; any other failure waits for the next step of
  * the schedule, or fails the delivery after the last one; 5 days of failures turn the
- * endpoint off. A worker dying before this commit leaves the batch due again: at least once.
+ * endpoint off. A worker dying before this commit leaves them due again: at least once.
  */
-async function recordOutcomes(db: Db, outcomes: Outcome[], settings: WebhookSettings) {
+export async function recordDeliveryOutcomes(
+  db: Db,
+  outcomes: DeliveryOutcome[],
+  settings: WebhookSettings,
+) {
   if (outcomes.length === 0) return;
   const now = new Date();
   const endpoints = new Map<
@@ -199,7 +161,7 @@ async function recordOutcomes(db: Db, outcomes: Outcome[], settings: WebhookSett
       where d.id = v.id and d.status = 'pending'`);
     for (const { webhook, ok, gone, failed } of endpoints.values()) {
       // Only ever from on to off: an admin may have switched the endpoint off (or on again)
-      // while the batch was out, and that choice stands.
+      // while the attempts were out, and that choice stands.
       if (gone) {
         await tx
           .update(webhooks)
@@ -231,7 +193,7 @@ async function recordOutcomes(db: Db, outcomes: Outcome[], settings: WebhookSett
  * (at least `perAccount`; a short batch of shares is not the end of what is due). Otherwise
  * the sweep ends, and what fell due during it waits for the next.
  */
-function mayHaveMore(claimed: Claimed[], batch: number, perAccount: number) {
+export function mayHaveMoreDue(claimed: Claimed[], batch: number, perAccount: number) {
   if (claimed.length >= batch) return true;
   const perAccountCount = new Map<string, number>();
   for (const { delivery } of claimed) {
@@ -248,11 +210,12 @@ export const DELIVERY_BATCH = 50;
 export const DELIVERY_PER_ACCOUNT = 10;
 
 /**
- * Delivers what is due, a batch at a time, all of a batch's attempts at once (so a batch
- * takes one attempt's 10 s at most, well within the lease), until nothing is due or
- * `budgetMs` has passed (one batch at least). A batch's outcomes are written while the next
- * batch goes out (one write in flight at most): the lease keeps those deliveries from being
- * claimed again meanwhile. Answers how many attempts were made.
+ * One sweep to the end, as the tests drive delivery: what is due, a batch at a time, all of a
+ * batch's attempts at once, until nothing is due or `budgetMs` has passed (one batch at
+ * least). A batch's outcomes are written while the next batch goes out (one write in flight
+ * at most): the lease keeps those deliveries from being claimed again meanwhile. Answers how
+ * many attempts were made. The worker does not wait for a batch: it keeps attempts out side
+ * by side, each logged as it ends (packages/jobs, webhook-pool.ts).
  */
 export async function deliverDueWebhooks(opts: {
   db: Db;
@@ -268,32 +231,22 @@ export async function deliverDueWebhooks(opts: {
   let recording: Promise<void> = Promise.resolve();
   try {
     do {
-      const claimed = await claimDue(db, {
+      const claimed = await claimDueDeliveries(db, {
         limit: batch,
         perAccount,
+        perEndpoint: batch,
         leaseSeconds: settings.leaseSeconds,
         now: new Date(),
       });
       if (claimed.length === 0) break;
-      const outcomes = await Promise.all(
-        claimed.map(async (item): Promise<Outcome> => {
-          const startedAt = new Date();
-          const result = await attempt(item, settings).catch((error: Error): AttemptResult => ({
-            statusCode: null,
-            durationMs: 0,
-            responseExcerpt: null,
-            error: error.message.replaceAll('\0', '').slice(0, 200),
-          }));
-          return { claimed: item, result, startedAt };
-        }),
-      );
+      const outcomes = await Promise.all(claimed.map((item) => sendDelivery(item, settings)));
       await recording;
-      recording = recordOutcomes(db, outcomes, settings);
+      recording = recordDeliveryOutcomes(db, outcomes, settings);
       // Awaited before the next write or on the way out, which rethrow a failure; until
       // then, a rejection must not count as unhandled.
       recording.catch(() => {});
       attempts += claimed.length;
-      if (!mayHaveMore(claimed, batch, perAccount)) break;
+      if (!mayHaveMoreDue(claimed, batch, perAccount)) break;
     } while (Date.now() < until);
   } finally {
     await recording;

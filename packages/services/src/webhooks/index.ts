@@ -1,4 +1,13 @@
-export { DELIVERY_BATCH, deliverDueWebhooks } from './deliver';
+export { claimDueDeliveries, type Claimed as ClaimedDelivery } from './claim';
+export {
+  DELIVERY_BATCH,
+  DELIVERY_PER_ACCOUNT,
+  deliverDueWebhooks,
+  mayHaveMoreDue,
+  recordDeliveryOutcomes,
+  sendDelivery,
+  type DeliveryOutcome,
+} from './deliver';
 export { listDeliveries, retryDelivery, sendTestEvent } from './deliveries';
 export {
   createWebhook,
@@ -8,4 +17,5 @@ export {
   rotateWebhookSecret,
   updateWebhook,
 } from './endpoints';
-export { webhookSettings } from './settings';
+export { ATTEMPT_TIMEOUT_MS } from './send';
+export { webhookSettings, type WebhookSettings } from './settings';
