@@ -1,7 +1,8 @@
 /**
  * `npm run bench:webhooks`: webhook delivery by the real worker (pg-boss sweeps, signed POSTs,
  * attempts logged) to a receiver on loopback, against a bare baseline in the same run: plain
- * HTTP POSTs of the same bodies from one process, as many at once as the worker sends.
+ * HTTP POSTs of the same bodies from one process, as many at once as the worker may send to
+ * those endpoints.
  *
  * 1. Throughput: EVENTS deliveries falling due at once (events committed in one transaction),
  *    to 1 and to 20 subscribed endpoints: deliveries/s from the first arrival to the last
@@ -15,7 +16,7 @@
 import { createServer, request, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTestServerDatabase } from '@chorus/db/testing';
-import { createAccount, createWebhook, DELIVERY_BATCH, recordEvent } from '@chorus/services';
+import { createAccount, createWebhook, recordEvent } from '@chorus/services';
 import { SCOPES } from '@chorus/validators';
 import { deliverWebhooksJob, seedWebhookLanesJob, startWorker, webhookSweepTiming } from '../src';
 
@@ -25,8 +26,10 @@ process.env.LOG_LEVEL ??= 'silent';
 const EVENTS = Number(process.env.EVENTS ?? 2000);
 const RATE = Number(process.env.RATE ?? 20);
 const SECONDS = Number(process.env.SECONDS ?? 10);
-/** What the worker has in flight at most: a batch per lane. */
-const IN_FLIGHT = webhookSweepTiming().lanes * DELIVERY_BATCH;
+const timing = webhookSweepTiming();
+/** What the worker has in flight at most to `endpoints` endpoints. */
+const inFlight = (endpoints: number) =>
+  Math.min(timing.concurrency, endpoints * timing.endpointConcurrency);
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
@@ -57,8 +60,8 @@ async function startReceiver() {
   };
 }
 
-/** The baseline: the same bodies POSTed from one process, IN_FLIGHT at once. */
-async function bareSend(url: string, bodies: string[]) {
+/** The baseline: the same bodies POSTed from one process, `concurrency` at once. */
+async function bareSend(url: string, bodies: string[], concurrency: number) {
   let next = 0;
   const post = (body: string) =>
     new Promise<void>((resolve, reject) => {
@@ -75,7 +78,7 @@ async function bareSend(url: string, bodies: string[]) {
       req.end(body);
     });
   await Promise.all(
-    Array.from({ length: IN_FLIGHT }, async () => {
+    Array.from({ length: concurrency }, async () => {
       while (next < bodies.length) await post(bodies[next++] as string);
     }),
   );
@@ -160,6 +163,7 @@ async function main() {
       await bareSend(
         receiver.url,
         payloads.map((payload) => JSON.stringify(payload)),
+        inFlight(1),
       );
     }
     for (const endpoints of [1, 20]) {
@@ -179,7 +183,7 @@ async function main() {
         (_, i) => bodies[i % bodies.length] as string,
       );
       const bareStarted = performance.now();
-      await bareSend(receiver.url, bareBodies);
+      await bareSend(receiver.url, bareBodies, inFlight(endpoints));
       const bareSeconds = (performance.now() - bareStarted) / 1000;
       const rate = deliveries / seconds;
       const bareRate = deliveries / bareSeconds;

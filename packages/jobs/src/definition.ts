@@ -11,6 +11,8 @@ export interface JobContext {
   media: MediaSource;
   /** Makes this process's workers of a queue fetch now instead of at their next poll. */
   notify(queue: string): void;
+  /** Told about failures no job caught: work a handler left going after it returned. */
+  onError(error: Error): void;
 }
 
 /**
@@ -36,8 +38,8 @@ export interface JobDefinition<T extends object = object> {
   ): Promise<void>;
   /** Runs once when a worker starts, after the queue exists: catch-up, recurring schedules. */
   onStart?(context: JobContext): Promise<void>;
-  /** Runs when the worker stops, before its queues drain. */
-  onStop?(): void;
+  /** Runs when the worker stops, before its queues drain; the stop waits for it. */
+  onStop?(): void | Promise<void>;
 }
 
 /**

@@ -70,6 +70,7 @@ export async function startWorker({
     db,
     boss,
     media,
+    onError,
     notify: (queue: string) => {
       lanes.get(queue)?.wake();
       const loop = loops.get(queue);
@@ -101,8 +102,10 @@ export async function startWorker({
   return {
     boss,
     stop: async () => {
-      for (const definition of definitions) definition.onStop?.();
-      await Promise.all([...lanes.values()].map((lane) => lane.stop(10_000)));
+      await Promise.all([
+        ...definitions.map((definition) => definition.onStop?.()),
+        ...[...lanes.values()].map((lane) => lane.stop(10_000)),
+      ]);
       await boss.stop({ graceful: true, timeout: 10_000, wait: true });
     },
   };
