@@ -45,7 +45,10 @@ export function startDeliveryPool(options: DeliveryPoolOptions): DeliveryPool {
   const inFlight = new Map<string, number>();
   let out = 0;
   let stopped = false;
-  /** The last claim left deliveries due that it had no room for. */
+  /**
+   * More may be due: the last fill took deliveries. An endpoint is given only its room, so a
+   * backlog to it waits for the slots that end next: each claims again, until one finds none.
+   */
   let backlog = false;
   let ended: DeliveryOutcome[] = [];
   /** Ended and not yet logged: the last write on the way out waits for these. */
@@ -66,6 +69,7 @@ export function startDeliveryPool(options: DeliveryPoolOptions): DeliveryPool {
   }, onError);
 
   const fill = async () => {
+    let took = false;
     while (!stopped && out < slots) {
       const limit = slots - out;
       const claimed = await claimDueDeliveries(db, {
@@ -77,9 +81,10 @@ export function startDeliveryPool(options: DeliveryPoolOptions): DeliveryPool {
         now: new Date(),
       });
       for (const item of claimed) send(item);
-      backlog = mayHaveMoreDue(claimed, limit, DELIVERY_PER_ACCOUNT);
-      if (!backlog) return;
+      took ||= claimed.length > 0;
+      if (!mayHaveMoreDue(claimed, limit, DELIVERY_PER_ACCOUNT)) break;
     }
+    backlog = took;
   };
   const filling = coalesce(fill, onError);
 

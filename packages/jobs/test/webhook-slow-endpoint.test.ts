@@ -242,3 +242,60 @@ describe('a slow webhook endpoint', () => {
     expect(row).toMatchObject({ status: 'succeeded', attempts: 1 });
   });
 });
+
+describe('a backlog to one endpoint', () => {
+  it('goes out as the endpoint’s slots free, without waiting for the next sweep', async () => {
+    process.env.CHORUS_ENCRYPTION_KEY ??= 'e'.repeat(64);
+    process.env.CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
+    const database = await createTestServerDatabase();
+    const fast = await startReceiver({ hold: false });
+    const perEndpoint = 3;
+    const { accountId, adminId } = await createAccount(database.db, {
+      name: 'Backlog',
+      admin: { name: 'Ada', email: 'ada@backlog.test', password: 'correct horse battery' },
+    });
+    const principal = {
+      accountId,
+      userId: adminId,
+      role: 'admin' as const,
+      tier: 'free' as const,
+      credential: { kind: 'session' as const, id: 'test' },
+      scopes: [...SCOPES],
+    };
+    await createWebhook({
+      db: database.db,
+      principal,
+      input: { url: fast.url, events: ['*'], description: '', active: true },
+    });
+    // Four times the endpoint's limit, due before the worker starts: its first sweep claims
+    // the limit, and the rest must follow as those attempts end.
+    const count = perEndpoint * 4;
+    await database.db.transaction(async (tx) => {
+      for (let i = 0; i < count; i++) {
+        await recordEvent({ tx, accountId, type: 'post.published', object: { id: `p${i}` } });
+      }
+    });
+    const worker = await startWorker({
+      databaseUrl: database.url,
+      db: database.db,
+      definitions: [
+        // The next sweep an hour away: only the pool's own claims can send the backlog.
+        deliverWebhooksJob({
+          ...webhookSweepTiming(),
+          intervalMs: 3_600_000,
+          concurrency: 8,
+          endpointConcurrency: perEndpoint,
+        }),
+        seedWebhookLanesJob(),
+      ],
+    });
+    try {
+      await until(() => fast.arrived.length >= count, 'the whole backlog', 20_000);
+      expect(new Set(fast.arrived).size).toBe(count);
+    } finally {
+      await worker.stop();
+      await fast.close();
+      await database.close();
+    }
+  });
+});
