@@ -44,6 +44,8 @@ let accountId: string;
 
 beforeAll(async () => {
   process.env.CHORUS_ENCRYPTION_KEY ??= 'e'.repeat(64);
+  // The Mastodon stand-in is the channel's own server, on loopback: allowed as in development.
+  process.env.CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
   database = await createTestServerDatabase();
   storageDir = await mkdtemp(join(tmpdir(), 'chorus-changes-'));
   storage = localDiskStorage(storageDir);

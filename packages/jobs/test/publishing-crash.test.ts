@@ -56,6 +56,8 @@ const exited = (child: ChildProcess) =>
 
 beforeAll(async () => {
   process.env.CHORUS_ENCRYPTION_KEY ??= 'e'.repeat(64);
+  // The Mastodon stand-in is the channel's own server, on loopback: allowed as in development.
+  process.env.CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
   database = await createTestServerDatabase();
   storageDir = await mkdtemp(join(tmpdir(), 'chorus-crash-'));
   mastodon = await startMastodonStandIn();

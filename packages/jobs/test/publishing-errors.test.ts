@@ -91,6 +91,8 @@ const connectionOf = (accountId: string, integrationId: string) =>
 
 beforeAll(async () => {
   process.env.CHORUS_ENCRYPTION_KEY ??= 'e'.repeat(64);
+  // The Mastodon stand-in is the channel's own server, on loopback: allowed as in development.
+  process.env.CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
   process.env.CHORUS_PUBLISHING_BACKOFF_MS = '20';
   database = await createTestServerDatabase();
   mastodon = await startMastodonStandIn({ rateLimit: { limit: 10_000, windowMs: 60_000 } });

@@ -23,6 +23,8 @@ const timing = { sweepIntervalMs: 100, concurrency: 16 };
 
 beforeAll(async () => {
   process.env.CHORUS_ENCRYPTION_KEY ??= 'e'.repeat(64);
+  // The Mastodon stand-in is the channel's own server, on loopback: allowed as in development.
+  process.env.CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
   database = await createTestServerDatabase();
   second = await openDatabase({ url: database.url, max: 5 });
   mastodon = await startMastodonStandIn({ rateLimit: { limit: 100_000, windowMs: 60_000 } });

@@ -1,5 +1,7 @@
 import { and, eq, mastodonApps, type Db } from '@chorus/db';
+import { serviceFetch, serviceUrlRefused } from '../publishing/service-url';
 import { AppError } from '../shared/errors';
+import { TargetRefused } from '../webhooks/targets';
 import type { OAuthEntry } from './catalogue';
 import type { Credentials } from './connections';
 import { seal, unseal } from './encryption';
@@ -49,6 +51,9 @@ export function instanceOAuth(
     profileUrl: entry.urls.profile,
     revokeUrl: entry.urls.revoke,
     metricsUrl: undefined,
+    // Every URL is on the instance, a user's choice: the code exchange and the revocation
+    // are checked at the call like every other request to it (oauth-client.ts).
+    guarded: true,
   };
   return { entry, provider };
 }
@@ -81,7 +86,8 @@ export async function instanceApp(db: Db, instanceUrl: string, redirectUri: stri
   if (known) return known;
   let res: Response;
   try {
-    res = await fetch(`${instanceUrl}/api/v1/apps`, {
+    // The instance is the user's choice: checked again at the call (service-url.ts).
+    res = await serviceFetch(`${instanceUrl}/api/v1/apps`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },
       body: JSON.stringify({
@@ -93,7 +99,8 @@ export async function instanceApp(db: Db, instanceUrl: string, redirectUri: stri
       redirect: 'manual',
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
-  } catch {
+  } catch (error) {
+    if (error instanceof TargetRefused) throw serviceUrlRefused(error);
     throw new AppError('integration_unreachable', `The instance ${instanceUrl} cannot be reached.`);
   }
   const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;

@@ -2,6 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { cleanLine, type ConnectionMeta } from '@chorus/validators';
 import { z } from 'zod';
 import type { JsonPath, OAuthEntry } from './catalogue';
+import { serviceFetch } from '../publishing/service-url';
+import { TargetRefused } from '../webhooks/targets';
 import type { ConfiguredProvider, ProviderSettings } from './settings';
 
 /**
@@ -12,9 +14,16 @@ import type { ConfiguredProvider, ProviderSettings } from './settings';
 /** A third party that has not answered by then is treated as down (a browser may be waiting). */
 const TIMEOUT_MS = 10_000;
 
-const request = (url: string, init: RequestInit) =>
+/** Where a request goes: the operator's configured URLs as they are, a user's server guarded. */
+type Endpoint = Pick<ProviderSettings, 'guarded'>;
+
+const request = (provider: Endpoint, url: string, init: RequestInit) =>
   // Redirects are not followed: a token or profile endpoint that redirects is misconfigured.
-  fetch(url, { ...init, redirect: 'manual', signal: AbortSignal.timeout(TIMEOUT_MS) });
+  (provider.guarded ? serviceFetch : fetch)(url, {
+    ...init,
+    redirect: 'manual',
+    signal: AbortSignal.timeout(TIMEOUT_MS),
+  });
 
 export function pkcePair() {
   const verifier = randomBytes(32).toString('base64url');
@@ -129,10 +138,11 @@ async function requestTokens(
   let res: Response;
   let payload: Record<string, unknown>;
   try {
-    res = await request(url, { method: 'POST', headers, body });
+    res = await request(provider, url, { method: 'POST', headers, body });
     payload = await readPayload(res);
-  } catch {
-    return { ok: false, error: 'provider_unreachable', refused: false };
+  } catch (error) {
+    const code = error instanceof TargetRefused ? 'service_url_refused' : 'provider_unreachable';
+    return { ok: false, error: code, refused: false };
   }
   const answer = res.ok ? ZTokenAnswer.safeParse(payload) : undefined;
   if (!answer?.success) {
@@ -218,7 +228,7 @@ export async function fetchProfile(
   // docs/integrations.md: always a string; the platform's name when the profile says nothing.
   const empty = { accountName: entry.name, pages: [] };
   try {
-    const res = await request(provider.profileUrl, {
+    const res = await request(provider, provider.profileUrl, {
       method: entry.profile.method ?? 'GET',
       headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
     });
@@ -247,7 +257,7 @@ export async function revokeTokens(
   if (!entry.revoke || !url) return false;
   try {
     if (entry.revoke.style === 'bearer') {
-      const res = await request(url, {
+      const res = await request(provider, url, {
         method: entry.revoke.method,
         headers: { authorization: `Bearer ${tokens.accessToken}` },
       });
@@ -265,7 +275,7 @@ export async function revokeTokens(
     if (clientId && clientSecret) {
       authenticateClient(entry, { ...provider, clientId, clientSecret }, body, headers);
     }
-    const res = await request(url, { method: 'POST', headers, body });
+    const res = await request(provider, url, { method: 'POST', headers, body });
     await res.body?.cancel();
     return res.ok;
   } catch {

@@ -37,6 +37,11 @@ export interface ProviderSettings {
   profileUrl: string;
   revokeUrl: string | undefined;
   metricsUrl: string | undefined;
+  /**
+   * The URLs are on a server a user chose (a Mastodon instance), not the operator's: each
+   * request goes through the webhooks' rule (publishing/service-url.ts). Absent: trusted.
+   */
+  guarded?: boolean;
 }
 
 export function providerSettings(entry: OAuthEntry, env: Env = process.env): ProviderSettings {

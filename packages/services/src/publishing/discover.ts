@@ -44,6 +44,13 @@ export async function discoverNetworkChannels(
     return await provider.discoverChannels(credentials, context);
   } catch (error) {
     const classified = provider.classify(error);
+    // Refused at the call, past the check above: its DNS changed in between.
+    if (classified.class === 'address_refused') {
+      throw invalid(
+        'serviceUrl',
+        'serviceUrl resolves to a private, loopback or link-local address.',
+      );
+    }
     if (REFUSALS.has(classified.class)) {
       throw invalid('apiKey', `${provider.name} refused these credentials: ${classified.message}`);
     }

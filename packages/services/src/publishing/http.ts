@@ -1,4 +1,6 @@
+import { TargetRefused } from '../webhooks/targets';
 import type { ClassifiedError } from './provider';
+import { serviceFetch } from './service-url';
 
 /**
  * Calls to a network, with failures described the way the engine needs to classify them: did
@@ -33,6 +35,8 @@ export class NetworkError extends Error {
       body?: unknown;
       /** False only when the request certainly never reached the network. */
       sent: boolean;
+      /** The address was refused (a connection's own server, `guarded`): nothing was sent. */
+      refused?: boolean;
       /**
        * What happened on the wire (the host and port, the socket's error code): the worker's
        * log's, never the message, which accounts read (docs/publishing.md, States).
@@ -63,24 +67,37 @@ async function readErrorBody(res: Response): Promise<unknown> {
   }
 }
 
+/** In plain words, as a target's error shows it: the reason and the host are the log's. */
+export const REFUSED_MESSAGE =
+  "Chorus refused to call this channel's server (its serviceUrl): it must be https on a public address, port 443 or 8443, unless the deployment allows private targets (CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS).";
+
 /**
  * `fetch` that throws a `NetworkError` for anything but a 2xx (redirects are not followed) and
  * for a request that failed on the way, with `sent` telling whether it may have been acted on.
+ * `guarded`: the URL is a connection's own server, a user's choice, called under the webhooks'
+ * rule (`serviceFetch`); a refusal is a `NetworkError` with `refused`.
  */
 export async function networkFetch(
   url: string | URL,
-  init: RequestInit & { timeoutMs?: number } = {},
+  init: RequestInit & { timeoutMs?: number; guarded?: boolean; duplex?: 'half' } = {},
 ): Promise<Response> {
-  const { timeoutMs = DEFAULT_TIMEOUT_MS, signal, ...rest } = init;
+  const { timeoutMs = DEFAULT_TIMEOUT_MS, signal, guarded, ...rest } = init;
   const timeout = AbortSignal.timeout(timeoutMs);
   let res: Response;
   try {
-    res = await fetch(url, {
+    res = await (guarded ? serviceFetch : fetch)(url, {
       ...rest,
       redirect: 'manual',
       signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
     });
   } catch (error) {
+    if (error instanceof TargetRefused) {
+      throw new NetworkError(REFUSED_MESSAGE, {
+        sent: false,
+        refused: true,
+        wire: `${new URL(url).host}: refused: ${error.message}`,
+      });
+    }
     const code = causeCode(error);
     const sent = !(code && NOT_SENT.has(code));
     const wire = `${new URL(url).host}: ${timeout.aborted ? `no answer within ${timeoutMs} ms` : (code ?? 'the request failed')}`;
@@ -136,7 +153,8 @@ export function classifyHttp(error: unknown): ClassifiedError {
   if (!(error instanceof NetworkError)) {
     return { class: 'unknown_outcome', message: 'The request failed unexpectedly.' };
   }
-  const { status, headers, sent } = error.details;
+  const { status, headers, sent, refused } = error.details;
+  if (refused) return { class: 'address_refused', message: error.message };
   if (status === undefined) {
     return sent
       ? { class: 'unknown_outcome', message: error.message }

@@ -24,6 +24,12 @@ export interface ProviderContext {
    * or the connection's own server (a Bluesky PDS, a Mastodon instance).
    */
   apiUrl: string;
+  /**
+   * `apiUrl` is the connection's own server, an address a user chose: every call to it goes
+   * through the webhooks' rule, checked as each connection resolves it (`networkFetch`'s
+   * `guarded`). Absent for the network's configured or real API, which the operator trusts.
+   */
+  guarded?: boolean;
   /** Our app at the network, for refreshing OAuth tokens (absent for networks without OAuth). */
   oauth?: { tokenUrl: string; clientId: string; clientSecret: string };
   /** Aborts the network calls of this attempt (the engine's timeout, a worker stopping). */
@@ -116,10 +122,18 @@ export interface Published {
  * - `revoked`: the connection is marked `needs_reconnect`, the target fails `reconnect_required`;
  * - `rejected`: the network refused the post; the target fails with the network's message;
  * - `unknown_outcome`: the request may have been acted on (a timeout after it was sent):
- *   retried where the provider is `idempotent`, otherwise the target becomes `unconfirmed`.
+ *   retried where the provider is `idempotent`, otherwise the target becomes `unconfirmed`;
+ * - `address_refused`: the connection's own server is an address the deployment refuses
+ *   (`networkFetch`'s `guarded`): nothing was sent; the target fails `service_url_refused`.
  */
 export type ErrorClass =
-  'rate_limited' | 'transient' | 'token_expired' | 'revoked' | 'rejected' | 'unknown_outcome';
+  | 'rate_limited'
+  | 'transient'
+  | 'token_expired'
+  | 'revoked'
+  | 'rejected'
+  | 'unknown_outcome'
+  | 'address_refused';
 
 export interface ClassifiedError {
   class: ErrorClass;

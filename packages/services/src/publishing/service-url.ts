@@ -1,4 +1,5 @@
 import { AppError } from '../shared/errors';
+import { guardedFetch } from '../webhooks/guarded-fetch';
 import { checkTarget, TargetRefused } from '../webhooks/targets';
 import { webhookSettings } from '../webhooks/settings';
 
@@ -12,9 +13,23 @@ export async function assertServiceAllowed(serviceUrl: string) {
     await checkTarget(serviceUrl, webhookSettings().allowPrivateTargets);
   } catch (error) {
     if (!(error instanceof TargetRefused)) throw error;
-    const message = error.message.replace(/^The URL/, 'serviceUrl');
-    throw new AppError('validation_error', message, {
-      issues: [{ path: 'serviceUrl', message }],
-    });
+    throw serviceUrlRefused(error);
   }
 }
+
+/** A refusal of the server's address as the 400 naming `serviceUrl` a connect answers. */
+export function serviceUrlRefused(error: TargetRefused) {
+  const message = error.message.replace(/^The URL/, 'serviceUrl');
+  return new AppError('validation_error', message, {
+    issues: [{ path: 'serviceUrl', message }],
+  });
+}
+
+/**
+ * Every call to a connection's own server, not only the connect's check: the webhooks' rule
+ * at each request, the setting read then, and the address checked as the connection resolves
+ * it (docs/publishing.md, Channels), since a stored server or its DNS can change after the
+ * connect. Throws `TargetRefused` when refused, before anything is sent.
+ */
+export const serviceFetch = (url: string | URL, init: RequestInit & { duplex?: 'half' }) =>
+  guardedFetch(url, init, webhookSettings().allowPrivateTargets);

@@ -115,6 +115,8 @@ const isLoopback = (address: string) => {
 };
 
 export class TargetRefused extends Error {}
+/** A host that does not resolve (now): DNS may answer next time, where an address refused will not. */
+export class TargetUnresolved extends TargetRefused {}
 
 /** The host of a URL as `lookup` and `isIP` take it (IPv6 without brackets). */
 const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
@@ -143,7 +145,7 @@ export async function checkTarget(
   const addresses = isIP(host)
     ? [host]
     : await resolve(host).catch(() => {
-        throw new TargetRefused(`${host} does not resolve.`);
+        throw new TargetUnresolved(`${host} does not resolve.`);
       });
   if (url.protocol === 'http:' && !(allowPrivate && addresses.every(isLoopback))) {
     throw new TargetRefused('The URL must be https.');

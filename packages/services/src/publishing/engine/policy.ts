@@ -11,7 +11,10 @@ import type { PublishingSettings } from './settings';
  * - `rejected`: `failed` with the network's message, not retryable as it is;
  * - `unknown_outcome`: retried like a transient failure where the provider is idempotent,
  *   else `unconfirmed`: never sent again by itself, a person resolves it;
- * - `token_expired` reaching here means a refreshed token was refused too: retried later.
+ * - `token_expired` reaching here means a refreshed token was refused too: retried later;
+ * - `address_refused`: `failed` `service_url_refused` at once, never retried by itself (the
+ *   server's address stays refused until the channel is connected again elsewhere or the
+ *   deployment allows it; then `retry` can help).
  */
 export type Verdict =
   | { kind: 'retry'; at: Date; error: TargetError }
@@ -33,6 +36,7 @@ const CODES: Record<ClassifiedError['class'], string> = {
   revoked: 'reconnect_required',
   rejected: 'rejected',
   unknown_outcome: 'unknown_outcome',
+  address_refused: 'service_url_refused',
 };
 
 /** The delay before attempt `attempts + 1` after a transient failure. */
@@ -56,6 +60,8 @@ export function verdict(
       return { kind: 'failed', error: error(true), reconnect: true };
     case 'rejected':
       return { kind: 'failed', error: error(false) };
+    case 'address_refused':
+      return { kind: 'failed', error: error(true) };
     case 'unknown_outcome':
       if (!facts.idempotent) {
         return {

@@ -54,10 +54,14 @@ const DEFAULT_API_URLS: Record<Network, string> = {
 export const networkOf = (integrationId: string): Network | null =>
   (NETWORKS as readonly string[]).includes(integrationId) ? (integrationId as Network) : null;
 
+const originOf = (url: string) => (URL.canParse(url) ? new URL(url).origin : url);
+
 /**
  * Where and how a provider reaches its network for a channel: the connection's own server
  * (a Bluesky PDS, a Mastodon instance) when its credentials name one, else the configured or
- * real API; our OAuth app where the network has one, for refreshing.
+ * real API; our OAuth app where the network has one, for refreshing. The own server is a
+ * user's choice, `guarded` (docs/publishing.md, Channels), unless it is the operator's API
+ * itself (a Bluesky session keeps the API it was opened on as its `serviceUrl`).
  */
 export function providerContext(
   network: Network,
@@ -65,14 +69,16 @@ export function providerContext(
   env: Env = process.env,
 ): ProviderContext {
   const own = credentials.extra?.serviceUrl ?? credentials.extra?.instanceUrl;
-  const configured = env[`${envPrefix(network)}API_URL`]?.trim();
-  const apiUrl = own ?? configured ?? DEFAULT_API_URLS[network];
+  const operators = env[`${envPrefix(network)}API_URL`]?.trim() || DEFAULT_API_URLS[network];
+  const apiUrl = own ?? operators;
+  const guarded = own !== undefined && originOf(own) !== originOf(operators);
+  const where = guarded ? { apiUrl, guarded } : { apiUrl };
   const entry = findEntry(network);
   if (entry?.authMethod === 'oauth2') {
     const settings = providerSettings(entry, env);
     if (settings.clientId && settings.clientSecret) {
       return {
-        apiUrl,
+        ...where,
         oauth: {
           tokenUrl: settings.tokenUrl,
           clientId: settings.clientId,
@@ -81,5 +87,5 @@ export function providerContext(
       };
     }
   }
-  return { apiUrl };
+  return where;
 }

@@ -19,6 +19,7 @@ const endpoint = (context: ProviderContext, nsid: string) =>
 async function xrpc<T>(context: ProviderContext, url: string, call: Call, init: NetworkInit = {}) {
   const { data } = await requestJson(url, {
     signal: context.signal,
+    guarded: context.guarded,
     ...init,
     headers: {
       accept: 'application/json',

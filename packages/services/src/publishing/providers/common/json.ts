@@ -1,4 +1,5 @@
 import { networkFetch } from '../../http';
+import type { ProviderContext } from '../../provider';
 
 /** The request (and the fetch options the DOM types lack) a network call is made with. */
 export type NetworkInit = Omit<RequestInit, 'headers'> & {
@@ -8,6 +9,8 @@ export type NetworkInit = Omit<RequestInit, 'headers'> & {
   json?: unknown;
   /** Required by fetch for a streamed body. */
   duplex?: 'half';
+  /** A connection's own server: `ProviderContext.guarded`. */
+  guarded?: boolean;
 };
 
 /** A network call through `networkFetch`, answering its status and JSON body (null when empty). */
@@ -26,13 +29,21 @@ export async function requestJson(url: string, init: NetworkInit = {}) {
   };
 }
 
-/** Calls to one network API as one user: a base URL, a bearer token, the attempt's signal. */
-export function bearerCall(baseUrl: string, accessToken: string, signal?: AbortSignal) {
+/**
+ * Calls to one network API as one user: a base URL, a bearer token, and the attempt's signal
+ * and guard from its context.
+ */
+export function bearerCall(
+  baseUrl: string,
+  accessToken: string,
+  context: Pick<ProviderContext, 'signal' | 'guarded'>,
+) {
   const base = baseUrl.replace(/\/+$/, '');
   return async (path: string, init: NetworkInit = {}) =>
     (
       await requestJson(`${base}${path}`, {
-        signal,
+        signal: context.signal,
+        guarded: context.guarded,
         ...init,
         headers: { authorization: `Bearer ${accessToken}`, ...init.headers },
       })

@@ -28,7 +28,7 @@ export const instanceBase = (url: string) => url.replace(/\/+$/, '');
 
 export function mastodonApi(context: ProviderContext, accessToken: string) {
   const base = instanceBase(context.apiUrl);
-  const call = bearerCall(base, accessToken, context.signal);
+  const call = bearerCall(base, accessToken, context);
 
   /** Media v2: uploaded at once, then (202) polled until its full-size `url` is set. */
   async function upload(media: PublishMedia): Promise<string> {

@@ -12,6 +12,8 @@ const NEXT_STEP: Partial<Record<string, string>> = {
   reconnect_required: 'The network withdrew our access: reconnect it, then retry.',
   channel_unavailable: 'The channel was disconnected: connect it again, then retry.',
   media_unavailable: 'An attachment was deleted from the library: edit the post.',
+  service_url_refused:
+    'The server this channel was connected on is not allowed here: connect it again on a public https address, then retry.',
 };
 
 function Outcome({ target, network, zone }: { target: Target; network: string; zone: string }) {
