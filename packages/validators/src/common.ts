@@ -1,5 +1,11 @@
 import { z } from 'zod';
 
+/**
+ * A link Chorus keeps or shows: an absolute http(s) URL written out in full (scheme and `//`),
+ * never `javascript:`, `data:` or a relative path, whoever gave it (a client, a network).
+ */
+export const isWebUrl = (value: string) => /^https?:\/\//i.test(value) && URL.canParse(value);
+
 /** ISO 8601 UTC with milliseconds and `Z` (docs/api.md). */
 export const ZTimestamp = z.iso.datetime().meta({ example: '2026-11-21T10:00:00.000Z' });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ZTimestamp } from './common';
+import { isWebUrl, ZTimestamp } from './common';
 
 export const INTEGRATION_CATEGORIES = ['social', 'design', 'storage'] as const;
 export const ZIntegrationCategory = z.enum(INTEGRATION_CATEGORIES);
@@ -57,7 +57,7 @@ export const ZIntegrationIdParam = z.object({ integrationId: z.string() });
  * (scheme and `//`), without user credentials, which phishing links use to disguise a host.
  */
 function isRedirectUrl(value: string): boolean {
-  if (!/^https?:\/\//i.test(value) || !URL.canParse(value)) return false;
+  if (!isWebUrl(value)) return false;
   const url = new URL(value);
   return url.hostname !== '' && url.username === '' && url.password === '';
 }
@@ -99,10 +99,7 @@ export const ZConnectIntegration = ZIntegrationIdParam.extend({
     .string()
     .trim()
     .max(2048)
-    .refine(
-      (value) => /^https?:\/\//i.test(value) && URL.canParse(value),
-      'Must be an absolute http(s) URL.',
-    )
+    .refine(isWebUrl, 'Must be an absolute http(s) URL.')
     .optional()
     .meta({
       description:

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { SINGLE_LINE_MESSAGE, singleLine } from './text';
-import { paginationQuery, rangeBound, ZTimestamp, ZZonedTime } from './common';
+import { isWebUrl, paginationQuery, rangeBound, ZTimestamp, ZZonedTime } from './common';
 import { ZEnvelope, ZListEnvelope } from './envelope';
 import type { Issue } from './publishing/check';
 import { ZRecurrence } from './recurrence';
@@ -192,7 +192,10 @@ export const ZTarget = z
         '`pending` (waiting to be sent), `publishing` (being sent), `published`, `failed` (see `error`), `unconfirmed` (the outcome is unknown: check the network, then `resolve`).',
     }),
     externalId: z.string().nullable().meta({ description: "The post's id at the network." }),
-    url: z.string().nullable().meta({ description: 'Where the post is seen on the network.' }),
+    url: z.string().nullable().meta({
+      description:
+        'Where the post is seen on the network: an absolute http(s) URL, or null where the network gave none (a link of another kind is not kept).',
+    }),
     publishedAt: ZTimestamp.nullable(),
     attempts: z.number().int(),
     error: z
@@ -333,15 +336,10 @@ export const ZResolveTarget = z
       description:
         '`true`: the post is on the network; `false`: it is not (the target fails, retryable).',
     }),
-    url: z
-      .string()
-      .max(2048)
-      .refine((v) => /^https?:\/\//i.test(v) && URL.canParse(v), 'Must be an absolute http(s) URL.')
-      .optional()
-      .meta({
-        description: 'With `published: true`: where the post is on the network, if known.',
-        example: 'https://bsky.app/profile/alice.bsky.social/post/3l6oveex3ii2l',
-      }),
+    url: z.string().max(2048).refine(isWebUrl, 'Must be an absolute http(s) URL.').optional().meta({
+      description: 'With `published: true`: where the post is on the network, if known.',
+      example: 'https://bsky.app/profile/alice.bsky.social/post/3l6oveex3ii2l',
+    }),
   })
   .meta({ id: 'ResolveTarget' });
 export type ResolveTargetInput = z.infer<typeof ZResolveTarget>;

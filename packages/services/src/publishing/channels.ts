@@ -21,6 +21,7 @@ import {
 } from '@chorus/validators';
 import { newId } from '../shared/ids';
 import { sealChannelCredentials } from './credentials';
+import { networkLink } from './links';
 import { readTablePage } from '../shared/pagination';
 import type { Tx } from '../posts/tx';
 import type { DiscoveredChannel } from './provider';
@@ -101,7 +102,8 @@ export async function saveDiscoveredChannels(
       kind: found.kind,
       name: cleanLine(found.name) || found.externalId,
       handle: cleanLine(found.handle) || found.externalId,
-      avatarUrl: found.avatarUrl === null ? null : cleanLine(found.avatarUrl) || null,
+      // Shown as an image by the dashboard and any client: an http(s) URL or nothing.
+      avatarUrl: networkLink(found.avatarUrl, { integrationId, externalId: found.externalId }),
       credentials: found.credentials
         ? sealChannelCredentials({ accountId, id }, found.credentials)
         : null,

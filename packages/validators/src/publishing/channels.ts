@@ -12,7 +12,10 @@ export const ZChannel = z
     integrationId: ZNetwork.meta({ example: 'bluesky' }),
     name: z.string().meta({ example: 'Acme' }),
     handle: z.string().meta({ example: '@acme.bsky.social' }),
-    avatarUrl: z.string().nullable(),
+    avatarUrl: z.string().nullable().meta({
+      description:
+        "The channel's picture at the network: an absolute http(s) URL, or null (a link of another kind is not kept).",
+    }),
     kind: z.enum(CHANNEL_KINDS).meta({
       description:
         '`profile` (a person), `page` (a Facebook Page), `organization` (a LinkedIn organisation), `account` (any other single account).',

@@ -16,6 +16,7 @@ import { toConnectedIntegration } from '../../integrations/connections';
 import { recordEvent } from '../../events/record';
 import { recordActivity } from '../../posts/activity';
 import type { Tx } from '../../posts/tx';
+import { networkLink } from '../links';
 import type { PublishProgress } from '../provider';
 import { settlePost } from '../settle';
 
@@ -82,7 +83,7 @@ export async function saveProgress(db: Db, claim: TargetRow, progress: PublishPr
 }
 
 export type Outcome =
-  | { status: 'published'; externalId: string; url: string }
+  | { status: 'published'; externalId: string; url: string | null }
   | {
       status: 'failed' | 'unconfirmed';
       error: TargetError;
@@ -115,15 +116,31 @@ function changes(outcome: Outcome) {
 }
 
 /**
+ * The outcome with the network's links as Chorus keeps them (links.ts): a post's `url` that is
+ * not an absolute http(s) URL is null, never stored, served or sent in an event.
+ */
+function withKeptLinks(claim: TargetRow, outcome: Outcome): Outcome {
+  const about = { targetId: claim.id, channelId: claim.channelId };
+  if (outcome.status === 'published') {
+    return { ...outcome, url: networkLink(outcome.url, about) };
+  }
+  if (outcome.status !== 'pending' && outcome.head) {
+    return { ...outcome, head: { ...outcome.head, url: networkLink(outcome.head.url, about) } };
+  }
+  return outcome;
+}
+
+/**
  * Writes an attempt's outcome and settles the post, in one transaction. Only while the claim
  * holds: an attempt whose target was taken over (its lease ran out) changes nothing.
  */
 export async function writeOutcome(
   db: Db,
   claim: TargetRow,
-  outcome: Outcome,
+  given: Outcome,
   also?: (tx: Tx) => Promise<void>,
 ): Promise<boolean> {
+  const outcome = withKeptLinks(claim, given);
   return db.transaction(async (tx) => {
     const rows = await tx
       .update(postTargets)
