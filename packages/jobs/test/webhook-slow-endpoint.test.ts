@@ -55,6 +55,27 @@ async function startReceiver(opts: { hold: boolean }) {
 }
 type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
+/** A new account, and its admin as a signed-in principal with every scope. */
+async function newAccount(db: Database['db'], name: string) {
+  const { accountId, adminId } = await createAccount(db, {
+    name,
+    admin: {
+      name: 'Ada',
+      email: `ada@${name.replace(/\W/g, '')}.test`,
+      password: 'correct horse battery',
+    },
+  });
+  const principal = {
+    accountId,
+    userId: adminId,
+    role: 'admin' as const,
+    tier: 'free' as const,
+    credential: { kind: 'session' as const, id: 'test' },
+    scopes: [...SCOPES],
+  };
+  return { accountId, principal };
+}
+
 describe('a slow webhook endpoint', () => {
   let database: Database & { url: string };
   let worker: Worker;
@@ -97,19 +118,7 @@ describe('a slow webhook endpoint', () => {
   let accounts = 0;
   /** An account with one webhook per receiver, every event subscribed. */
   async function accountWith(...targets: Receiver[]) {
-    const n = ++accounts;
-    const { accountId, adminId } = await createAccount(database.db, {
-      name: `Slow ${n}`,
-      admin: { name: 'Ada', email: `ada${n}@slow.test`, password: 'correct horse battery' },
-    });
-    const principal = {
-      accountId,
-      userId: adminId,
-      role: 'admin' as const,
-      tier: 'free' as const,
-      credential: { kind: 'session' as const, id: 'test' },
-      scopes: [...SCOPES],
-    };
+    const { accountId, principal } = await newAccount(database.db, `Slow ${++accounts}`);
     const hooks = [];
     for (const target of targets) {
       hooks.push(
@@ -250,18 +259,7 @@ describe('a backlog to one endpoint', () => {
     const database = await createTestServerDatabase();
     const fast = await startReceiver({ hold: false });
     const perEndpoint = 3;
-    const { accountId, adminId } = await createAccount(database.db, {
-      name: 'Backlog',
-      admin: { name: 'Ada', email: 'ada@backlog.test', password: 'correct horse battery' },
-    });
-    const principal = {
-      accountId,
-      userId: adminId,
-      role: 'admin' as const,
-      tier: 'free' as const,
-      credential: { kind: 'session' as const, id: 'test' },
-      scopes: [...SCOPES],
-    };
+    const { accountId, principal } = await newAccount(database.db, 'Backlog');
     await createWebhook({
       db: database.db,
       principal,
