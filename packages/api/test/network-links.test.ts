@@ -3,6 +3,7 @@ import { publishTarget } from '@chorus/services';
 import { mastodonFaults, startMastodonStandIn, type MastodonStandIn } from '@chorus/stand-ins';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startHarness, type Harness } from './harness';
+import { operatorLog } from './operator-log';
 import { createPost, eventsOf } from './posts-fixtures';
 
 /**
@@ -49,18 +50,6 @@ const status = (
     body: { id, uri, url, favourites_count: 0, reblogs_count: 0, replies_count: 0 },
   },
 });
-
-/** What the worker wrote to stderr meanwhile, one parsed line each. */
-function operatorLog() {
-  const lines: Record<string, unknown>[] = [];
-  const write = process.stderr.write.bind(process.stderr);
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk, ...rest) => {
-    const text = String(chunk);
-    if (text.startsWith('{')) lines.push(JSON.parse(text) as Record<string, unknown>);
-    return write(chunk, ...(rest as []));
-  });
-  return lines;
-}
 
 async function connect() {
   const connected = await h.call('POST', '/api/integrations/connect/mastodon', {

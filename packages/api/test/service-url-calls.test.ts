@@ -3,6 +3,7 @@ import { publishTarget, syncPublishedFigures } from '@chorus/services';
 import { startMastodonStandIn, type MastodonStandIn } from '@chorus/stand-ins';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startHarness, type Harness } from './harness';
+import { operatorLog } from './operator-log';
 import { createPost } from './posts-fixtures';
 
 /**
@@ -60,18 +61,6 @@ async function publishNow(channelId: string) {
     targets: [{ channelId }],
   });
   return { postId: post.id, targetId: (post.targets as { id: string }[])[0]?.id ?? '' };
-}
-
-/** What the worker wrote to stderr meanwhile, one parsed line each. */
-function operatorLog() {
-  const lines: Record<string, unknown>[] = [];
-  const write = process.stderr.write.bind(process.stderr);
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk, ...rest) => {
-    const text = String(chunk);
-    if (text.startsWith('{')) lines.push(JSON.parse(text) as Record<string, unknown>);
-    return write(chunk, ...(rest as []));
-  });
-  return lines;
 }
 
 describe('publishing to a server connected while private targets were allowed', () => {
