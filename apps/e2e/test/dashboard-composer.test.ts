@@ -301,7 +301,7 @@ describe('the composer', () => {
     await page.context().close();
   });
 
-  it('asks before leaving unsaved changes, by a link or by closing the tab; not once saved', async () => {
+  it('asks before leaving unsaved changes, by a link, Back or Forward, or closing the tab; not once saved', async () => {
     const page = await signedIn(browser, base, ADMIN, { timezoneId: 'UTC' });
     await page.goto('/dashboard/posts/new');
     await page.getByRole('heading', { name: 'New post', level: 1 }).waitFor();
@@ -330,6 +330,16 @@ describe('the composer', () => {
       .toEqual(['confirm: Leave this page? Your changes to this post are not saved.']);
     expect(new URL(page.url()).pathname).toBe('/dashboard/posts/new');
     expect(await page.getByLabel('Title').inputValue()).toBe(title);
+    // So does the browser's Forward (or Back) to another page of the app, which unloads nothing.
+    page.once('dialog', (dialog) => {
+      asked.push(`${dialog.type()}: ${dialog.message()}`);
+      void dialog.dismiss();
+    });
+    await page.evaluate(() => history.forward());
+    await expect.poll(() => asked).toHaveLength(2);
+    expect(asked[1]).toBe('confirm: Leave this page? Your changes to this post are not saved.');
+    expect(new URL(page.url()).pathname).toBe('/dashboard/posts/new');
+    expect(await page.getByLabel('Title').inputValue()).toBe(title);
     // Closing the tab asks too (the browser's own question).
     const unload = new Promise<string>((resolve) =>
       page.once('dialog', (dialog) => {
@@ -352,7 +362,7 @@ describe('the composer', () => {
     await page.getByRole('region', { name: 'Content' }).getByLabel('Content').waitFor();
     await posts.click();
     await page.waitForURL((url) => url.pathname === '/dashboard/posts');
-    expect(asked).toHaveLength(1);
+    expect(asked).toHaveLength(2);
     await page.context().close();
   });
 });

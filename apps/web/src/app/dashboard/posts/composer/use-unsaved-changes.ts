@@ -14,9 +14,23 @@ const snapshot = (form: HTMLFormElement) =>
   );
 
 /**
+ * The part of the Navigation API read here (not yet in TypeScript's DOM types): Chromium and
+ * Safari have it; elsewhere Back and Forward go without asking, as before.
+ */
+interface HistoryNavigation {
+  addEventListener(type: 'navigate', listener: (event: TraversalEvent) => void): void;
+  removeEventListener(type: 'navigate', listener: (event: TraversalEvent) => void): void;
+}
+interface TraversalEvent extends Event {
+  navigationType: 'push' | 'replace' | 'reload' | 'traverse';
+}
+
+/**
  * Asks before the composer's unsaved changes are lost: the browser's own prompt when the tab
  * closes or reloads (`beforeunload`), and a confirmation on a click on a link to another page
- * of the app, which the app router follows without unloading anything. Changed means the form
+ * of the app, or on Back or Forward to another of its pages, which the app router follows
+ * without unloading anything (the Navigation API's `navigate` event, cancelable for such a
+ * step once the page has been used; no `beforeunload` fires for it). Changed means the form
  * differs from the post as last saved (`saved`, a change when a save answered), so typing then
  * undoing it asks nothing; a refused save keeps the changes unsaved. The answer is the form's ref.
  */
@@ -58,11 +72,18 @@ export function useUnsavedChanges(saved: string) {
       // document, above React's root), which then leaves the click alone.
       if (!window.confirm(ASK)) event.preventDefault();
     };
+    const onTraverse = (event: TraversalEvent) => {
+      if (event.navigationType !== 'traverse' || !event.cancelable || !changed()) return;
+      if (!window.confirm(ASK)) event.preventDefault();
+    };
+    const navigation = (window as { navigation?: HistoryNavigation }).navigation;
     window.addEventListener('beforeunload', onBeforeUnload);
     document.addEventListener('click', onClick, true);
+    navigation?.addEventListener('navigate', onTraverse);
     return () => {
       window.removeEventListener('beforeunload', onBeforeUnload);
       document.removeEventListener('click', onClick, true);
+      navigation?.removeEventListener('navigate', onTraverse);
     };
   }, []);
   return remember;
