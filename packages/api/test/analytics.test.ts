@@ -108,6 +108,22 @@ describe('POST /api/analytics/events', () => {
     expect(await eventsIn(h.main.accountId)).toBe(before);
   });
 
+  it('checks every item’s fields first, then, once they are right, every reference', async () => {
+    const batch = [
+      { type: 'view', integrationId: 'myspace' },
+      { type: 'purchase' },
+      { type: 'view', count: 0 },
+      { type: 'view', contentId: 'post_nope' },
+    ];
+    const fields = await record(batch);
+    expect(fields.status).toBe(400);
+    expect(issuePaths(fields.json)).toEqual(['events[1].type', 'events[2].count']);
+    const fixed = batch.map((event, i) => (i === 1 || i === 2 ? { type: 'view' } : event));
+    const references = await record(fixed);
+    expect(references.status).toBe(400);
+    expect(issuePaths(references.json)).toEqual(['events[0].integrationId', 'events[3].contentId']);
+  });
+
   it('validates every field of every item before writing', async () => {
     const before = await eventsIn(h.main.accountId);
     const tooBig = { blob: 'x'.repeat(8 * 1024) };
