@@ -60,6 +60,66 @@ async function wentOut(extra: { mastodon?: Record<string, unknown> } = {}) {
   return { id: post.id, sent: sent.id, maybe: maybe.id, targets: draft.json.data.targets };
 }
 
+describe('a post that went out never becomes a series', () => {
+  const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString();
+
+  it('refuses a recurrence while a target is published or unconfirmed, naming recurrence and the targets', async () => {
+    const post = await wentOut();
+    for (const body of [
+      { recurrence: 'FREQ=DAILY' },
+      { status: 'scheduled', scheduledAt: tomorrow(), recurrence: 'FREQ=WEEKLY' },
+      { recurrence: 'FREQ=DAILY', targets: post.targets },
+    ]) {
+      const answer = await put(post.id, body);
+      expect(answer.status, JSON.stringify(body)).toBe(400);
+      expect(answer.json.error.code).toBe('validation_error');
+      const [issue] = answer.json.error.details.issues;
+      expect(issue.path).toBe('recurrence');
+      expect(issue.message).toContain('would go out there again');
+      expect(issue.message).toContain(post.sent);
+      expect(issue.message).toContain(post.maybe);
+    }
+    const kept = await h.call('GET', `/api/content/posts/${post.id}`);
+    expect(kept.json.data).toMatchObject({ status: 'draft', recurrence: null });
+    // Resolved as not published, the X target is free again; the Mastodon one still holds.
+    await h.db.update(posts).set({ status: 'failed' }).where(eq(posts.id, post.id));
+    const resolve = `/api/content/posts/${post.id}/targets/${post.maybe}/resolve`;
+    expect((await h.call('POST', resolve, { body: { published: false } })).status).toBe(200);
+    expect((await put(post.id, { status: 'draft' })).status).toBe(200);
+    const still = await put(post.id, { recurrence: 'FREQ=DAILY' });
+    expect(still.status).toBe(400);
+    expect(still.json.error.details.issues[0].message).toContain(post.sent);
+    expect(still.json.error.details.issues[0].message).not.toContain(post.maybe);
+    // No rule, or the same none again, is no series: allowed as ever.
+    expect((await put(post.id, { recurrence: null, title: 'Renamed' })).status).toBe(200);
+  });
+
+  it('lets a post whose only sent-or-not target was resolved as not published become a series', async () => {
+    const post = await createPost(h, {
+      title: 'Maybe',
+      content: 'Hello',
+      status: 'published',
+      targets: [{ channelId: x }],
+    });
+    const [target = { id: '' }] = post.targets as Answered[];
+    await setTarget(h, target.id, { status: 'unconfirmed', attempts: 1 });
+    await h.db.update(posts).set({ status: 'failed' }).where(eq(posts.id, post.id));
+    expect((await put(post.id, { status: 'draft' })).status).toBe(200);
+    expect((await put(post.id, { recurrence: 'FREQ=DAILY' })).status).toBe(400);
+    await h.db.update(posts).set({ status: 'failed' }).where(eq(posts.id, post.id));
+    const resolve = `/api/content/posts/${post.id}/targets/${target.id}/resolve`;
+    expect((await h.call('POST', resolve, { body: { published: false } })).status).toBe(200);
+    expect((await put(post.id, { status: 'draft' })).status).toBe(200);
+    const series = await put(post.id, {
+      status: 'scheduled',
+      scheduledAt: tomorrow(),
+      recurrence: 'FREQ=DAILY',
+    });
+    expect(series.status, JSON.stringify(series.json)).toBe(200);
+    expect(series.json.data).toMatchObject({ status: 'scheduled', recurrence: 'FREQ=DAILY' });
+  });
+});
+
 describe('a PUT of targets on a post that went out', () => {
   it('refuses to drop the unconfirmed target, and the repro never gets to send X again', async () => {
     const post = await wentOut();

@@ -1,5 +1,5 @@
-import { accounts, inArray } from '@chorus/db';
-import { RRule } from '@chorus/validators';
+import { accounts, asc, eq, inArray, postTargets } from '@chorus/db';
+import { isLockedTarget, RRule } from '@chorus/validators';
 import { DateTime } from 'luxon';
 import type { PostRow, Reader } from './records';
 import { invalid } from './rules';
@@ -222,12 +222,32 @@ export async function nextOccurrenceOf(db: Reader, post: SeriesFields, now: Date
   return series.firstFrom(post.scheduledAt > now ? post.scheduledAt : now);
 }
 
-/** A rule changes while no occurrence is settled by it: a draft, pending or scheduled post. */
-export function assertRecurrenceEditable(row: PostRow) {
-  if (['draft', 'pending_approval', 'scheduled'].includes(row.status)) return;
+/**
+ * A rule changes while no occurrence is settled by it: a draft, pending or scheduled post. A
+ * post that went to a channel, or may have (a locked target: published, unconfirmed), never
+ * takes one: each occurrence copies its targets as new ones, so every copy would go to that
+ * channel again (docs/workflow.md#recurring-posts). Both are refused naming `recurrence`, as a
+ * rule the post cannot have; taking the rule off (null) is always allowed.
+ */
+export async function assertRecurrenceEditable(tx: Reader, row: PostRow, rule: string | null) {
+  if (!['draft', 'pending_approval', 'scheduled'].includes(row.status)) {
+    throw invalid(
+      'recurrence',
+      `The recurrence of a ${row.status} post cannot change; it can while it is a draft, pending approval or scheduled.`,
+    );
+  }
+  if (rule === null) return;
+  const targets = await tx
+    .select({ id: postTargets.id, channelId: postTargets.channelId, status: postTargets.status })
+    .from(postTargets)
+    .where(eq(postTargets.postId, row.id))
+    .orderBy(asc(postTargets.position));
+  const sent = targets.filter(isLockedTarget);
+  if (sent.length === 0) return;
+  const which = sent.map((t) => `${t.id} (channel ${t.channelId}, ${t.status})`).join(', ');
   throw invalid(
     'recurrence',
-    `The recurrence of a ${row.status} post cannot change; it can while it is a draft, pending approval or scheduled.`,
+    `This post went out, or may have, to some of its channels (target ${which}): as a series, every occurrence would go out there again. Make a new post to repeat it.`,
   );
 }
 

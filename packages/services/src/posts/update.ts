@@ -71,8 +71,8 @@ export async function updatePost(opts: {
     const input = await withNextSlot(tx, opts.input, row, now);
     const status = input.status ?? row.status;
     const edited = await editedFields(tx, row, input);
-    if (edited.includes('recurrence')) assertRecurrenceEditable(row);
     const recurrence = input.recurrence === undefined ? row.recurrence : input.recurrence;
+    if (edited.includes('recurrence')) await assertRecurrenceEditable(tx, row, recurrence);
     assertTransition(row.status, status, recurrence !== null);
     const changes = effectsOf(row, input, now);
     // Nothing changes (every field sent as it is, or none): the post as it is, and no trace of
