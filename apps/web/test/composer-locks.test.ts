@@ -137,5 +137,19 @@ describe('a post’s locked channels in the composer', () => {
     expect(html).toContain('Hello, fediverse');
     expect(html).toContain('href="https://mastodon.example/@me/110"');
     expect(html).not.toMatch(/<textarea|<input/);
+    // One that sent the shared text says it keeps it: the API leaves it that text on an edit.
+    const [, unconfirmed] = variantsOfPost(post);
+    const shared = renderToStaticMarkup(
+      createElement(LockedVariant, {
+        channel: channel('chn_x', 'x'),
+        locked: unconfirmed?.locked ?? {
+          status: 'unconfirmed',
+          url: null,
+          target: { channelId: '' },
+        },
+        reason: 'Unconfirmed.',
+      }),
+    );
+    expect(shared).toContain('keeps that text if the shared text changes');
   });
 });

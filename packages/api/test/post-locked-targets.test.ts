@@ -2,7 +2,14 @@ import { channels, eq, media, posts } from '@chorus/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness';
 import { createPost } from './posts-fixtures';
-import { channelOf, mediaWith, setTarget, targetRow } from './targets-fixtures';
+import {
+  channelOf,
+  mediaWith,
+  setTarget,
+  targetRow,
+  wentOutTo,
+  type TargetAnswer,
+} from './targets-fixtures';
 
 /**
  * Locked targets (docs/publishing.md, Targets): a published or unconfirmed target stays among a
@@ -28,37 +35,11 @@ afterAll(() => h?.close());
 const put = (id: string, body: Record<string, unknown>, token?: string) =>
   h.call('PUT', `/api/content/posts/${id}`, { body, token });
 
-type Answered = { id: string; channelId: string; status: string; url: string | null };
+type Answered = TargetAnswer;
 
-/**
- * The probe's post: published to Mastodon, X unconfirmed after a dropped connection, the post
- * failed and then moved back to draft (allowed: to edit it, or keep it).
- */
-async function wentOut(extra: { mastodon?: Record<string, unknown> } = {}) {
-  const post = await createPost(h, {
-    title: 'Went out',
-    content: 'Hello',
-    status: 'published',
-    targets: [{ channelId: mastodon, ...extra.mastodon }, { channelId: x }],
-  });
-  const [sent = { id: '' }, maybe = { id: '' }] = post.targets as Answered[];
-  await setTarget(h, sent.id, {
-    status: 'published',
-    attempts: 1,
-    externalId: '110',
-    url: 'https://mastodon.example/@me/110',
-    publishedAt: new Date(),
-  });
-  await setTarget(h, maybe.id, {
-    status: 'unconfirmed',
-    attempts: 1,
-    error: { code: 'unconfirmed', message: 'The connection closed.', retryable: false },
-  });
-  await h.db.update(posts).set({ status: 'failed' }).where(eq(posts.id, post.id));
-  const draft = await put(post.id, { status: 'draft' });
-  expect(draft.status).toBe(200);
-  return { id: post.id, sent: sent.id, maybe: maybe.id, targets: draft.json.data.targets };
-}
+/** The probe's post (wentOutTo) on this file's Mastodon and X channels. */
+const wentOut = (extra: Parameters<typeof wentOutTo>[2] = {}) =>
+  wentOutTo(h, { mastodon, x }, extra);
 
 describe('a post that went out never becomes a series', () => {
   const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString();

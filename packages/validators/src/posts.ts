@@ -171,11 +171,13 @@ export const TARGET_STATUSES = [
 /**
  * A target that may be on its network is locked (docs/publishing.md, Targets): a `published`
  * one is never sent again, an `unconfirmed` one not until it is resolved. It stays among its
- * post's targets, sending what it sent: the API refuses a list that drops or changes it, and
- * the composer does not offer to.
+ * post's targets, sending what it sent: the API refuses a list that drops or changes it, the
+ * composer does not offer to, and an edit of the post's own fields leaves it what it sent.
  */
+export const LOCKED_TARGET_STATUSES = ['published', 'unconfirmed'] as const;
+
 export const isLockedTarget = (target: { status: (typeof TARGET_STATUSES)[number] }) =>
-  target.status === 'published' || target.status === 'unconfirmed';
+  (LOCKED_TARGET_STATUSES as readonly string[]).includes(target.status);
 
 export const ZTarget = z
   .object({

@@ -1,6 +1,22 @@
 import type { Principal } from '@chorus/auth';
-import { and, channels, eq, inArray, isNull, media, ne, or, postTargets, sql } from '@chorus/db';
-import { isLockedTarget, type Issue, type TargetInput } from '@chorus/validators';
+import {
+  and,
+  channels,
+  eq,
+  inArray,
+  isNull,
+  media,
+  notInArray,
+  or,
+  postTargets,
+  sql,
+} from '@chorus/db';
+import {
+  isLockedTarget,
+  LOCKED_TARGET_STATUSES,
+  type Issue,
+  type TargetInput,
+} from '@chorus/validators';
 import { AppError } from '../shared/errors';
 import { newId } from '../shared/ids';
 import type { TargetRow } from './records';
@@ -163,7 +179,7 @@ function assertLockedKept(existing: TargetRow[], targets: TargetInput[]): Set<nu
  * replaced (create, update, and so import and the dashboard). A channel that stays a target
  * keeps its target (id, status, outcome), so an edit never makes a published target new again,
  * and a locked one (published, unconfirmed) must stay, unchanged (assertLockedKept). When what
- * a target sends changes, it is revised (see reviseInheritingTargets): its `progress` is
+ * a target sends changes, it is revised (see followPostEdit): its `progress` is
  * cleared and its `revision` moves on.
  */
 export async function replaceTargets(
@@ -210,23 +226,43 @@ export async function replaceTargets(
 }
 
 /**
- * The post's own `content` or `mediaIds` changed: the targets that fall back to them (theirs
- * null) send something else now, as if their own had changed. What a target sends changing
- * revises it, here and in replaceTargets:
+ * The post's own `content` or `mediaIds` changed (`before`: the values it had, of the fields
+ * that changed): the targets that fall back to them (theirs null) would send something else.
+ *
+ * A locked target (published, unconfirmed) keeps what it sent: the old value becomes its own
+ * field, and nothing else of it changes (revision, externalId, progress). Its answer then shows
+ * what may be on the network, and an unconfirmed one resolved as not published is retried with
+ * that text and the same idempotency keys, which is what makes the retry safe.
+ *
+ * Any other target is revised, as when its own fields change in replaceTargets:
  * - its `progress` (what earlier attempts achieved at the network: thread parts posted, a
  *   container made) is cleared, since it described the old text: the next attempt sends the
  *   whole new text, and a part of the old one already live stays on the network as it is (a new
  *   thread starts; docs/publishing.md, Targets);
  * - its `revision` moves on, and with it the idempotency keys sent to the networks, so Mastodon
  *   does not answer the new text with the status it made of the old one (sendKey).
- * A published target is left alone: it is never sent again.
  */
-export async function reviseInheritingTargets(
+export async function followPostEdit(
   tx: Tx,
   postId: string,
-  changed: { content: boolean; mediaIds: boolean },
+  before: { content?: string; mediaIds?: string[] },
 ) {
-  if (!changed.content && !changed.mediaIds) return;
+  const { content, mediaIds } = before;
+  if (content === undefined && mediaIds === undefined) return;
+  const ofPost = eq(postTargets.postId, postId);
+  const locked = inArray(postTargets.status, [...LOCKED_TARGET_STATUSES]);
+  if (content !== undefined) {
+    await tx
+      .update(postTargets)
+      .set({ content })
+      .where(and(ofPost, locked, isNull(postTargets.content)));
+  }
+  if (mediaIds !== undefined) {
+    await tx
+      .update(postTargets)
+      .set({ mediaIds })
+      .where(and(ofPost, locked, isNull(postTargets.mediaIds)));
+  }
   await tx
     .update(postTargets)
     .set({
@@ -239,11 +275,11 @@ export async function reviseInheritingTargets(
     })
     .where(
       and(
-        eq(postTargets.postId, postId),
-        ne(postTargets.status, 'published'),
+        ofPost,
+        notInArray(postTargets.status, [...LOCKED_TARGET_STATUSES]),
         or(
-          changed.content ? isNull(postTargets.content) : undefined,
-          changed.mediaIds ? isNull(postTargets.mediaIds) : undefined,
+          content !== undefined ? isNull(postTargets.content) : undefined,
+          mediaIds !== undefined ? isNull(postTargets.mediaIds) : undefined,
         ),
       ),
     );

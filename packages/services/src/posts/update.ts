@@ -7,7 +7,7 @@ import { statusAction, statusDetails, recordActivity, type ActivityEntry } from 
 import { assertMayEdit, assertTargetsEditable, editedFields, type Editable } from './edit-rules';
 import { withNextSlot } from './next-slot';
 import { assertPublishableNow, publishPostNow } from './publish-now';
-import { findPost, toOnePost, type PostRow } from './records';
+import { findPost, mediaIdsOf, toOnePost, type PostRow } from './records';
 import { assertRecurrenceEditable, nextOccurrenceAfter } from './recurrence';
 import {
   assertOwnMedia,
@@ -18,7 +18,7 @@ import {
   scheduleWithoutStatus,
   toDate,
 } from './rules';
-import { replaceTargets, reviseInheritingTargets } from './targets';
+import { followPostEdit, replaceTargets } from './targets';
 import { assertTransition } from './transitions';
 
 /**
@@ -83,18 +83,22 @@ export async function updatePost(opts: {
     if (edited.length === 0 && status === row.status && sameTime) return toOnePost(tx, row);
     await assertMayEdit(tx, principal, row, status, edited);
     assertPostBody(input);
+    // What the post sent before the edit: its locked targets keep it (followPostEdit).
+    const before = {
+      content: edited.includes('content') ? row.content : undefined,
+      mediaIds: edited.includes('mediaIds') ? (await mediaIdsOf(tx, [id])).get(id) : undefined,
+    };
     if (input.mediaIds && edited.includes('mediaIds')) {
       await assertOwnMedia(tx, principal, input.mediaIds);
       await replaceMedia(tx, id, input.mediaIds);
     }
+    // Before followPostEdit: a locked target sent back as the post had it (falling back to the
+    // post's old content) is then the target it is, not a change to it.
     if (input.targets && edited.includes('targets')) {
       assertTargetsEditable(row, status);
       await replaceTargets(tx, principal, id, input.targets);
     }
-    await reviseInheritingTargets(tx, id, {
-      content: edited.includes('content'),
-      mediaIds: edited.includes('mediaIds'),
-    });
+    await followPostEdit(tx, id, before);
     const publishNow = status === 'published' && row.status !== 'published';
     const [updated] = await tx
       .update(posts)

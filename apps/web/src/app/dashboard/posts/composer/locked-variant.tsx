@@ -16,7 +16,11 @@ export function LockedVariant({ channel, locked, reason }: LockedProps) {
       {own !== undefined && own !== null ? (
         <blockquote className="muted small">{own}</blockquote>
       ) : (
-        <p className="muted small">The shared text (no text of its own).</p>
+        // It sent the post's text as saved; an edit of the shared text leaves it that text.
+        <p className="muted small">
+          The shared text as last saved (no text of its own): it keeps that text if the shared text
+          changes.
+        </p>
       )}
       {locked.url && (
         <p className="small">
