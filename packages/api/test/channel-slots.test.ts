@@ -1,7 +1,7 @@
-import { accounts, eq, posts } from '@chorus/db';
+import { accounts, channels, eq, posts } from '@chorus/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness';
-import { channelOf } from './targets-fixtures';
+import { channelOf, setTarget } from './targets-fixtures';
 
 /**
  * Posting slots: weekly times per channel in the account's time zone, read by every member,
@@ -334,6 +334,53 @@ describe('schedule: "next_slot" with a channel not the account’s', () => {
     }
     const kept = await h.call('GET', `/api/content/posts/${draft.json.data.id}`);
     expect(kept.json.data).toMatchObject({ status: 'draft', scheduledAt: null, targets: [] });
+  });
+});
+
+describe('schedule: "next_slot" with a locked target whose channel is gone', () => {
+  /**
+   * A draft that went out on X (published) and still goes to a channel of its own, X's channel
+   * disconnected since: the locked target stays (docs/publishing.md, Targets), without slots.
+   */
+  async function sentOnGone(slots: unknown[]) {
+    const gone = await channelOf(h, h.main.accountId, 'x');
+    const live = await channelOf(h, h.main.accountId, 'bluesky');
+    expect((await putSlots(live, slots)).status).toBe(200);
+    const draft = await createPost({ targets: [{ channelId: gone }, { channelId: live }] });
+    const [sent] = draft.json.data.targets as { id: string }[];
+    await setTarget(h, sent?.id ?? '', { status: 'published', externalId: '1', url: null });
+    await h.db.delete(channels).where(eq(channels.id, gone));
+    return { id: draft.json.data.id as string, gone, live, targets: draft.json.data.targets };
+  }
+
+  it('takes the other targets’ slot, with the targets sent back or left out', async () => {
+    const post = await sentOnGone(everyDayAt('05:40'));
+    const put = (body: Record<string, unknown>) =>
+      h.call('PUT', `/api/content/posts/${post.id}`, { body });
+    const withTargets = await put({ schedule: 'next_slot', targets: post.targets });
+    expect(withTargets.status, JSON.stringify(withTargets.json)).toBe(200);
+    expect(withTargets.json.data.status).toBe('scheduled');
+    expect(berlinTime(withTargets.json.data.scheduledAt)).toBe('05:40');
+    expect((await put({ status: 'draft' })).status).toBe(200);
+    const without = await put({ schedule: 'next_slot' });
+    expect(without.status, JSON.stringify(without.json)).toBe(200);
+    expect(berlinTime(without.json.data.scheduledAt)).toBe('05:40');
+    // A list that drops the locked target is refused as without schedule.
+    expect((await put({ status: 'draft' })).status).toBe(200);
+    const dropped = await put({ schedule: 'next_slot', targets: [{ channelId: post.live }] });
+    expect(dropped.status).toBe(409);
+    expect(dropped.json.error.code).toBe('target_locked');
+  });
+
+  it('refuses as ever when the channels left have no slot', async () => {
+    const post = await sentOnGone([]);
+    const answer = await h.call('PUT', `/api/content/posts/${post.id}`, {
+      body: { schedule: 'next_slot', targets: post.targets },
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.json.error.details.issues).toEqual([
+      { path: 'schedule', message: expect.stringContaining('This channel has no posting slots') },
+    ]);
   });
 });
 

@@ -175,6 +175,24 @@ function assertLockedKept(existing: TargetRow[], targets: TargetInput[]): Set<nu
 }
 
 /**
+ * A new list of targets for a post that has `existing` (none for a new post), checked as
+ * replaceTargets takes it: its locked targets kept (assertLockedKept), every other channel and
+ * medium the account's (assertOwnTargets). A locked target's channel or media may be gone since
+ * it went out: it is the post's, as it was, and checking it again would leave the post's
+ * targets unchangeable. Answers the indexes of the list that are locked targets kept.
+ */
+export async function assertTargetList(
+  tx: Tx,
+  principal: Pick<Principal, 'accountId'>,
+  existing: TargetRow[],
+  targets: TargetInput[],
+) {
+  const locked = assertLockedKept(existing, targets);
+  await assertOwnTargets(tx, principal, targets, locked);
+  return locked;
+}
+
+/**
  * Sets a post's targets to exactly these, in this order: the one place a post's targets are
  * replaced (create, update, and so import and the dashboard). A channel that stays a target
  * keeps its target (id, status, outcome), so an edit never makes a published target new again,
@@ -189,10 +207,7 @@ export async function replaceTargets(
   targets: TargetInput[],
 ) {
   const existing = await tx.select().from(postTargets).where(eq(postTargets.postId, postId));
-  const locked = assertLockedKept(existing, targets);
-  // A locked target's channel or media may be gone since it went out: it is the post's, as it
-  // was, and checking it again would leave the post's targets unchangeable.
-  await assertOwnTargets(tx, principal, targets, locked);
+  await assertTargetList(tx, principal, existing, targets);
   const byChannel = new Map<string, TargetRow>(existing.map((row) => [row.channelId, row]));
   // Deleted and inserted again rather than updated: positions are unique per post.
   await tx.delete(postTargets).where(eq(postTargets.postId, postId));
