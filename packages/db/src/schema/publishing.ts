@@ -6,6 +6,7 @@ import {
   jsonb,
   pgEnum,
   pgTable,
+  primaryKey,
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
@@ -20,7 +21,8 @@ export const channelKind = pgEnum('channel_kind', ['profile', 'page', 'organizat
  * A place on a connected network a post goes to (a Bluesky profile, a Facebook Page, a
  * LinkedIn organisation). Discovered when the integration is connected; deleted with its
  * connection, so targets keep the channel's id without a foreign key and fail with
- * `channel_unavailable` when it is gone.
+ * `channel_unavailable` when it is gone. Its id is kept in `retired_channels` and given back
+ * when the account discovers the same channel again.
  */
 export const channels = pgTable(
   'channels',
@@ -49,6 +51,24 @@ export const channels = pgTable(
     }).onDelete('cascade'),
     uniqueIndex('channels_connection_external_idx').on(t.accountId, t.integrationId, t.externalId),
   ],
+);
+
+/**
+ * The id a channel of the account had, by what names it at the network, since it went away (its
+ * connection disconnected, or a rediscovery no longer listed it). Discovering that channel again
+ * gives it this id back (and drops the row), so the targets that hold the id, published or still
+ * to go, are that channel's again (docs/publishing.md, Channels).
+ */
+export const retiredChannels = pgTable(
+  'retired_channels',
+  {
+    accountId: accountRef(),
+    integrationId: text().notNull(),
+    externalId: text().notNull(),
+    channelId: text().notNull(),
+    retiredAt: timestamptz().notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.integrationId, t.externalId] })],
 );
 
 export const targetStatus = pgEnum('target_status', [

@@ -3,7 +3,7 @@ import { and, desc, eq, integrationConnections, type Db } from '@chorus/db';
 import type { ConnectedIntegration, ConnectionMeta, DisconnectResult } from '@chorus/validators';
 import { notFound } from '../shared/errors';
 import { recordEvent } from '../events/record';
-import { saveDiscoveredChannels } from '../publishing/channels';
+import { retireChannels, saveDiscoveredChannels } from '../publishing/channels';
 import type { DiscoveredChannel } from '../publishing/provider';
 import type { TokenSet } from './oauth-client';
 import { revokeTokens } from './oauth-client';
@@ -105,7 +105,9 @@ export async function listConnectedIntegrations(opts: { db: Db; principal: Princ
 
 /**
  * Disconnects: a best-effort revocation at the third party, then the stored credentials are
- * deleted whatever the third party said (docs/integrations.md).
+ * deleted whatever the third party said (docs/integrations.md), and the channels with them,
+ * retired so that connecting the same network account again gives them their ids back
+ * (docs/publishing.md, Channels).
  */
 export async function disconnectIntegration(opts: {
   db: Db;
@@ -121,6 +123,8 @@ export async function disconnectIntegration(opts: {
   if (!row) throw notFound('Integration connection');
   await revokeGrant(db, integrationId, readCredentials(row));
   await db.transaction(async (tx) => {
+    // Before the connection, whose deletion would take them without a trace (on delete cascade).
+    await retireChannels(tx, { accountId: principal.accountId, integrationId });
     const [deleted] = await tx.delete(integrationConnections).where(where).returning();
     // Disconnected meanwhile by someone else: theirs was the change, and the event.
     if (!deleted) return;

@@ -4,9 +4,11 @@ import {
   channels,
   eq,
   field,
+  inArray,
   integrationConnections,
   notInArray,
   qualified,
+  retiredChannels,
   sql,
   type Db,
   type RowOf,
@@ -63,29 +65,63 @@ export const toChannel = (row: RowOf<typeof channelFields>): Channel => ({
   createdAt: row.createdAt,
 });
 
+/** A connection's channels (an account's, on one integration). */
+const connectionChannels = (accountId: string, integrationId: string) =>
+  and(eq(channels.accountId, accountId), eq(channels.integrationId, integrationId));
+
+/**
+ * Deletes a connection's channels, but those whose external ids it is told to keep, and keeps
+ * each one's id in `retired_channels`, in the caller's transaction, for `saveDiscoveredChannels`
+ * to give back when the account discovers the channel again (docs/publishing.md, Channels): the
+ * targets that hold the id are then that channel's again.
+ */
+export async function retireChannels(
+  tx: Tx,
+  opts: { accountId: string; integrationId: string; keep?: string[] },
+) {
+  const ofConnection = connectionChannels(opts.accountId, opts.integrationId);
+  const keep = opts.keep ?? [];
+  const gone = await tx
+    .delete(channels)
+    .where(
+      keep.length > 0 ? and(ofConnection, notInArray(channels.externalId, keep)) : ofConnection,
+    )
+    .returning({
+      accountId: channels.accountId,
+      integrationId: channels.integrationId,
+      externalId: channels.externalId,
+      channelId: channels.id,
+    });
+  if (gone.length === 0) return;
+  await tx
+    .insert(retiredChannels)
+    .values(gone)
+    .onConflictDoUpdate({
+      target: [
+        retiredChannels.accountId,
+        retiredChannels.integrationId,
+        retiredChannels.externalId,
+      ],
+      // Only a race leaves an older row here: the id targets were last given is the one to keep.
+      set: { channelId: sql`excluded.channel_id`, retiredAt: sql`now()` },
+    });
+}
+
 /**
  * Makes the connection's channels exactly the discovered ones, in the connect's transaction:
  * upserted by (account, integration, external id), so a reconnect keeps each channel's id and
  * the targets pointing at it; a channel no longer discovered (a Page taken out of the grant)
- * is deleted, and its targets fail with `channel_unavailable`.
+ * is retired, and its targets fail with `channel_unavailable` until it is discovered again, with
+ * the id it had (so does a channel of a connection disconnected and connected again).
  */
 export async function saveDiscoveredChannels(
   tx: Tx,
   opts: { accountId: string; integrationId: string; discovered: DiscoveredChannel[] },
 ) {
   const { accountId, integrationId, discovered } = opts;
-  const ofConnection = and(
-    eq(channels.accountId, accountId),
-    eq(channels.integrationId, integrationId),
-  );
+  const ofConnection = connectionChannels(accountId, integrationId);
   const externalIds = discovered.map((channel) => channel.externalId);
-  await tx
-    .delete(channels)
-    .where(
-      externalIds.length > 0
-        ? and(ofConnection, notInArray(channels.externalId, externalIds))
-        : ofConnection,
-    );
+  await retireChannels(tx, { accountId, integrationId, keep: externalIds });
   // Ids first: a channel's credentials are sealed bound to its id, kept across reconnects.
   const known = new Map(
     (
@@ -95,6 +131,21 @@ export async function saveDiscoveredChannels(
         .where(ofConnection)
     ).map((row) => [row.externalId, row.id]),
   );
+  const back = externalIds.filter((externalId) => !known.has(externalId));
+  if (back.length > 0) {
+    // The account's own retired ids only: the key holds the account.
+    const restored = await tx
+      .delete(retiredChannels)
+      .where(
+        and(
+          eq(retiredChannels.accountId, accountId),
+          eq(retiredChannels.integrationId, integrationId),
+          inArray(retiredChannels.externalId, back),
+        ),
+      )
+      .returning({ id: retiredChannels.channelId, externalId: retiredChannels.externalId });
+    for (const row of restored) known.set(row.externalId, row.id);
+  }
   for (const found of discovered) {
     const id = known.get(found.externalId) ?? newId('chn');
     // A network's names may hold NUL (which Postgres text refuses) or other control characters.
