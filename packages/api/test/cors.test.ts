@@ -103,6 +103,30 @@ describe('CORS', () => {
     expect(counted.headers.get('x-ratelimit-remaining')).toBe('6');
   });
 
+  it('answers a plain OPTIONS from an allowed origin without credentials: 204, Allow, readable', async () => {
+    const base = await serve(new Set([ALLOWED]));
+    for (const [path, allow] of [
+      ['/api/users', 'GET, POST, HEAD, OPTIONS'],
+      ['/api/content/posts/post_1', 'GET, PUT, DELETE, HEAD, OPTIONS'],
+    ]) {
+      const res = await fetch(`${base}${path}`, {
+        method: 'OPTIONS',
+        headers: { origin: ALLOWED },
+      });
+      expect(res.status, path).toBe(204);
+      expect(res.headers.get('allow'), path).toBe(allow);
+      expect(res.headers.get('access-control-allow-origin')).toBe(ALLOWED);
+      expect(res.headers.get('access-control-expose-headers')).toContain('Allow');
+      expect(res.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+    }
+    const unknown = await fetch(`${base}/api/nothing`, {
+      method: 'OPTIONS',
+      headers: { origin: ALLOWED, authorization: `Bearer ${h.main.token}` },
+    });
+    expect(unknown.status).toBe(404);
+    expect(unknown.headers.get('access-control-allow-origin')).toBe(ALLOWED);
+  });
+
   it('refuses a preflight to introspection from every origin: confidential clients only', async () => {
     for (const origins of [new Set([ALLOWED]), corsOriginsFromEnv({ CHORUS_CORS_ORIGINS: '*' })]) {
       const base = await serve(origins);

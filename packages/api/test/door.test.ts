@@ -88,18 +88,18 @@ describe('routing', () => {
     const { status, json, headers } = await h.call('PATCH', '/api/users', { body: {} });
     expect(status).toBe(405);
     expect(json.error.code).toBe('method_not_allowed');
-    expect(headers.get('allow')).toBe('GET, POST, HEAD');
+    expect(headers.get('allow')).toBe('GET, POST, HEAD, OPTIONS');
     const single = await h.call('POST', `/api/users/${h.main.adminId}`, { body: {} });
-    expect(single.headers.get('allow')).toBe('GET, PUT, DELETE, HEAD');
+    expect(single.headers.get('allow')).toBe('GET, PUT, DELETE, HEAD, OPTIONS');
   });
 
   it("answers a named sub-route's other methods 405 with its Allow, not as a parameter", async () => {
     for (const [method, path, allow] of [
-      ['GET', '/api/content/posts/validate', 'POST'],
-      ['DELETE', '/api/content/posts/import', 'POST'],
-      ['PUT', '/api/content/posts/export', 'GET, HEAD'],
-      ['POST', '/api/content/posts/export', 'GET, HEAD'],
-      ['DELETE', '/api/integrations/connected', 'GET, HEAD'],
+      ['GET', '/api/content/posts/validate', 'POST, OPTIONS'],
+      ['DELETE', '/api/content/posts/import', 'POST, OPTIONS'],
+      ['PUT', '/api/content/posts/export', 'GET, HEAD, OPTIONS'],
+      ['POST', '/api/content/posts/export', 'GET, HEAD, OPTIONS'],
+      ['DELETE', '/api/integrations/connected', 'GET, HEAD, OPTIONS'],
     ] as const) {
       const body = method === 'GET' ? undefined : {};
       const { status, json, headers } = await h.call(method, path, { body });
@@ -109,7 +109,7 @@ describe('routing', () => {
     }
     const options = await h.call('OPTIONS', '/api/content/posts/validate');
     expect(options.status).toBe(204);
-    expect(options.headers.get('allow')).toBe('POST');
+    expect(options.headers.get('allow')).toBe('POST, OPTIONS');
   });
 
   it('answers HEAD like GET without a body', async () => {
@@ -121,16 +121,40 @@ describe('routing', () => {
   it('refuses writes on the public documents with 405', async () => {
     const { status, headers } = await h.call('POST', '/api/health', { token: null, body: {} });
     expect(status).toBe(405);
-    expect(headers.get('allow')).toBe('GET, HEAD');
+    expect(headers.get('allow')).toBe('GET, HEAD, OPTIONS');
   });
 
   it('answers OPTIONS on the public documents with 204 and Allow, without credentials', async () => {
     for (const path of ['/api/health', '/api/openapi.json']) {
       const { status, headers } = await h.call('OPTIONS', path, { token: null });
       expect(status, path).toBe(204);
-      expect(headers.get('allow'), path).toBe('GET, HEAD');
+      expect(headers.get('allow'), path).toBe('GET, HEAD, OPTIONS');
       expect(headers.get('x-ratelimit-limit'), path).toMatch(/^\d+$/);
     }
+  });
+
+  it('answers OPTIONS on every known path with 204 and Allow, without credentials', async () => {
+    for (const token of [null, 'cs_live_not-a-key', undefined]) {
+      for (const [path, allow] of [
+        ['/api/users', 'GET, POST, HEAD, OPTIONS'],
+        [`/api/users/${h.main.adminId}`, 'GET, PUT, DELETE, HEAD, OPTIONS'],
+        ['/api/users/usr_of_nobody', 'GET, PUT, DELETE, HEAD, OPTIONS'],
+        ['/api/content/posts/validate', 'POST, OPTIONS'],
+        ['/api/content/media', 'GET, POST, HEAD, OPTIONS'],
+      ] as const) {
+        const { status, headers, json } = await h.call('OPTIONS', path, { token });
+        expect(status, `${path} ${token}`).toBe(204);
+        expect(headers.get('allow'), path).toBe(allow);
+        expect(headers.get('api-version'), path).toBe('1');
+        expect(headers.get('x-ratelimit-limit'), path).toMatch(/^\d+$/);
+        expect(json).toBeUndefined();
+      }
+    }
+  });
+
+  it('leaves OPTIONS on an unknown path as any method there: 401 to strangers, else 404', async () => {
+    expect((await h.call('OPTIONS', '/api/nothing/here', { token: null })).status).toBe(401);
+    expect((await h.call('OPTIONS', '/api/nothing/here')).status).toBe(404);
   });
 });
 

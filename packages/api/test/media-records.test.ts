@@ -231,7 +231,7 @@ describe('scopes', () => {
   it('routes unknown methods to 405 with Allow', async () => {
     const res = await h.call('PATCH', '/api/content/media');
     expect(res.status).toBe(405);
-    expect(res.headers.get('allow')).toBe('GET, POST, HEAD');
+    expect(res.headers.get('allow')).toBe('GET, POST, HEAD, OPTIONS');
   });
 });
 

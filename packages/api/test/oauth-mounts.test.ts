@@ -63,7 +63,7 @@ describe('OAuth mounts', () => {
   it('refuse another method with 405 naming the allowed one, a path below with 404', async () => {
     const get = await fetch(`${base}/oauth/token`);
     expect(get.status).toBe(405);
-    expect(get.headers.get('allow')).toBe('POST');
+    expect(get.headers.get('allow')).toBe('POST, OPTIONS');
     expect(((await get.json()) as { error: { code: string } }).error.code).toBe(
       'method_not_allowed',
     );
@@ -74,10 +74,10 @@ describe('OAuth mounts', () => {
 
   it('answer OPTIONS with 204 and the methods each endpoint allows', async () => {
     for (const [path, allow] of [
-      ['/oauth/token', 'POST'],
-      ['/oauth/revoke', 'POST'],
-      ['/oauth/introspect', 'POST'],
-      ['/.well-known/oauth-authorization-server', 'GET, HEAD'],
+      ['/oauth/token', 'POST, OPTIONS'],
+      ['/oauth/revoke', 'POST, OPTIONS'],
+      ['/oauth/introspect', 'POST, OPTIONS'],
+      ['/.well-known/oauth-authorization-server', 'GET, HEAD, OPTIONS'],
     ]) {
       const res = await fetch(`${base}${path}`, { method: 'OPTIONS' });
       expect(res.status, path).toBe(204);

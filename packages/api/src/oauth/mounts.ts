@@ -1,6 +1,6 @@
 import { AppError } from '@chorus/services';
 import type { FetchHandler } from '../server/listener';
-import { refusingRoute } from '../server/pipeline';
+import { otherMethodRoute, refusingRoute } from '../server/pipeline';
 import { clientRoute, createOAuthDoor, publicRoute, type OAuthDoorOptions } from './door';
 import { oauthEndpoints } from './endpoints';
 
@@ -31,7 +31,7 @@ export function oauthMounts(options: OAuthDoorOptions): [string, FetchHandler][]
     // A client route is made per request: it keeps that request's client authentication.
     if (entry.methods.includes(req.method)) return entry.route();
     const refused = new AppError('method_not_allowed', `${req.method} is not allowed here.`);
-    return refusingRoute('none', refused, entry.methods);
+    return otherMethodRoute(req, 'none', refused, entry.methods);
   }, options);
   return [...table.keys()].map((path) => [path, door]);
 }

@@ -6,6 +6,7 @@ import { checkHealth, queueChecks } from '../server/health';
 import { toResponse, type Answer } from '../server/node-fetch';
 import {
   createPipeline,
+  otherMethodRoute,
   refusingRoute,
   type Admitted,
   type PipelineRoute,
@@ -49,7 +50,8 @@ export function createRestHandler(options: RestHandlerOptions) {
 /**
  * The REST door for everything under /api/, answering JSON as text for the Node listener to
  * write: the pipeline (server/pipeline.ts) with REST's protocol — routes from the one table
- * (rest/table.ts), authentication before 404/405 (no routing answers to strangers), bodies as
+ * (rest/table.ts), authentication before 404/405 (no routing answers to strangers; OPTIONS on a
+ * known path needs none, see otherMethodRoute), bodies as
  * JSON or forms, success statuses, ETag and Location, and the spec's error envelope.
  */
 export function createRestDoor(options: RestHandlerOptions) {
@@ -83,7 +85,7 @@ export function createRestDoor(options: RestHandlerOptions) {
         'method_not_allowed',
         `${req.method} is not allowed on ${echoedPath(path)}.`,
       );
-      return refusingRoute('required', refused, match.allow);
+      return otherMethodRoute(req, 'required', refused, match.allow);
     }
     const isPublic = match.route.meta.openapi?.protect === false;
     const guard = {
@@ -122,7 +124,7 @@ export function createRestDoor(options: RestHandlerOptions) {
   ): PipelineRoute {
     const read = req.method === 'GET' || req.method === 'HEAD';
     const refused = new AppError('method_not_allowed', `${req.method} is not allowed here.`);
-    if (!read) return refusingRoute('none', refused, ['GET', 'HEAD']);
+    if (!read) return otherMethodRoute(req, 'none', refused, ['GET', 'HEAD']);
     const uncounted = path === '/api/health' ? { uncounted: true as const } : {};
     return { caller: 'none', access: [], body: 'none', ...uncounted, serve };
   }

@@ -97,26 +97,45 @@ export interface PipelineOptions {
 }
 
 /**
- * A route that only refuses (an unknown path: 404; another method: 405 with `Allow`), once the
- * stages before it have run: where a caller is required, strangers get 401, not a map of routes.
- * On a known path, OPTIONS asks which methods it has: 204 with `Allow` (docs/api.md), on every
- * door and public path alike.
+ * A route that only refuses (an unknown path: 404), once the stages before it have run: where
+ * a caller is required, strangers get 401, not a map of routes.
  */
-export const refusingRoute = (
-  caller: PipelineRoute['caller'],
-  error: AppError,
-  allow?: string[],
-): PipelineRoute => ({
+export const refusingRoute = (caller: PipelineRoute['caller'], error: AppError): PipelineRoute => ({
   caller,
   access: [],
   body: 'none',
-  serve: async ({ req, headers }) => {
-    if (!allow) throw error;
-    headers.set('Allow', allow.join(', '));
-    if (req.method === 'OPTIONS') return new Response(null, { status: 204, headers });
+  serve: async () => {
     throw error;
   },
 });
+
+/**
+ * A known path asked a method it does not have: 405 `error` with `Allow`, once the stages
+ * before it have run (where a caller is required, strangers get 401 first). OPTIONS asks which
+ * methods the path has: 204 with that `Allow`, on every door and public path alike, with no
+ * credentials read (docs/api.md): a browser's OPTIONS carries none, and the answer tells
+ * nothing of an account (the OpenAPI document, public, lists the same). `Allow` names
+ * OPTIONS too, which every known path answers.
+ */
+export function otherMethodRoute(
+  req: Request,
+  caller: PipelineRoute['caller'],
+  error: AppError,
+  methods: readonly string[],
+): PipelineRoute {
+  const asking = req.method === 'OPTIONS';
+  const allow = [...methods, 'OPTIONS'].join(', ');
+  return {
+    caller: asking ? 'none' : caller,
+    access: [],
+    body: 'none',
+    serve: async ({ headers }) => {
+      headers.set('Allow', allow);
+      if (asking) return new Response(null, { status: 204, headers });
+      throw error;
+    },
+  };
+}
 
 /**
  * The rate-limit stage: counts the request (`cost` requests: a tRPC batch) against its bucket,
