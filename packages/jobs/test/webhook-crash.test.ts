@@ -36,8 +36,9 @@ describe('a worker killed mid-delivery', () => {
   beforeAll(async () => {
     process.env.CHORUS_ENCRYPTION_KEY ??= 'e'.repeat(64);
     process.env.CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
-    // A claimed delivery returns to the queue 2 s after its worker died.
-    process.env.CHORUS_WEBHOOK_LEASE_SECONDS = '2';
+    // A claimed delivery returns to the queue 11 s after it was claimed (the shortest lease:
+    // one outlasts an attempt's 10 s).
+    process.env.CHORUS_WEBHOOK_LEASE_SECONDS = '11';
     database = await createTestServerDatabase();
     // The receiver holds the first request without answering (the worker dies meanwhile),
     // and answers 200 to the next.

@@ -1,4 +1,4 @@
-export { INTEGRATION_PREFIX } from './jobs';
+export { INTEGRATION_PREFIX, WEBHOOK_ATTEMPT_TIMEOUT_SECONDS } from './jobs';
 export {
   parseSettings,
   readSetting,

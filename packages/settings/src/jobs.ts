@@ -1,5 +1,12 @@
 import { flag, text, textOr, whole, wholeIn } from './kinds';
 
+/**
+ * How long one webhook attempt may take (docs/webhooks.md): @chorus/services' sendAttempt cuts
+ * the exchange there, and CHORUS_WEBHOOK_LEASE_SECONDS must outlast it.
+ */
+export const WEBHOOK_ATTEMPT_TIMEOUT_SECONDS = 10;
+const SHORTEST_WEBHOOK_LEASE = WEBHOOK_ATTEMPT_TIMEOUT_SECONDS + 1;
+
 /** Rate limits, the background jobs, publishing and webhooks (docs/configuration.md). */
 export const jobSettings = {
   // Redis or Upstash, and the figures: read together by @chorus/api's rateLimitConfigFromEnv.
@@ -47,7 +54,14 @@ export const jobSettings = {
   /** Seconds, comma-separated: @chorus/services' webhookSettings holds the default schedule. */
   CHORUS_WEBHOOK_RETRY_SCHEDULE: text(),
   CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS: flag('CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
-  CHORUS_WEBHOOK_LEASE_SECONDS: wholeIn('CHORUS_WEBHOOK_LEASE_SECONDS', 1, 3600, 30),
+  // A lease that ends while its attempt is still out lets another worker claim the delivery
+  // again, and the endpoint gets it twice.
+  CHORUS_WEBHOOK_LEASE_SECONDS: whole({
+    min: SHORTEST_WEBHOOK_LEASE,
+    max: 3600,
+    fallback: 30,
+    message: `CHORUS_WEBHOOK_LEASE_SECONDS must be an integer from ${SHORTEST_WEBHOOK_LEASE} to 3600: longer than a webhook attempt's ${WEBHOOK_ATTEMPT_TIMEOUT_SECONDS} s timeout, so that no delivery is claimed again while its attempt is out.`,
+  }),
   CHORUS_WEBHOOK_MAX_PER_ACCOUNT: wholeIn('CHORUS_WEBHOOK_MAX_PER_ACCOUNT', 1, 10_000, 50),
   // With CHORUS_INTEGRATION_<ID>_* (below), by @chorus/services' integrationConfigReport.
   CHORUS_INTEGRATION_REDIRECT_ORIGINS: text(),

@@ -24,6 +24,19 @@ describe('parseSettings', () => {
       expect(() => parseSettings({ DATABASE_POOL_MAX: pool })).toThrow(/DATABASE_POOL_MAX must/);
   });
 
+  it('refuses a webhook lease that a delivery attempt (10 s) can outlast, naming the setting', () => {
+    for (const lease of ['1', '5', '10']) {
+      const env = { CHORUS_WEBHOOK_LEASE_SECONDS: lease };
+      const why = /CHORUS_WEBHOOK_LEASE_SECONDS must be an integer from 11 to 3600: .*10 s/;
+      expect(() => parseSettings(env), lease).toThrow(why);
+      expect(() => readSetting('CHORUS_WEBHOOK_LEASE_SECONDS', env), lease).toThrow(why);
+    }
+    expect(parseSettings({ CHORUS_WEBHOOK_LEASE_SECONDS: '11' }).CHORUS_WEBHOOK_LEASE_SECONDS).toBe(
+      11,
+    );
+    expect(parseSettings({}).CHORUS_WEBHOOK_LEASE_SECONDS).toBe(30);
+  });
+
   it('reads one setting for the packages that take an env record', () => {
     expect(readSetting('CHORUS_MEDIA_MAX_BYTES', { CHORUS_MEDIA_MAX_BYTES: '1024' })).toBe(1024);
     expect(() => readSetting('DATABASE_URL', { DATABASE_URL: 'mysql://x' })).toThrow(

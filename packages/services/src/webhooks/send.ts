@@ -1,9 +1,10 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { WEBHOOK_ATTEMPT_TIMEOUT_SECONDS } from '@chorus/settings';
 import { checkTarget, guardedLookup } from './targets';
 
-/** A 2xx within this is a success (docs/webhooks.md). */
-export const ATTEMPT_TIMEOUT_MS = 10_000;
+/** A 2xx within this is a success (docs/webhooks.md); the lease setting is checked against it. */
+export const ATTEMPT_TIMEOUT_MS = WEBHOOK_ATTEMPT_TIMEOUT_SECONDS * 1000;
 /** What the delivery log keeps of an answer. */
 export const EXCERPT_BYTES = 1024;
 

@@ -12,7 +12,7 @@ export interface WebhookSettings {
   allowPrivateTargets: boolean;
   /**
    * How long a claimed delivery stays with its worker: one that dies mid-attempt leaves it due
-   * again after this. Longer than an attempt can take (10 s).
+   * again after this. Longer than an attempt can take (10 s): a shorter one is refused.
    */
   leaseSeconds: number;
   /** The most endpoints an account may have (each event fans out to all of them). */
