@@ -15,9 +15,12 @@ import {
 import type { TrackedEventType } from '@chorus/validators';
 import { utcDay } from '../../analytics/records';
 import { applyFigures, type Figure } from '../../analytics/sync';
+import { warnOperator } from '../../shared/worker-log';
 import { publishingCredentials } from '../credentials';
-import type { PostFigures } from '../provider';
+import { failureDetail } from '../http';
+import type { PostFigures, Provider } from '../provider';
 import { PROVIDERS } from '../providers';
+import { markNeedsReconnect } from './claim';
 import { networkOf, providerContext } from './settings';
 
 /** Published targets are read back this long after they went out. */
@@ -32,8 +35,35 @@ const TYPES: Record<keyof PostFigures, TrackedEventType> = {
   click: 'click',
 };
 
+type ChannelRow = typeof channels.$inferSelect;
+type ConnectionRow = typeof integrationConnections.$inferSelect;
+
 /** The sync key prefix of this source: apart from the metrics-endpoint sync's rows. */
 const prefixOf = (integrationId: string) => `${integrationId}/published`;
+
+/**
+ * A channel whose network would not give its figures: skipped until the next run, and said in
+ * the worker's log (the network's words and the wire detail, never a token). A revoked grant
+ * marks the connection `needs_reconnect`, with its event, as a publish refused so does
+ * (docs/publishing.md): its figures, and its publishing, wait for the account to connect again.
+ */
+async function notRead(
+  db: Db,
+  provider: Provider,
+  { channel, connection }: { channel: ChannelRow; connection: ConnectionRow },
+  error: unknown,
+) {
+  const { class: kind, message } = provider.classify(error);
+  warnOperator('published figures not read', {
+    accountId: channel.accountId,
+    integrationId: channel.integrationId,
+    channelId: channel.id,
+    class: kind,
+    message,
+    detail: failureDetail(error),
+  });
+  if (kind === 'revoked') await db.transaction((tx) => markNeedsReconnect(tx, connection));
+}
 
 /**
  * Reads the figures of every published target (docs/publishing.md) from its network and records
@@ -41,7 +71,8 @@ const prefixOf = (integrationId: string) => `${integrationId}/published`;
  * give running totals; each UTC day's row holds what that day added (the total less the days
  * before), set, not added, at every run: running it again changes nothing, and a later run
  * the same day moves that day's row to the new total. Targets of one post on two channels of
- * an integration add up. A channel whose network cannot be read is skipped until the next run.
+ * an integration add up. A channel whose network cannot be read is skipped until the next run
+ * (`notRead`).
  * Returns how many targets' figures it read.
  */
 export async function syncPublishedFigures(opts: {
@@ -97,7 +128,8 @@ export async function syncPublishedFigures(opts: {
           signal: AbortSignal.timeout(30_000),
         },
       );
-    } catch {
+    } catch (error) {
+      await notRead(db, provider, { channel, connection }, error);
       continue;
     }
     const key = `${channel.accountId}\u0000${channel.integrationId}`;
