@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   anonymousBucket,
   clientIp,
+  peerClient,
   trustedProxiesFromEnv,
   DEFAULT_RATE_LIMITS,
   oauthClientBucket,
@@ -153,6 +154,17 @@ describe('the client address', () => {
     expect(ip(xff('203.0.113.9'))).toBe('203.0.113.9');
     expect(ip(xff('1.2.3.4, 203.0.113.9'))).toBe('203.0.113.9');
     expect(ip({})).toBe('unknown');
+  });
+
+  it('from the socket alone (headers unread), is the peer unless the peer is a trusted proxy', () => {
+    const peer = (address: string | undefined, env: Record<string, string> = {}) =>
+      peerClient(address, trustedProxiesFromEnv(env));
+    expect(peer('::ffff:198.51.100.2')).toBe('198.51.100.2');
+    expect(peer('10.0.0.2', { CHORUS_TRUSTED_PROXIES: '1' })).toBeUndefined();
+    const cidrs = { CHORUS_TRUSTED_PROXIES: '10.0.0.0/8' };
+    expect(peer('10.0.0.2', cidrs)).toBeUndefined();
+    expect(peer('198.51.100.3', cidrs)).toBe('198.51.100.3');
+    expect(peer(undefined)).toBeUndefined();
   });
 
   it('refuses a bad CHORUS_TRUSTED_PROXIES, naming it', () => {

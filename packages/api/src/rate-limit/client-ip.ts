@@ -63,5 +63,20 @@ export function clientIp(
   return candidate && isIP(candidate) ? candidate : 'unknown';
 }
 
+/**
+ * The caller's address from the socket alone, for an answer given before the request's headers
+ * could be read (Node's parser refused them): the peer, unless the peer is a trusted proxy,
+ * whose client is named in a header that was never read (undefined: unknown).
+ */
+export function peerClient(
+  remoteAddress: string | undefined,
+  trusted: TrustedProxies = defaultTrusted(),
+): string | undefined {
+  const peer = normal(remoteAddress ?? '');
+  if (!isIP(peer)) return undefined;
+  const proxy = 'hops' in trusted ? trusted.hops > 0 : contains(trusted.list, peer);
+  return proxy ? undefined : peer;
+}
+
 let fromEnv: TrustedProxies | undefined;
 const defaultTrusted = () => (fromEnv ??= trustedProxiesFromEnv());

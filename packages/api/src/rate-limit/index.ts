@@ -4,7 +4,7 @@ import { memoryStore } from './memory-store';
 import { redisStore } from './redis-store';
 
 export { rateLimitConfigFromEnv, type RateLimitConfig } from './config';
-export { clientIp, trustedProxiesFromEnv, type TrustedProxies } from './client-ip';
+export { clientIp, peerClient, trustedProxiesFromEnv, type TrustedProxies } from './client-ip';
 export { callerBucket } from './caller-bucket';
 export { enforceRateLimit, reportRateLimit } from './enforce';
 export { createRateLimiter, type RateLimiter, type RateLimiterOptions } from './limiter';

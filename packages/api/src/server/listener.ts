@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { apiError, routeNotFound, toApiError, type ApiError } from './errors';
 import { describeError, log } from './logger';
@@ -6,6 +7,7 @@ import {
   anonymousBucket,
   clientIp,
   defaultRateLimiter,
+  peerClient,
   reportRateLimit,
   type RateLimiter,
 } from '../rate-limit';
@@ -81,15 +83,40 @@ function stampPeer(req: IncomingMessage) {
  * is sent by the browser on its own before the call it asks about, which is counted.
  */
 async function addressBudget(limiter: RateLimiter, req: IncomingMessage) {
+  return budgetAt(limiter, clientIp({ headers: forwardedFor(req) }));
+}
+
+const forwardedFor = (req: IncomingMessage) => {
   const forwarded = req.headers['x-forwarded-for'];
-  const headers = new Headers(
-    typeof forwarded === 'string' ? { 'x-forwarded-for': forwarded } : {},
-  );
-  const bucket = anonymousBucket(clientIp({ headers }), limiter.limits);
+  return new Headers(typeof forwarded === 'string' ? { 'x-forwarded-for': forwarded } : {});
+};
+
+/** The budget of requests without credentials from `address`, as answer headers. */
+async function budgetAt(limiter: RateLimiter, address: string) {
   const answer = new Headers();
-  await reportRateLimit(limiter, bucket, answer);
+  await reportRateLimit(limiter, anonymousBucket(address, limiter.limits), answer);
   return Object.fromEntries(answer);
 }
+
+/**
+ * Refuses on the socket (refuseOnSocket) with the rate-limit headers of `address`'s budget,
+ * reported and never spent, as the listener's own answers; without them where the address is
+ * unknown (behind a trusted proxy, for a request whose headers Node could not read) or the
+ * store does not answer.
+ */
+function refuseWithBudget(
+  limiter: () => RateLimiter,
+  socket: Duplex,
+  error: ApiError | undefined,
+  address: string | undefined,
+) {
+  const budget = address === undefined ? Promise.resolve({}) : budgetAt(limiter(), address);
+  void budget.catch(() => ({})).then((headers) => refuseOnSocket(socket, error, headers));
+}
+
+/** The client's address of a request that reached no listener (CONNECT, an upgrade). */
+const addressOf = (req: IncomingMessage) =>
+  clientIp({ headers: forwardedFor(req) }, { remoteAddress: req.socket.remoteAddress });
 
 /**
  * One listener for the whole app: /api/* and the OAuth machine endpoints go to the API's own
@@ -151,20 +178,27 @@ export function createApiListener({
 
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => unknown;
 
+/** The limiter whose budget the server's own answers report (default: the process's). */
+interface SocketAnswerOptions {
+  rateLimiter?: RateLimiter;
+}
+
 /**
  * Protocol upgrades (WebSocket) go to the web app when it serves them (the development
  * server's live reload); the API answers over plain HTTP only, so one under /api/ is refused in
  * the envelope, and so is every one when there is no `web` (production: Next would hold the
  * connection open without ever answering).
  */
-export function refuseUpgrade(web?: UpgradeHandler): UpgradeHandler {
+export function refuseUpgrade(
+  web?: UpgradeHandler,
+  { rateLimiter }: SocketAnswerOptions = {},
+): UpgradeHandler {
+  const limiter = () => (rateLimiter ??= defaultRateLimiter());
   return (req, socket, head) => {
     const path = requestUrl(req)?.pathname;
     if (!web || path === undefined || under(path, '/api')) {
-      return refuseOnSocket(
-        socket,
-        apiError('validation_error', 'Protocol upgrades are not served here.'),
-      );
+      const refused = apiError('validation_error', 'Protocol upgrades are not served here.');
+      return refuseWithBudget(limiter, socket, refused, addressOf(req));
     }
     return web(req, socket, head);
   };
@@ -175,14 +209,17 @@ export function refuseUpgrade(web?: UpgradeHandler): UpgradeHandler {
  * refuseOnSocket), and a missing Host refused by the listener in the envelope rather than by
  * Node with an empty 400.
  */
-export function createHttpServer(): Server {
+export function createHttpServer({ rateLimiter }: SocketAnswerOptions = {}): Server {
+  const limiter = () => (rateLimiter ??= defaultRateLimiter());
   const server = createServer({ requireHostHeader: false });
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (error.code === 'ECONNRESET' || error.code === 'EPIPE') return void socket.destroy();
-    refuseOnSocket(socket);
+    // No header was read: the socket's peer is the only address known.
+    refuseWithBudget(limiter, socket, undefined, peerClient((socket as Socket).remoteAddress));
   });
-  server.on('connect', (_req, socket) =>
-    refuseOnSocket(socket, apiError('method_not_allowed', 'CONNECT is not allowed here.')),
-  );
+  server.on('connect', (req: IncomingMessage, socket) => {
+    const refused = apiError('method_not_allowed', 'CONNECT is not allowed here.');
+    refuseWithBudget(limiter, socket, refused, addressOf(req));
+  });
   return server;
 }

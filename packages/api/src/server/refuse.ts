@@ -33,9 +33,13 @@ export const malformed = () => apiError('validation_error', MALFORMED);
  * What Node's HTTP parser refuses before any handler sees it (a broken request line, an odd
  * method, bad or over-long headers, an over-long URL), and CONNECT, which has no handler:
  * written straight to the socket, in the envelope, then the connection is closed, since what
- * follows on it cannot be trusted.
+ * follows on it cannot be trusted. `headers`: the rate-limit headers, where the caller is known.
  */
-export function refuseOnSocket(socket: Duplex, error: ApiError = malformed()) {
+export function refuseOnSocket(
+  socket: Duplex,
+  error: ApiError = malformed(),
+  headers: Record<string, string> = {},
+) {
   if (!socket.writable) return void socket.destroy();
   const body = JSON.stringify(errorEnvelope(error));
   const reason = error.status === 405 ? 'Method Not Allowed' : 'Bad Request';
@@ -46,7 +50,9 @@ export function refuseOnSocket(socket: Duplex, error: ApiError = malformed()) {
       `Content-Length: ${Buffer.byteLength(body)}`,
       `X-Request-Id: ${requestIdFrom(undefined)}`,
       `API-Version: ${API_VERSION}`,
-      ...Object.entries(apiSecurityHeaders()).map(([name, value]) => `${name}: ${value}`),
+      ...Object.entries({ ...apiSecurityHeaders(), ...headers }).map(
+        ([name, value]) => `${name}: ${value}`,
+      ),
       'Connection: close',
       '',
       body,
