@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { startMastodonStandIn, type MastodonStandIn } from '@chorus/stand-ins';
 import { expect } from 'vitest';
 import { callApi } from './api';
@@ -6,9 +7,13 @@ import { suiteDatabase } from './database';
 /**
  * A Mastodon stand-in on loopback connected to the suite's account as a user connects it (the
  * server may reach loopback in the suite: CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS), and its channel.
+ * Each is an instance of its own domain: the files share the account, and each file's first
+ * Mastodon account has the same id, which on one domain would be one channel across the files.
  */
 export async function connectMastodon(key: string) {
-  const standIn: MastodonStandIn = await startMastodonStandIn();
+  const standIn: MastodonStandIn = await startMastodonStandIn({
+    domain: `${randomBytes(4).toString('hex')}.mastodon.test`,
+  });
   const connected = await callApi(key, 'POST', '/api/integrations/connect/mastodon', {
     apiKey: standIn.token,
     serviceUrl: standIn.url,

@@ -87,10 +87,14 @@ export class MastodonWorld {
   /** `accountId:key` → the status it created and when (Mastodon keeps keys for an hour). */
   idempotency = new Map<string, { statusId: string; at: number }>();
 
-  constructor(readonly baseUrl: string) {}
+  constructor(
+    readonly baseUrl: string,
+    /** Accounts numbered 1, 2, 3… of its own, where by default they take the process's sequence. */
+    private readonly ownAccountIds = false,
+  ) {}
 
   addAccount(opts: { username?: string; displayName?: string; scopes?: string[] } = {}) {
-    const id = nextId();
+    const id = this.ownAccountIds ? String(this.accounts.size + 1) : nextId();
     const username = opts.username ?? `user${this.accounts.size + 1}`;
     const account: MastodonAccount = {
       id,

@@ -18,6 +18,13 @@ import { findRoute, RateWindows, withMedia } from './routes';
 
 export interface MastodonStandInOptions extends Partial<MastodonLimits> {
   rateLimit?: { limit: number; windowMs: number };
+  /**
+   * Numbers this instance's accounts 1, 2, 3… (as an early account on an old instance is
+   * numbered), so two stand-ins have accounts of the same id, as two instances may: an account
+   * id is only unique on its instance. By default every stand-in in the process draws its ids
+   * from one sequence.
+   */
+  ownAccountIds?: boolean;
 }
 
 export interface MastodonStandIn extends StandIn {
@@ -125,7 +132,7 @@ export async function startMastodonStandIn(
     }),
   );
 
-  world = new MastodonWorld(server.url);
+  world = new MastodonWorld(server.url, options.ownAccountIds);
   routes = [
     ...mastodonApiRoutes(world, limits),
     ...mastodonMediaRoutes(world, limits),
