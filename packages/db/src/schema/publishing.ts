@@ -30,7 +30,10 @@ export const channels = pgTable(
     id: text().primaryKey(),
     accountId: accountRef(),
     integrationId: text().notNull(),
-    /** The channel's id at the network: a DID, a Page id, `urn:li:organization:…`. */
+    /**
+     * The channel's id at the network: a DID, a Page id, `urn:li:organization:…`; on Mastodon
+     * `<account id>@<instance domain>`, as an account id is unique only on its instance.
+     */
     externalId: text().notNull(),
     kind: channelKind().notNull(),
     name: text().notNull(),

@@ -25,7 +25,7 @@ let media: Awaited<ReturnType<typeof startMediaHost>>;
 let context: ProviderContext;
 const provider = PROVIDERS.mastodon as Provider;
 const channel = () => ({
-  externalId: standIn.accountId,
+  externalId: `${standIn.accountId}@mastodon.test`,
   handle: '@alice@mastodon.test',
   credentials: { accessToken: standIn.token },
 });
@@ -51,7 +51,8 @@ describe('Mastodon provider', () => {
     );
     expect(others).toEqual([]);
     expect(found).toMatchObject({
-      externalId: standIn.accountId,
+      // The account's id at its instance's domain: an account id is unique only on its instance.
+      externalId: `${standIn.accountId}@mastodon.test`,
       name: 'Alice',
       handle: '@alice@mastodon.test',
       kind: 'account',
@@ -73,7 +74,11 @@ describe('Mastodon provider', () => {
       { path: '/api/v2/instance' },
     );
     const [found] = await provider.discoverChannels({ accessToken: standIn.token }, context);
-    expect(found).toMatchObject({ handle: '@alice@127.0.0.1', limits: undefined });
+    expect(found).toMatchObject({
+      externalId: `${standIn.accountId}@127.0.0.1`,
+      handle: '@alice@127.0.0.1',
+      limits: undefined,
+    });
   });
 
   it('publishes text with an Idempotency-Key derived from the target and the part', async () => {

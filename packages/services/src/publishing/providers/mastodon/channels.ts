@@ -76,11 +76,15 @@ export async function discoverMastodonChannels(
     api.get('/api/v1/accounts/verify_credentials').then((body) => ZAccount.parse(body)),
     instanceOf(api),
   ]);
-  // Handles use the instance's own domain, which may differ from the host serving its API.
-  const domain = instance?.domain ?? new URL(api.base).hostname;
+  // The instance's own domain (the one its handles and actor URIs carry, fixed for its life),
+  // which may differ from the host serving its API; that host before Mastodon 4.0.
+  const domain = (instance?.domain ?? new URL(api.base).hostname).toLowerCase();
   return [
     {
-      externalId: account.id,
+      // An account id is unique only on its instance (two may both have an account 1), so the
+      // channel is the id at the domain (docs/publishing.md, Channels; migration 0028 rewrote
+      // channels stored with the id alone, taking the domain from their handle).
+      externalId: `${account.id}@${domain}`,
       name: account.display_name || account.username,
       handle: `@${account.username}@${domain}`,
       avatarUrl: account.avatar ?? null,
