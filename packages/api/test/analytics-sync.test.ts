@@ -1,7 +1,8 @@
-import { and, eq, trackedEvents } from '@chorus/db';
+import { and, eq, events, integrationConnections, trackedEvents } from '@chorus/db';
 import { connectionsToSync, syncConnectionAnalytics } from '@chorus/services';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startHarness, type Harness } from './harness';
+import { operatorLog } from './operator-log';
 import { createPost } from './posts-fixtures';
 import { startStandInProvider, type StandInProvider } from './stand-in-provider';
 
@@ -131,5 +132,51 @@ describe('the integration analytics sync', () => {
     expect((await stats(token)).totals.view).toBe(0);
     provider.state.metricsFailWith = undefined;
     expect(await sync(accountId)).toEqual({ recorded: 1, updated: 0, skipped: 0 });
+  });
+
+  it('marks the connection needs_reconnect when the provider refuses its token, and syncs it no more', async () => {
+    const { accountId, token } = await h.newAccount('Revoked', 'admin@revoked-sync.test');
+    await connectFacebook(token);
+    const connection = and(
+      eq(integrationConnections.accountId, accountId),
+      eq(integrationConnections.integrationId, 'facebook'),
+    );
+    // A token past its expiry refused: the refresh job's to renew; retried, not marked.
+    await h.db
+      .update(integrationConnections)
+      .set({ tokenExpiresAt: new Date(Date.now() - 1000) })
+      .where(connection);
+    provider.state.metricsFailWith = 401;
+    await expect(sync(accountId)).rejects.toThrow('answered 401');
+    const [expired] = await h.db.select().from(integrationConnections).where(connection);
+    expect(expired?.status).toBe('connected');
+
+    await h.db.update(integrationConnections).set({ tokenExpiresAt: null }).where(connection);
+    const warned = operatorLog();
+    try {
+      expect(await sync(accountId)).toEqual({ skipped: 'needs_reconnect' });
+    } finally {
+      vi.restoreAllMocks();
+    }
+    provider.state.metricsFailWith = undefined;
+    const [marked] = await h.db.select().from(integrationConnections).where(connection);
+    expect(marked?.status).toBe('needs_reconnect');
+    expect(warned.filter((line) => line.msg === 'analytics not synced')).toEqual([
+      expect.objectContaining({
+        msg: 'analytics not synced',
+        accountId,
+        integrationId: 'facebook',
+        class: 'revoked',
+      }),
+    ]);
+    const recorded = await h.db
+      .select({ type: events.type })
+      .from(events)
+      .where(and(eq(events.accountId, accountId), eq(events.type, 'integration.needs_reconnect')));
+    expect(recorded).toHaveLength(1);
+    expect(await connectionsToSync(h.db)).not.toContainEqual({
+      accountId,
+      integrationId: 'facebook',
+    });
   });
 });

@@ -14,6 +14,8 @@ import { newId } from '../shared/ids';
 import { CATALOGUE, findEntry } from '../integrations/catalogue';
 import { readCredentials } from '../integrations/connections';
 import { providerSettings } from '../integrations/settings';
+import { markNeedsReconnect } from '../publishing/engine/claim';
+import { warnOperator } from '../shared/worker-log';
 import { utcDay } from './records';
 import { addToRollups, type RollupChange } from './rollups';
 
@@ -64,6 +66,13 @@ function figuresOf(answer: unknown): Figure[] {
   return [...figures.values()];
 }
 
+/** The metrics endpoint refused the connection's access token (401). */
+class TokenRefused extends Error {
+  constructor() {
+    super('the metrics endpoint answered 401');
+  }
+}
+
 async function fetchFigures(url: string, accessToken: string, today: string): Promise<Figure[]> {
   const target = new URL(url);
   const from = utcDay(new Date(Date.parse(`${today}T00:00:00Z`) - (SYNC_WINDOW_DAYS - 1) * 864e5));
@@ -74,6 +83,7 @@ async function fetchFigures(url: string, accessToken: string, today: string): Pr
     redirect: 'manual',
     signal: AbortSignal.timeout(TIMEOUT_MS),
   });
+  if (res.status === 401) throw new TokenRefused();
   if (res.status !== 200) throw new Error(`the metrics endpoint answered ${res.status}`);
   const declared = Number(res.headers.get('content-length') ?? 0);
   if (declared > MAX_ANSWER_BYTES) throw new Error('the metrics answer is too large');
@@ -196,12 +206,20 @@ export async function connectionsToSync(db: Db, env: Env = process.env) {
       integrationId: integrationConnections.integrationId,
     })
     .from(integrationConnections)
-    .where(inArray(integrationConnections.integrationId, synced));
+    .where(
+      and(
+        inArray(integrationConnections.integrationId, synced),
+        eq(integrationConnections.status, 'connected'),
+      ),
+    );
 }
 
 /**
  * Reads one connection's per-post figures from its provider and records them (see
- * `applyFigures`). Throws when the provider cannot be read, for the job to retry.
+ * `applyFigures`). Throws when the provider cannot be read, for the job to retry. A provider
+ * that refuses a token not yet expired (401) refuses the grant: the connection is marked
+ * `needs_reconnect`, with its event, as publishing marks it, and is not synced again until the
+ * account connects again; an expired token's 401 is retried, for the refresh job to renew it.
  */
 export async function syncConnectionAnalytics(opts: {
   db: Db;
@@ -226,10 +244,19 @@ export async function syncConnectionAnalytics(opts: {
   if (!row) return { skipped: 'not_connected' as const };
   const credentials = readCredentials(row);
   if (credentials?.kind !== 'oauth2') return { skipped: 'no_credentials' as const };
-  const figures = await fetchFigures(
-    metricsUrl,
-    credentials.accessToken,
-    opts.today ?? utcDay(new Date()),
-  );
+  let figures: Figure[];
+  try {
+    figures = await fetchFigures(
+      metricsUrl,
+      credentials.accessToken,
+      opts.today ?? utcDay(new Date()),
+    );
+  } catch (error) {
+    const expired = row.tokenExpiresAt !== null && row.tokenExpiresAt.getTime() <= Date.now();
+    if (!(error instanceof TokenRefused) || expired) throw error;
+    warnOperator('analytics not synced', { accountId, integrationId, class: 'revoked' });
+    await db.transaction((tx) => markNeedsReconnect(tx, row));
+    return { skipped: 'needs_reconnect' as const };
+  }
   return applyFigures(db, accountId, integrationId, figures);
 }
