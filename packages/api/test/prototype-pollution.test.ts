@@ -111,5 +111,13 @@ describe('a reserved key refused', () => {
     ).toEqual(['a[0].b.__proto__']);
     expect(await refusedAt(FORM, 'title=p&meta[constructor][a]=1')).toEqual(['meta.constructor']);
     expect(await refusedAt(FORM, 'title=p&constructor[prototype]=1')).toEqual(['constructor']);
+    // In a form's list of objects, as in JSON: an item by its index in brackets.
+    expect(
+      await refusedAt(FORM, 'title=p&targets[0][channelId]=c&targets[0][__proto__][role]=admin'),
+    ).toEqual(['targets[0].__proto__']);
+    expect(await refusedAt(FORM, 'title=p&targets[0][thread][0][constructor]=1')).toEqual([
+      'targets[0].thread[0].constructor',
+    ]);
+    expect(Object.prototype).not.toHaveProperty('role');
   });
 });

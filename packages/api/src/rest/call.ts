@@ -3,7 +3,7 @@ import type { AnyRouter } from '@trpc/server';
 import type { Context } from '../trpc/context';
 import { createCallerFactory } from '../trpc/init';
 import { appRouter } from '../trpc/root';
-import { formToJson } from './body';
+import { formToJson } from './form';
 import type { Route } from './routes';
 import type { Answer } from '../server/node-fetch';
 import { nextLink } from './link';

@@ -27,6 +27,8 @@ export type SchemaDef = {
   type: string;
   innerType?: ZodType;
   element?: ZodType;
+  /** A record's values. */
+  valueType?: ZodType;
   shape?: Record<string, ZodType>;
   in?: ZodType;
   out?: ZodType;
