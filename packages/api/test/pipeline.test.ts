@@ -31,7 +31,7 @@ beforeAll(async () => {
   });
   const web = (_req: unknown, res: { end(text: string): void }) => res.end('web');
   served = await listenOnLoopback(
-    createApiListener({ mounts, webPaths: [], web, corsOrigins: new Set() }),
+    createApiListener({ mounts, webPaths: ['/api/auth'], web, corsOrigins: new Set() }),
   );
   base = served.base;
 });
@@ -250,6 +250,44 @@ describe('every route kind, through the one pipeline', () => {
       'insufficient_scope',
       'insufficient_scope',
     ]);
+  });
+});
+
+describe('a path whose percent-escapes do not decode (docs/api.md)', () => {
+  const UNDECODABLE = [
+    '/api/users/%ZZ',
+    '/api/content/media/%E0%A4%A/content',
+    '/api/webhooks/%',
+    '/api/content/posts/%E0%A4%A',
+  ];
+
+  it('is an unknown id through the pipeline: 401 without credentials, 404 with them', async () => {
+    for (const path of UNDECODABLE) {
+      const stranger = await fetch(`${base}${path}`);
+      expect(stranger.status, path).toBe(401);
+      expect((await stranger.json()).error.code, path).toBe('unauthorized');
+      expect(stranger.headers.get('www-authenticate'), path).toMatch(/^Bearer/);
+      const member = await fetch(`${base}${path}`, { headers: bearer(h.main.token) });
+      expect(member.status, path).toBe(404);
+      expect((await member.json()).error.code, path).toBe('resource_not_found');
+      expect(member.headers.get('x-ratelimit-limit'), path).toMatch(/^\d+$/);
+    }
+  });
+
+  it('is an unknown route where no route matches, and never reaches the web app', async () => {
+    const stranger = await fetch(`${base}/api/%ZZ`);
+    expect(stranger.status).toBe(401);
+    const member = await fetch(`${base}/api/%ZZ`, { headers: bearer(h.main.token) });
+    expect(member.status).toBe(404);
+    expect((await member.json()).error.code).toBe('route_not_found');
+    // On the tRPC door, a procedure name that does not decode names none, in tRPC's shape.
+    const trpc = await fetch(`${base}/api/trpc/%ZZ`, { headers: bearer(h.main.token) });
+    expect(trpc.status).toBe(404);
+    expect((await trpc.json()).error.data.error.code).toBe('route_not_found');
+    // The web app's paths under /api/ (next-auth) name no action that does not decode.
+    const web = await fetch(`${base}/api/auth/%E0%A4%A`);
+    expect(web.status).toBe(404);
+    expect((await web.json()).error).toMatchObject({ code: 'route_not_found', status: 404 });
   });
 });
 

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
+import { decodable } from './decodable';
 import { apiError, routeNotFound, toApiError, type ApiError } from './errors';
 import { describeError, log } from './logger';
 import {
@@ -45,15 +46,6 @@ export interface ApiListenerOptions {
 
 const under = (path: string, prefix: string) =>
   path === prefix || path.startsWith(prefix.endsWith('/') ? prefix : `${prefix}/`);
-
-const decodable = (path: string) => {
-  try {
-    decodeURIComponent(path);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /**
  * Appends the socket's peer to X-Forwarded-For, as a proxy would, before any door or the web
@@ -153,8 +145,12 @@ export function createApiListener({
       applyCors(req, res, rule, id);
     }
     const api = under(path, '/api');
-    if (api && !decodable(path)) return refused(malformed());
-    if (api && webPaths.some((prefix) => under(path, prefix))) return web(req, res);
+    // A door decodes each segment itself: one that does not decode is an unknown id, answered
+    // after the credentials like any other (docs/api.md). The web app's paths would hand it
+    // to a framework that may throw on it, and none of them names one: no route.
+    if (api && webPaths.some((prefix) => under(path, prefix))) {
+      return decodable(path) ? web(req, res) : refused(toApiError(routeNotFound(path)));
+    }
     const handler = mounts.find(([prefix]) => under(path, prefix))?.[1];
     if (!handler && !api) return web(req, res);
     if (!handler) return refused(toApiError(routeNotFound(path)));

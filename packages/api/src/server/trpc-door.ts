@@ -6,7 +6,8 @@ import { TRPC_ERROR_CODES_BY_KEY } from '@trpc/server/rpc';
 import type { RateLimiter } from '../rate-limit';
 import { accessRuleOf } from '../trpc/access-rules';
 import { appRouter } from '../trpc/root';
-import { trpcCodeFor, type ApiError } from './errors';
+import { decodable } from './decodable';
+import { routeNotFound, trpcCodeFor, type ApiError } from './errors';
 import { refuseDeepJson } from './json-depth';
 import { refuseReservedKeys } from './reserved-keys';
 import { toResponse } from './node-fetch';
@@ -42,6 +43,8 @@ interface TrpcRoute extends PipelineRoute {
  */
 function callsIn(url: URL, max: number): string[] {
   const paths = url.pathname.replace(/^\/api\/trpc\/?/, '');
+  // A procedure's name that does not decode names none (tRPC would answer a bare 400).
+  if (!decodable(paths)) throw routeNotFound(url.pathname);
   if (url.searchParams.get('batch') !== '1') return [paths];
   const calls = paths.split(',');
   if (calls.length <= max) return calls;
