@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appRouter } from '../src';
-import { formLists } from '../src/rest/form';
+import { z } from 'zod';
+import { formLists, formToJson } from '../src/rest/form';
 import { routeTable } from '../src/rest/routes';
 import { startHarness, type Harness } from './harness';
 import { createPost, mediaOf } from './posts-fixtures';
@@ -272,13 +273,15 @@ describe('form bodies: lists of objects as JSON would give them', () => {
       { type: 'view', count: 3, properties: { source: 'form', page: { path: '/launch' } } },
       { type: 'click', count: 1, properties: {} },
     ]);
-    // A count that is not a number is refused naming the item's field, as in JSON.
-    const refused = await sendForm('POST', '/api/analytics/events', [
-      ['events[0][type]', 'view'],
-      ['events[0][count]', 'many'],
-    ]);
-    expect(refused.status).toBe(400);
-    expect(refused.json.error.details.issues[0].path).toBe('events[0].count');
+    // A count that is not an integer in digits is refused naming the item's field.
+    for (const count of ['many', '2.0', '1e3']) {
+      const refused = await sendForm('POST', '/api/analytics/events', [
+        ['events[0][type]', 'view'],
+        ['events[0][count]', count],
+      ]);
+      expect(refused.status, count).toBe(400);
+      expect(refused.json.error.details.issues[0].path, count).toBe('events[0].count');
+    }
   });
 });
 
@@ -448,5 +451,20 @@ describe('a field that is not an array, given more than once', () => {
     ]);
     expect(settings.status).toBe(400);
     expect(settings.json.error.details.issues).toEqual(givenTwice('settings.notifications'));
+  });
+});
+
+describe('numbers in a form or a query string (docs/api.md)', () => {
+  const schema = z.object({ count: z.number().int().optional(), rate: z.number().optional() });
+  const read = (query: string) => ({ ...formToJson(new URLSearchParams(query), schema) });
+
+  it('reads an integer field from digits only, and a number field from a decimal too', () => {
+    expect(read('count=12&rate=1.5')).toEqual({ count: 12, rate: 1.5 });
+    expect(read('count=-3&rate=2')).toEqual({ count: -3, rate: 2 });
+    // Left as text for the schema to refuse: a fraction, even zero, is not how an integer is written.
+    for (const count of ['1.0', '2.00', '1.5', '1e3', '0x10', '+5', ' 2', 'Infinity']) {
+      expect(read(`count=${encodeURIComponent(count)}`), count).toEqual({ count });
+    }
+    expect(read('rate=1e3')).toEqual({ rate: '1e3' });
   });
 });

@@ -49,7 +49,14 @@ describe('GET /api/content/posts', () => {
     const past = await list('?limit=3&page=9');
     expect(past.json.data).toEqual([]);
     expect(past.json.meta.pagination.total).toBe(4);
-    for (const query of ['?limit=101', '?limit=0', '?page=0', '?limit=1.5']) {
+    for (const query of [
+      '?limit=101',
+      '?limit=0',
+      '?page=0',
+      '?limit=1.5',
+      '?limit=2.00',
+      '?page=1.0',
+    ]) {
       expect((await list(query)).status, query).toBe(400);
     }
     expect((await list('?limit=100')).status).toBe(200);

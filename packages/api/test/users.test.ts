@@ -146,6 +146,9 @@ describe('GET /api/users', () => {
     ['limit=0'],
     ['limit=101'],
     ['page=1.5'],
+    // An integer written with a fraction, even a zero one: digits only.
+    ['page=1.0'],
+    ['limit=2.00'],
     ['limit=abc'],
     ['role=owner'],
     // Other spellings Number() reads: none is how a query writes an integer.

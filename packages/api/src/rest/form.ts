@@ -2,7 +2,7 @@ import { AppError } from '@chorus/services';
 import { isForbiddenKey, issuePath, safeRecord } from '@chorus/validators';
 import type { ZodType } from 'zod';
 import { reservedKey } from '../server/reserved-keys';
-import { unwrap, type SchemaDef } from '../trpc/internals';
+import { isIntegerDef, unwrap, type SchemaDef } from '../trpc/internals';
 
 /*
  * Form bodies and query strings as the JSON the procedures take (docs/api.md), read the way
@@ -50,10 +50,12 @@ export function formLists(schema: ZodType | undefined, prefix = ''): string[] {
 }
 
 /**
- * A number as a query or a form writes one: decimal digits, a sign and a fraction at most.
- * `Number` also reads `0x10`, `1e3`, ` 2` and `Infinity`, which no list means as a page or
- * a limit: those stay text, and the schema refuses them (400 `validation_error`).
+ * A number as a query or a form writes one: decimal digits and a sign; a fraction only where
+ * the field is not an integer (`page=1.0` is no way to write a page). `Number` also reads
+ * `0x10`, `1e3`, ` 2` and `Infinity`, which no list means as a page or a limit: those stay
+ * text, and the schema refuses them (400 `validation_error`).
  */
+const INTEGER = /^-?\d+$/;
 const DECIMAL = /^-?\d+(?:\.\d+)?$/;
 
 /**
@@ -68,7 +70,7 @@ function convertValue(path: Step[], values: string[], def: SchemaDef | undefined
   const last = values[values.length - 1] ?? '';
   switch (def?.type) {
     case 'number':
-      return DECIMAL.test(last) ? Number(last) : last;
+      return (isIntegerDef(def) ? INTEGER : DECIMAL).test(last) ? Number(last) : last;
     case 'boolean':
       return last === 'true' ? true : last === 'false' ? false : last;
     default:

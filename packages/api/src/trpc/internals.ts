@@ -32,7 +32,16 @@ export type SchemaDef = {
   shape?: Record<string, ZodType>;
   in?: ZodType;
   out?: ZodType;
+  /** A number's checks: `.int()` is the format `safeint`. */
+  checks?: { _zod: { def: { format?: string } } }[];
 };
+
+/** zod's integer formats (`.int()`, `z.int32()`, `z.uint32()`). */
+const INTEGER_FORMATS = new Set(['safeint', 'int32', 'uint32']);
+
+/** Whether a number schema takes integers only. */
+export const isIntegerDef = (def: SchemaDef | undefined) =>
+  def?.checks?.some((check) => INTEGER_FORMATS.has(check._zod.def.format ?? '')) ?? false;
 
 const defOf = (schema: ZodType | undefined) =>
   (schema as unknown as { def: SchemaDef } | undefined)?.def;
