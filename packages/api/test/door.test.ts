@@ -204,6 +204,44 @@ describe('request bodies', () => {
     expect(json.error.code).toBe('unsupported_media_type');
   });
 
+  it('takes application/json in UTF-8 only: other JSON-like types and charsets are 415', async () => {
+    const before = (await h.call('GET', '/api/content/posts')).json.meta.pagination.total;
+    const refused = [
+      'application/vnd.api+json',
+      'application/merge-patch+json',
+      'application/json; charset=ISO-8859-1',
+      'application/json;charset=utf-16',
+      'application/json; version=2',
+      'text/json',
+      'application/x-www-form-urlencoded; charset=iso-8859-1',
+    ];
+    for (const type of refused) {
+      const { status, json } = await h.call('POST', '/api/content/posts', {
+        raw: type.includes('form') ? 'title=x' : JSON.stringify({ title: 'x' }),
+        contentType: type,
+      });
+      expect(status, type).toBe(415);
+      expect(json.error.code, type).toBe('unsupported_media_type');
+      expect(json.error.message, type).toContain(
+        'send application/json (UTF-8) or application/x-www-form-urlencoded',
+      );
+    }
+    expect((await h.call('GET', '/api/content/posts')).json.meta.pagination.total).toBe(before);
+    const accepted = [
+      'application/json',
+      'application/json; charset=utf-8',
+      'Application/JSON;Charset="UTF-8"',
+      'application/x-www-form-urlencoded; charset=UTF-8',
+    ];
+    for (const type of accepted) {
+      const { status } = await h.call('POST', '/api/content/posts', {
+        raw: type.includes('form') ? 'title=x' : JSON.stringify({ title: 'x' }),
+        contentType: type,
+      });
+      expect(status, type).toBe(201);
+    }
+  });
+
   it('answers 413 payload_too_large over 1 MiB and creates nothing', async () => {
     const before = (await h.call('GET', '/api/users')).json.pagination.total;
     const body = JSON.stringify({

@@ -187,6 +187,15 @@ describe('POST /api/content/posts/import', () => {
       contentType: 'application/xml',
     });
     expect(xml.status).toBe(415);
+    // JSON is application/json, in UTF-8 if a charset is said: other JSON-like types are 415.
+    for (const type of ['application/vnd.api+json', 'application/json; charset=iso-8859-1']) {
+      const other = await h.call('POST', '/api/content/posts/import', {
+        raw: JSON.stringify({ posts: [{ title: 'x' }] }),
+        contentType: type,
+      });
+      expect(other.status, type).toBe(415);
+      expect(other.json.error.message, type).toMatch(/text\/csv or application\/json/);
+    }
     const broken = await h.call('POST', '/api/content/posts/import', {
       raw: '{"posts": [',
       contentType: 'application/json',

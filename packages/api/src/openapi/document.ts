@@ -29,7 +29,7 @@ const DESCRIPTION = `The Chorus REST API, version 1 (every response carries \`AP
 
 **Errors** answer \`{ "success": false, "error": { "code", "message", "status", "details" } }\`. Validation errors list \`details.issues\` as \`{ path, message }\`.
 
-**Bodies** are JSON (\`Content-Type: application/json\`), at most 1 MiB; unknown fields are ignored. The same fields are accepted form-encoded (\`application/x-www-form-urlencoded\`: lists as repeated keys, \`settings[notifications]\` for nested fields, \`targets[0][channelId]\` for a list's items; a key that cannot be placed is 400) for clients that cannot send JSON; only JSON is described per operation.
+**Bodies** are JSON (\`Content-Type: application/json\`, in UTF-8: another charset or another type, \`application/vnd.api+json\` included, is 415), at most 1 MiB; unknown fields are ignored. The same fields are accepted form-encoded (\`application/x-www-form-urlencoded\`: lists as repeated keys, \`settings[notifications]\` for nested fields, \`targets[0][channelId]\` for a list's items; a key that cannot be placed is 400) for clients that cannot send JSON; only JSON is described per operation.
 
 **Request ids.** Every response carries \`X-Request-Id\` (yours, when you send a valid one).
 

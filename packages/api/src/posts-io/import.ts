@@ -10,7 +10,7 @@ import { parse, type Parser } from 'csv-parse';
 import { readCapped, utf8Text } from '../server/body-limit';
 import type { Answer } from '../server/node-fetch';
 import { controlIssue } from '../server/refuse-control';
-import { readJsonValue } from '../rest/body';
+import { bodyType, readJsonValue, sentType } from '../rest/body';
 import { json } from '../server/respond';
 import { signedIn, type HandlerContext } from '../rest/routes';
 import { splitList, unsafeCell } from './csv';
@@ -74,8 +74,7 @@ const CSV_CHARSETS = new Set(['utf-8', 'utf8', 'us-ascii']);
 /**
  * A CSV declaring another charset (`text/csv; charset=windows-1252`) is refused as a
  * representation the import does not take (415), rather than read as UTF-8 against what its
- * sender said: text/csv, unlike application/json (RFC 8259 defines no charset), gives the
- * parameter a meaning.
+ * sender said, as a JSON body declaring one is (rest/body.ts `bodyType`).
  */
 function refuseOtherCharset(contentType: string) {
   const charset = /;\s*charset\s*=\s*("?)([^";\s]*)\1/i.exec(contentType)?.[2]?.toLowerCase();
@@ -256,16 +255,17 @@ export async function handleImport(req: Request, ctx: HandlerContext): Promise<A
     ]);
   }
   const dryRun = query.data.dryRun;
-  const type = (req.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+  const contentType = req.headers.get('content-type');
+  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase();
   let rows: ImportRow[];
   if (type === 'text/csv') {
-    refuseOtherCharset(req.headers.get('content-type') ?? '');
+    refuseOtherCharset(contentType ?? '');
     rows = await readCsv(req);
-  } else if (type === 'application/json' || type?.endsWith('+json')) rows = await readJsonRows(req);
+  } else if (bodyType(contentType) === 'json') rows = await readJsonRows(req);
   else {
     throw new AppError(
       'unsupported_media_type',
-      `Content type ${type ? `"${type}"` : '(none)'} is not accepted: send text/csv or application/json.`,
+      `Content type ${sentType(contentType)} is not accepted: send text/csv or application/json (UTF-8).`,
     );
   }
   // A control character is its row's issue, as the create's refusals are (and a dry run lists

@@ -40,6 +40,36 @@ export function parseJsonBody(
   return body;
 }
 
+/** The charsets a body may declare: UTF-8, the only one the API reads (docs/api.md). */
+const UTF8 = new Set(['utf-8', 'utf8']);
+
+/**
+ * Which of the two body types the API reads a Content-Type names, or null: `application/json`
+ * or `application/x-www-form-urlencoded`, any case, with no parameter but a UTF-8 charset.
+ * Other JSON-like types (`application/vnd.api+json`) and other charsets are not read as JSON:
+ * the request is refused (415) rather than read against what its sender declared.
+ */
+export function bodyType(contentType: string | null): 'json' | 'form' | null {
+  const [essence = '', ...parameters] = (contentType ?? '').split(';');
+  const type = essence.trim().toLowerCase();
+  const kind =
+    type === 'application/json'
+      ? 'json'
+      : type === 'application/x-www-form-urlencoded'
+        ? 'form'
+        : null;
+  const utf8 = parameters.every((parameter) => {
+    if (parameter.trim() === '') return true;
+    const [name = '', value = ''] = parameter.split('=').map((part) => part.trim().toLowerCase());
+    return name === 'charset' && UTF8.has(value.replace(/^"(.*)"$/, '$1'));
+  });
+  return utf8 ? kind : null;
+}
+
+/** The Content-Type as sent, for a refusal's message. */
+export const sentType = (contentType: string | null) =>
+  contentType?.trim() ? `"${contentType.trim().slice(0, 100)}"` : '(none)';
+
 /** `parseJsonBody` without its rule that the top is an object. */
 function parseJsonValue(
   text: string,
@@ -47,13 +77,12 @@ function parseJsonValue(
   schema: ZodType | undefined,
 ): unknown {
   if (text.trim() === '') return {};
-  const type = (contentType ?? '').split(';')[0]?.trim().toLowerCase();
-  if (type === 'application/x-www-form-urlencoded')
-    return formToJson(new URLSearchParams(text), schema);
-  if (type !== 'application/json' && !type?.endsWith('+json')) {
+  const type = bodyType(contentType);
+  if (type === 'form') return formToJson(new URLSearchParams(text), schema);
+  if (type !== 'json') {
     throw new AppError(
       'unsupported_media_type',
-      `Content type ${type ? `"${type}"` : '(none)'} is not accepted: send application/json or application/x-www-form-urlencoded.`,
+      `Content type ${sentType(contentType)} is not accepted: send application/json (UTF-8) or application/x-www-form-urlencoded.`,
     );
   }
   refuseDeepJson(text);
