@@ -70,7 +70,10 @@ function convertValue(path: Step[], values: string[], def: SchemaDef | undefined
   const last = values[values.length - 1] ?? '';
   switch (def?.type) {
     case 'number':
-      return (isIntegerDef(def) ? INTEGER : DECIMAL).test(last) ? Number(last) : last;
+      if (INTEGER.test(last)) return Number(last);
+      // `2.5` and `1.0` alike: no way to write an integer, said as the schema says it.
+      if (DECIMAL.test(last) && isIntegerDef(def)) throw invalid(path, 'Must be an integer.');
+      return DECIMAL.test(last) ? Number(last) : last;
     case 'boolean':
       return last === 'true' ? true : last === 'false' ? false : last;
     default:
