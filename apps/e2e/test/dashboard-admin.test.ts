@@ -1,9 +1,9 @@
 /**
  * The admin pages as a person uses them, in Chromium against `npm start`: users (create, sign
- * in as them, a refusal beside its field), the profile (a new email or password needs the current
- * one), the API keys page (whose each key is, which expired), an API-key integration (connect,
- * disconnect), what a `user` may not reach, and axe on every page (no serious or critical
- * violation).
+ * in as them, a refusal beside its field, everything typed kept), the profile (a new email or
+ * password needs the current one), the API keys page (whose each key is, which expired), an
+ * API-key integration (connect, disconnect), what a `user` may not reach, and axe on every page
+ * (no serious or critical violation).
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -87,6 +87,35 @@ describe('users', () => {
     await page.context().close();
   });
 
+  it('a refused form keeps everything typed, the password too; an edited field’s error goes', async () => {
+    const kim = { name: 'Kim Kept', email: 'kim-kept@e2e.test', password: 'kim-password' };
+    const page = await signedIn(browser, base, ADMIN);
+    await page.goto('/dashboard/users');
+    await page.getByRole('button', { name: 'Create user' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create a user' });
+    await dialog.getByLabel('Name').fill(kim.name);
+    await dialog.getByLabel('Email').fill(ADMIN.email);
+    await dialog.getByLabel('Password').fill(kim.password);
+    await dialog.getByLabel('Role').selectOption('admin');
+    await dialog.getByRole('button', { name: 'Create user' }).click();
+    const taken = dialog.getByText('A user with this email address already exists.');
+    await taken.waitFor();
+    // Every field as typed: the password stays in the browser (it never travels back).
+    expect(await dialog.getByLabel('Name').inputValue()).toBe(kim.name);
+    expect(await dialog.getByLabel('Email').inputValue()).toBe(ADMIN.email);
+    expect(await dialog.getByLabel('Password').inputValue()).toBe(kim.password);
+    expect(await dialog.getByLabel('Role').inputValue()).toBe('admin');
+    // A new email answers the refusal: it no longer shows under the new address.
+    await dialog.getByLabel('Email').fill(kim.email);
+    await taken.waitFor({ state: 'detached' });
+    expect(await dialog.getByLabel('Email').getAttribute('aria-invalid')).toBeNull();
+    // Sent again as it stands, the kept password with it.
+    await dialog.getByRole('button', { name: 'Create user' }).click();
+    await page.getByRole('status').getByText(`${kim.name} can now sign in`).waitFor();
+    await page.context().close();
+    await (await signedIn(browser, base, kim)).context().close();
+  });
+
   it('a user sees no admin page or action', async () => {
     const page = await signedIn(browser, base, MEMBER);
     const nav = page.getByRole('navigation', { name: 'Dashboard' });
@@ -146,6 +175,7 @@ describe('profile', () => {
     // The new email and password sign in.
     await (await signedIn(browser, base, moved)).context().close();
   });
+
 });
 
 describe('an admin’s own row in Users', () => {

@@ -9,9 +9,7 @@ import {
   localIssues,
   lockReasons,
   targetsOf,
-  variantOf,
   variantsOfPost,
-  withLocks,
 } from '../src/app/dashboard/posts/composer/draft';
 
 /**
@@ -76,16 +74,6 @@ describe('a post’s locked channels in the composer', () => {
       { channelId: 'chn_m', content: 'Hello, fediverse', firstComment: '  ' },
       { channelId: 'chn_x' },
       { channelId: 'chn_b', content: 'changed' },
-    ]);
-  });
-
-  it('come back after a refused save dropped them, and the form’s own stay as typed', () => {
-    const typed = [{ ...variantOf('chn_b'), override: true, content: 'typed' }];
-    const back = withLocks(typed, post);
-    expect(back.map((v) => [v.channelId, v.content, v.locked?.status ?? null])).toEqual([
-      ['chn_b', 'typed', null],
-      ['chn_m', 'Hello, fediverse', 'published'],
-      ['chn_x', '', 'unconfirmed'],
     ]);
   });
 

@@ -2,7 +2,7 @@
 
 import type { ReactNode } from 'react';
 import type { ActionResult } from '~/server/action-result';
-import { useToastAction } from './toast';
+import { useFormAction } from './use-form-action';
 
 type ActionButtonProps = {
   /** The button's text; `label` its accessible name when the text alone is ambiguous. */
@@ -16,9 +16,9 @@ type ActionButtonProps = {
 
 /** A small action that needs no confirmation: one button, its answer as a toast. */
 export function ActionButton({ children, label, action, values, className }: ActionButtonProps) {
-  const [, run, pending] = useToastAction(action);
+  const { form, pending } = useFormAction(action);
   return (
-    <form action={run} className="inline">
+    <form {...form} className="inline">
       {Object.entries(values).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />
       ))}

@@ -5,7 +5,7 @@ import { useState } from 'react';
 import type { ActionResult } from '~/server/action-result';
 import { OneTimeSecret } from './copy-button';
 import { Dialog, DialogActions, DialogClose } from './dialog';
-import { useToastAction } from './toast';
+import { useFormAction } from './use-form-action';
 
 type ConfirmActionProps = {
   /** The trigger's text, e.g. "Delete"; `label` is its accessible name, e.g. "Delete Ada". */
@@ -36,13 +36,15 @@ export function ConfirmAction(props: ConfirmActionProps) {
   const router = useRouter();
   const [open, setOpen] = useState(false);
   const [secret, setSecret] = useState<string>();
-  const [result, run, pending] = useToastAction(props.action, (answer) => {
-    if (answer.secret) {
-      setSecret(answer.secret);
-    } else {
-      setOpen(false);
-      if (props.after) router.push(props.after);
-    }
+  const { result, form, pending } = useFormAction(props.action, {
+    onSuccess: (answer) => {
+      if (answer.secret) {
+        setSecret(answer.secret);
+      } else {
+        setOpen(false);
+        if (props.after) router.push(props.after);
+      }
+    },
   });
   const tone = props.tone ?? 'danger';
   const onOpenChange = (next: boolean) => {
@@ -79,7 +81,7 @@ export function ConfirmAction(props: ConfirmActionProps) {
           </div>
         </>
       ) : (
-        <form action={run} className="form">
+        <form {...form} className="form">
           {Object.entries(props.values).map(([name, value]) => (
             <input key={name} type="hidden" name={name} value={value} />
           ))}

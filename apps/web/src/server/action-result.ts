@@ -10,8 +10,6 @@ export type ActionResult = {
   ok?: string;
   error?: string;
   fields?: Record<string, string>;
-  /** What was typed into a refused form (passwords left out), to show it again. */
-  values?: Record<string, string>;
   /** A secret the action created, to show this once (a webhook's signing secret). */
   secret?: string;
   /** The page of what the action created (a new post), to go to. */
@@ -34,8 +32,11 @@ export const malformed = (): ActionResult => ({
   at: Date.now(),
 });
 
-/** A refusal as its form shows it; `channels` names a post's channels in it. */
-export function failed(error: unknown, form?: FormData, channels?: ChannelNames): ActionResult {
+/**
+ * A refusal as its form shows it; `channels` names a post's channels in it. Nothing typed comes
+ * back: the form keeps it (components/use-form-action.ts).
+ */
+export function failed(error: unknown, channels?: ChannelNames): ActionResult {
   const failure = toApiError(error);
   const fields: Record<string, string> = {};
   const field = FIELD_OF_CODE[failure.code];
@@ -49,11 +50,7 @@ export function failed(error: unknown, form?: FormData, channels?: ChannelNames)
       }
     }
   }
-  const values: Record<string, string> = {};
-  for (const [name, value] of form?.entries() ?? []) {
-    if (typeof value === 'string' && !/password/i.test(name)) values[name] = value;
-  }
-  return { error: formError(error, channels), fields, values, at: Date.now() };
+  return { error: formError(error, channels), fields, at: Date.now() };
 }
 
 /** A form value as a string ('' when absent or a file). */

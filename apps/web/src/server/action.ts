@@ -11,8 +11,6 @@ type ActOptions<R> = {
    * page by default.
    */
   shows?: string | { layout: string } | false;
-  /** The submitted form: a refusal shows beside its fields what was typed (passwords left out). */
-  form?: FormData;
   /** How a refusal answers (it may ask the procedures more); by default as a form shows it (`failed`). */
   refused?: (error: unknown, caller: DashboardCaller) => R | Promise<R>;
 };
@@ -40,7 +38,7 @@ export async function act(
   try {
     answer = await run(caller);
   } catch (error) {
-    return options.refused ? await options.refused(error, caller) : failed(error, options.form);
+    return options.refused ? await options.refused(error, caller) : failed(error);
   }
   const shows = options.shows ?? options.path;
   if (typeof shows === 'string') revalidatePath(shows);

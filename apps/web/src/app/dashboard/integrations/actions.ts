@@ -14,7 +14,7 @@ const PATH = '/dashboard/integrations';
  */
 export async function connect(_: ActionResult, form: FormData): Promise<ActionResult> {
   let authUrl: string | undefined;
-  const answer = await act({ path: PATH, form }, async (caller) => {
+  const answer = await act({ path: PATH }, async (caller) => {
     const apiKey = text(form, 'apiKey');
     const handle = text(form, 'handle').trim();
     const serviceUrl = text(form, 'serviceUrl').trim();

@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { Dialog, DialogActions } from '~/components/dialog';
 import { Field } from '~/components/field';
-import { useToastAction } from '~/components/toast';
+import { useFormAction } from '~/components/use-form-action';
 import { connect } from './actions';
 
 type Props = {
@@ -56,7 +56,7 @@ const KEY_FORMS: Record<
 /** OAuth: one button that leaves for the provider. API key: a dialog asking for the key. */
 export function ConnectButton({ id, name, authMethod, verb = 'Connect' }: Props) {
   const [open, setOpen] = useState(false);
-  const [result, run, pending] = useToastAction(connect, () => setOpen(false));
+  const { result, form, pending } = useFormAction(connect, { onSuccess: () => setOpen(false) });
   const hidden = (
     <>
       <input type="hidden" name="integrationId" value={id} />
@@ -65,7 +65,7 @@ export function ConnectButton({ id, name, authMethod, verb = 'Connect' }: Props)
   );
   if (authMethod === 'oauth2') {
     return (
-      <form action={run} className="connect">
+      <form {...form} className="connect">
         {hidden}
         <button type="submit" className="primary" disabled={pending} aria-label={`${verb} ${name}`}>
           {verb}
@@ -95,7 +95,7 @@ export function ConnectButton({ id, name, authMethod, verb = 'Connect' }: Props)
         </button>
       }
     >
-      <form action={run} className="form">
+      <form {...form} className="form">
         {hidden}
         {keyForm?.handle && (
           <Field
@@ -104,7 +104,6 @@ export function ConnectButton({ id, name, authMethod, verb = 'Connect' }: Props)
             required
             placeholder="alice.bsky.social"
             autoComplete="username"
-            defaultValue={result.values?.handle}
             error={result.fields?.handle}
           />
         )}
@@ -115,7 +114,6 @@ export function ConnectButton({ id, name, authMethod, verb = 'Connect' }: Props)
             type="url"
             required={keyForm.serviceUrl.required}
             hint={keyForm.serviceUrl.hint}
-            defaultValue={result.values?.serviceUrl}
             error={result.fields?.serviceUrl}
           />
         )}

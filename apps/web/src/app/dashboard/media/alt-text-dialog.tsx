@@ -4,19 +4,20 @@ import type { Media } from '@chorus/validators';
 import { useState } from 'react';
 import { Dialog, DialogActions } from '~/components/dialog';
 import { Field } from '~/components/field';
-import { useToastAction } from '~/components/toast';
+import { useFormAction } from '~/components/use-form-action';
 import { updateAltText } from './actions';
 
 /** Edits one item's alt text; a refusal shows beside the field and keeps what was typed. */
 export function AltTextDialog({ item }: { item: Pick<Media, 'id' | 'filename' | 'altText'> }) {
   const [open, setOpen] = useState(false);
-  const [result, run, pending, reset] = useToastAction(updateAltText, () => setOpen(false));
+  const { result, form, pending, reset } = useFormAction(updateAltText, {
+    onSuccess: () => setOpen(false),
+  });
   const onOpenChange = (next: boolean) => {
     setOpen(next);
     if (!next) reset();
   };
   const fields = result.fields ?? {};
-  const typed = result.values;
   return (
     <Dialog
       open={open}
@@ -29,13 +30,13 @@ export function AltTextDialog({ item }: { item: Pick<Media, 'id' | 'filename' | 
         </button>
       }
     >
-      <form action={run} className="form" key={result.at}>
+      <form {...form} className="form">
         <input type="hidden" name="id" value={item.id} />
         <Field
           label="Alt text"
           name="altText"
           maxLength={1000}
-          defaultValue={typed?.altText ?? item.altText ?? ''}
+          defaultValue={item.altText ?? ''}
           error={fields.altText}
           hint="What it shows, for people who cannot see it (up to 1,000 characters). Empty clears it."
         />

@@ -130,7 +130,7 @@ export async function createPost(_: ActionResult, form: FormData): Promise<Actio
   const input = postForm(form);
   if (!input.success) return malformed();
   const refused = refusedNamingChannels(form, input.data.targets);
-  return act({ ...on(PATH), form, refused }, async (caller) => {
+  return act({ ...on(PATH), refused }, async (caller) => {
     const { data } = await caller.posts.create({ ...input.data, ...scheduling(form) });
     const location = `${PATH}/${data.id}`;
     try {
@@ -159,7 +159,7 @@ export async function updatePost(_: ActionResult, form: FormData): Promise<Actio
   const input = postForm(form);
   if (!id.success || !input.success) return malformed();
   const refused = refusedNamingChannels(form, input.data.targets);
-  return act({ ...on(`${PATH}/${id.data}`), form, refused }, async (caller) => {
+  return act({ ...on(`${PATH}/${id.data}`), refused }, async (caller) => {
     const { data } = await caller.posts.update({ id: id.data, ...input.data, ...scheduling(form) });
     // A refused submission leaves the saved post, which the pages show.
     try {
@@ -167,7 +167,7 @@ export async function updatePost(_: ActionResult, form: FormData): Promise<Actio
         return `Submitted “${data.title}” for approval.`;
       }
     } catch (error) {
-      return failed(error, form);
+      return failed(error);
     }
     if (form.get('intent') === 'queue') return scheduledFor(caller, data);
     const done = form.get('intent') === 'schedule' ? 'Scheduled' : 'Saved';
@@ -193,7 +193,7 @@ export async function changePostStatus(_: ActionResult, form: FormData): Promise
   const input = ZStatusForm.safeParse(Object.fromEntries(form));
   if (!input.success) return malformed();
   const { id, status } = input.data;
-  return act({ ...on(`${PATH}/${id}`), form }, async (caller) => {
+  return act(on(`${PATH}/${id}`), async (caller) => {
     const { data } = await caller.posts.update({ id, status });
     return DONE[data.status](data.title);
   });
@@ -237,12 +237,11 @@ export async function resolveTarget(_: ActionResult, form: FormData): Promise<Ac
     return {
       error: 'Say whether the post is on the network.',
       fields: { outcome: 'Choose one.' },
-      values: { url },
       at: Date.now(),
     };
   }
   const published = outcome === 'published';
-  return act({ ...on(`${PATH}/${id}`), form }, async (caller) => {
+  return act(on(`${PATH}/${id}`), async (caller) => {
     await caller.posts.resolve({
       id,
       targetId,

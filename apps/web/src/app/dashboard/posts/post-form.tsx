@@ -2,10 +2,10 @@
 
 import { NETWORK_NAMES, type Channel, type Media, type Post } from '@chorus/validators';
 import { useRouter } from 'next/navigation';
-import { useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useId, useMemo, useState, type ReactNode } from 'react';
 import { Field, SelectField } from '~/components/field';
+import { useFormAction } from '~/components/use-form-action';
 import { fromInputIn, inputIn } from '~/components/zone-dates';
-import { useToastAction } from '~/components/toast';
 import { createPost, updatePost } from './actions';
 import { ChannelPicker } from './composer/channel-picker';
 import { Counter, countsSpoken } from './composer/counter';
@@ -18,7 +18,6 @@ import {
   textOf,
   variantOf,
   variantsOfPost,
-  withLocks,
   type Draft,
   type Variant,
 } from './composer/draft';
@@ -49,24 +48,6 @@ type PostFormProps = {
 const channelsEditable = (post?: Post) =>
   !post || post.status === 'draft' || post.status === 'scheduled';
 
-/** The variants a refused form sent, to show them again; the post's otherwise. */
-function initialVariants(typed: string | undefined, post?: Post): Variant[] {
-  if (typed === undefined) return variantsOfPost(post);
-  try {
-    const sent = (JSON.parse(typed) as ReturnType<typeof targetsOf>).map((target) => ({
-      ...variantOf(target.channelId),
-      override: target.content !== undefined,
-      content: target.content ?? '',
-      firstComment: target.firstComment ?? '',
-      mediaIds: target.mediaIds ?? null,
-      thread: target.thread ?? null,
-    }));
-    return withLocks(sent, post);
-  } catch {
-    return variantsOfPost(post);
-  }
-}
-
 /** What a screen reader hears about the counts, once typing has paused for a second. */
 function useSpokenLater(text: string) {
   const [spoken, setSpoken] = useState('');
@@ -78,7 +59,8 @@ function useSpokenLater(text: string) {
 }
 
 type ComposerProps = PostFormProps & {
-  typed?: Record<string, string>;
+  /** The time typed, shown again when a refused submission redrew the form (its draft saved). */
+  typedWhen?: string;
   /** The Repeats choice: a series takes a slot free at each of its occurrences. */
   recurrence: string | null;
   fields: Record<string, string>;
@@ -91,13 +73,13 @@ type ComposerProps = PostFormProps & {
 };
 
 function Composer(props: ComposerProps) {
-  const { post, media, moreMedia, channels, typed, fields, pending } = props;
+  const { post, media, moreMedia, channels, fields, pending } = props;
   const id = useId();
   const editable = channelsEditable(post);
   const [draft, setDraft] = useState<Draft>(() => ({
-    content: typed?.content ?? post?.content ?? '',
+    content: post?.content ?? '',
     mediaIds: props.checkedMedia,
-    variants: initialVariants(typed?.targets, post),
+    variants: variantsOfPost(post),
   }));
   const channelById = useMemo(() => new Map(channels.map((c) => [c.id, c])), [channels]);
   const mediaById = useMemo(() => new Map(media.map((m) => [m.id, m])), [media]);
@@ -261,7 +243,7 @@ function Composer(props: ComposerProps) {
         step={step}
         scheduledAt={post?.scheduledAt}
         zone={props.zone}
-        typed={typed?.when}
+        typed={props.typedWhen}
         error={fields.scheduledAt ?? fields.schedule}
         pending={pending}
         blocked={blocked}
@@ -292,41 +274,33 @@ function repeatOptions(current: string | null) {
  */
 export function PostForm({ post, media, moreMedia, channels, submits, zone }: PostFormProps) {
   const router = useRouter();
-  const [result, run, pending] = useToastAction(post ? updatePost : createPost);
+  // The time field holds the account's clock; the action takes an instant.
+  const prepare = (form: FormData) => {
+    form.set('scheduledAt', fromInputIn(String(form.get('scheduledAt') ?? ''), zone) ?? '');
+  };
+  const { result, form, pending } = useFormAction(post ? updatePost : createPost, { prepare });
   // A new post's page, also when it was saved but not submitted (the refusal is its toast).
   useEffect(() => {
     if (result.location) router.push(result.location);
   }, [result.location, router]);
-  // Checkboxes repeat one name, which the action's typed values cannot hold: the ones sent
-  // are kept here. A ref, not state: a state update made before the action's await commits
-  // after the refusal has redrawn the form, which then showed them unchecked.
-  const sent = useRef<string[]>([]);
-  const submit = (form: FormData) => {
-    sent.current = form.getAll('mediaIds').map(String);
-    form.set('scheduledAt', fromInputIn(String(form.get('when') ?? ''), zone) ?? '');
-    run(form);
-  };
   const fields = result.fields ?? {};
-  const typed = result.values;
-  const shownRecurrence = typed?.recurrence ?? post?.recurrence ?? '';
-  const [recurrence, setRecurrence] = useState(shownRecurrence);
+  const [recurrence, setRecurrence] = useState(post?.recurrence ?? '');
   // The time the series starts from, as typed: a monthly rule from the 29th to the 31st skips
   // the months without that day, which the Repeats field says.
-  const [when, setWhen] = useState(
-    () => typed?.when ?? (post?.scheduledAt ? inputIn(post.scheduledAt, zone) : ''),
+  const [when, setWhen] = useState(() =>
+    post?.scheduledAt ? inputIn(post.scheduledAt, zone) : '',
   );
-  // Drawn anew after each answer, and when the saved post arrives from the server.
-  const key = `${result.at}-${post?.updatedAt}`;
+  // Drawn anew when the saved post arrives from the server (a refusal leaves it as typed).
   const formRef = useUnsavedChanges(post?.updatedAt ?? '');
   return (
-    <form action={submit} className="form composer" key={key} ref={formRef}>
+    <form {...form} className="form composer" key={post?.updatedAt} ref={formRef}>
       {post && <input type="hidden" name="id" value={post.id} />}
       <Field
         label="Title"
         name="title"
         required
         maxLength={300}
-        defaultValue={typed?.title ?? post?.title}
+        defaultValue={post?.title}
         error={fields.title}
       />
       <Composer
@@ -336,10 +310,12 @@ export function PostForm({ post, media, moreMedia, channels, submits, zone }: Po
         channels={channels}
         submits={submits}
         zone={zone}
-        typed={typed}
+        // A submission refused after its draft was saved draws the saved post: the time its
+        // author wished for is not part of it.
+        typedWhen={result.error ? when : undefined}
         recurrence={recurrence || null}
         fields={fields}
-        checkedMedia={typed ? sent.current : (post?.mediaIds ?? [])}
+        checkedMedia={post?.mediaIds ?? []}
         pending={pending}
         error={result.error}
         onWhenChange={setWhen}
@@ -348,14 +324,14 @@ export function PostForm({ post, media, moreMedia, channels, submits, zone }: Po
           label="Tags"
           name="tags"
           hint="Separated by commas, e.g. launch, news."
-          defaultValue={typed?.tags ?? post?.tags.join(', ')}
+          defaultValue={post?.tags.join(', ')}
           error={fields.tags}
         />
         <SelectField
           label="Repeats"
           name="recurrence"
           options={repeatOptions(post?.recurrence ?? null)}
-          defaultValue={shownRecurrence}
+          defaultValue={post?.recurrence ?? ''}
           error={fields.recurrence}
           hint={skippedMonthsNote(recurrence || null, when)}
           onChange={setRecurrence}

@@ -21,12 +21,12 @@ const namesTargets = (error: unknown) => {
  */
 export function refusedNamingChannels(form: FormData, targets: TargetInput[] | undefined) {
   return async (error: unknown, caller: DashboardCaller): Promise<ActionResult> => {
-    if (!targets?.length || !namesTargets(error)) return failed(error, form);
+    if (!targets?.length || !namesTargets(error)) return failed(error);
     const channels = new Map((await accountChannels(caller)).map((c) => [c.id, c]));
     const names: ChannelNames = (index) => {
       const channel = channels.get(targets[index]?.channelId ?? '');
       return channel && channelInWords(channel);
     };
-    return failed(error, form, names);
+    return failed(error, names);
   };
 }

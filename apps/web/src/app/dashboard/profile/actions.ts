@@ -14,7 +14,7 @@ export async function saveProfile(_: ActionResult, form: FormData): Promise<Acti
   const { userId } = await requirePrincipal(PATH);
   const currentPassword = text(form, 'currentPassword') || undefined;
   // Pages across the dashboard show a user's name (users, posts' activity).
-  return act({ path: PATH, shows: { layout: '/dashboard' }, form }, async (caller) => {
+  return act({ path: PATH, shows: { layout: '/dashboard' } }, async (caller) => {
     await caller.users.update({
       userId,
       name: text(form, 'name'),

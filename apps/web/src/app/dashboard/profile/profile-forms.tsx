@@ -2,20 +2,19 @@
 
 import type { User } from '@chorus/validators';
 import { Field } from '~/components/field';
-import { useToastAction } from '~/components/toast';
+import { useFormAction } from '~/components/use-form-action';
 import { changePassword, saveProfile } from './actions';
 
 export function ProfileForm({ user }: { user: User }) {
-  const [result, run, pending] = useToastAction(saveProfile);
-  const typed = result.values;
+  const { result, form, pending } = useFormAction(saveProfile);
   return (
-    <form action={run} className="form" key={result.at}>
+    <form {...form} className="form">
       <Field
         label="Name"
         name="name"
         required
         maxLength={200}
-        defaultValue={typed?.name ?? user.name}
+        defaultValue={user.name}
         error={result.fields?.name}
       />
       <Field
@@ -23,7 +22,7 @@ export function ProfileForm({ user }: { user: User }) {
         name="email"
         type="email"
         required
-        defaultValue={typed?.email ?? user.email}
+        defaultValue={user.email}
         error={result.fields?.email}
       />
       <Field
@@ -42,9 +41,9 @@ export function ProfileForm({ user }: { user: User }) {
 }
 
 export function PasswordForm() {
-  const [result, run, pending] = useToastAction(changePassword);
+  const { result, form, pending } = useFormAction(changePassword);
   return (
-    <form action={run} className="form">
+    <form {...form} className="form">
       <Field
         label="Current password"
         name="currentPassword"

@@ -8,7 +8,7 @@ const PATH = '/dashboard/settings';
 /** Admins change the account's settings through the same procedure as the API. */
 export async function saveSettings(_: ActionResult, form: FormData): Promise<ActionResult> {
   // Pages across the dashboard follow the settings (the composer's approval, the time zone).
-  return act({ path: PATH, shows: { layout: '/dashboard' }, form }, async (caller) => {
+  return act({ path: PATH, shows: { layout: '/dashboard' } }, async (caller) => {
     await caller.account.updateSettings({
       requireApproval: form.get('requireApproval') === 'on',
       timeZone: text(form, 'timeZone').trim(),

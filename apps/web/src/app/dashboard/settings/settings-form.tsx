@@ -2,7 +2,7 @@
 
 import type { AccountSettings } from '@chorus/validators';
 import { SelectField } from '~/components/field';
-import { useToastAction } from '~/components/toast';
+import { useFormAction } from '~/components/use-form-action';
 import { saveSettings } from './actions';
 import { zoneChoices } from './zone-choices';
 
@@ -11,24 +11,19 @@ import { zoneChoices } from './zone-choices';
  * is picked from those the server accepts (`zones`), never typed: a typo cannot be saved.
  */
 export function SettingsForm({ settings, zones }: { settings: AccountSettings; zones: string[] }) {
-  const [result, run, pending] = useToastAction(saveSettings);
-  const typed = result.values;
+  const { result, form, pending } = useFormAction(saveSettings);
   return (
-    <form action={run} className="form" key={result.at}>
+    <form {...form} className="form">
       <SelectField
         label="Time zone"
         name="timeZone"
-        options={zoneChoices(zones, settings.timeZone, typed?.timeZone)}
-        defaultValue={typed?.timeZone ?? settings.timeZone}
+        options={zoneChoices(zones, settings.timeZone)}
+        defaultValue={settings.timeZone}
         hint="Used by the calendar, posting slots and recurring posts."
         error={result.fields?.timeZone}
       />
       <label className="check">
-        <input
-          type="checkbox"
-          name="requireApproval"
-          defaultChecked={typed ? typed.requireApproval === 'on' : settings.requireApproval}
-        />
+        <input type="checkbox" name="requireApproval" defaultChecked={settings.requireApproval} />
         Members&apos; posts need an admin&apos;s approval
       </label>
       {result.error && !Object.keys(result.fields ?? {}).length && (

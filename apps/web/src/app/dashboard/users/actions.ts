@@ -7,7 +7,7 @@ const PATH = '/dashboard/users';
 const role = (form: FormData) => (text(form, 'role') === 'admin' ? 'admin' : 'user');
 
 export async function createUser(_: ActionResult, form: FormData): Promise<ActionResult> {
-  return act({ path: PATH, form }, async (caller) => {
+  return act({ path: PATH }, async (caller) => {
     const user = await caller.users.create({
       name: text(form, 'name'),
       email: text(form, 'email'),
@@ -19,7 +19,7 @@ export async function createUser(_: ActionResult, form: FormData): Promise<Actio
 }
 
 export async function updateUser(_: ActionResult, form: FormData): Promise<ActionResult> {
-  return act({ path: PATH, form }, async (caller) => {
+  return act({ path: PATH }, async (caller) => {
     const user = await caller.users.update({
       userId: text(form, 'id'),
       name: text(form, 'name'),
@@ -34,7 +34,7 @@ export async function updateUser(_: ActionResult, form: FormData): Promise<Actio
 }
 
 export async function deleteUser(_: ActionResult, form: FormData): Promise<ActionResult> {
-  return act({ path: PATH, form }, async (caller) => {
+  return act({ path: PATH }, async (caller) => {
     await caller.users.delete({ userId: text(form, 'userId') });
     return `Deleted ${text(form, 'name')}.`;
   });
@@ -42,7 +42,7 @@ export async function deleteUser(_: ActionResult, form: FormData): Promise<Actio
 
 /** An admin's reset of a member's lost authenticator: they sign in with their password alone. */
 export async function turnOffTwoFactor(_: ActionResult, form: FormData): Promise<ActionResult> {
-  return act({ path: PATH, form }, async (caller) => {
+  return act({ path: PATH }, async (caller) => {
     await caller.users.update({
       userId: text(form, 'userId'),
       settings: { twoFactorAuth: false },

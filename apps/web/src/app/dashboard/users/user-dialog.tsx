@@ -4,7 +4,7 @@ import type { User } from '@chorus/validators';
 import { useState } from 'react';
 import { Dialog, DialogActions } from '~/components/dialog';
 import { Field, SelectField } from '~/components/field';
-import { useToastAction } from '~/components/toast';
+import { useFormAction } from '~/components/use-form-action';
 import { createUser, updateUser } from './actions';
 
 /** Emails compare as the API compares them: in any letter case. */
@@ -16,26 +16,24 @@ const ROLES = [
 ] as const;
 
 /**
- * Create a user (no `user`) or edit one; a refusal shows beside its field, typing kept. Editing
- * oneself (`self`), a new email asks for the current password, as the Profile page does: the
- * API wants it of a session changing its own sign-in.
+ * Create a user (no `user`) or edit one; a refusal shows beside its field until that field is
+ * edited, and everything typed is kept, the password too. Editing oneself (`self`), a new email
+ * asks for the current password, as the Profile page does: the API wants it of a session
+ * changing its own sign-in.
  */
 export function UserDialog({ user, self = false }: { user?: User; self?: boolean }) {
   const [open, setOpen] = useState(false);
   // The email as typed: editing oneself, a new one asks for the current password.
   const [email, setEmail] = useState(user?.email ?? '');
-  const [result, run, pending, reset] = useToastAction(user ? updateUser : createUser, () =>
-    setOpen(false),
-  );
+  const { result, form, pending, reset } = useFormAction(user ? updateUser : createUser, {
+    onSuccess: () => setOpen(false),
+  });
   const onOpenChange = (next: boolean) => {
     setOpen(next);
     if (next) setEmail(user?.email ?? '');
     else reset();
   };
   const fields = result.fields ?? {};
-  // A refused form shows again what was typed (React resets a form after its action).
-  const typed = result.values;
-  const value = (name: 'name' | 'email' | 'role') => typed?.[name] ?? user?.[name];
   const asksPassword = self && (!!fields.currentPassword || !sameEmail(email, user?.email ?? ''));
   return (
     <Dialog
@@ -55,14 +53,14 @@ export function UserDialog({ user, self = false }: { user?: User; self?: boolean
         )
       }
     >
-      <form action={run} className="form" key={result.at}>
+      <form {...form} className="form">
         {user && <input type="hidden" name="id" value={user.id} />}
         <Field
           label="Name"
           name="name"
           required
           maxLength={200}
-          defaultValue={value('name')}
+          defaultValue={user?.name}
           error={fields.name}
         />
         <Field
@@ -70,7 +68,7 @@ export function UserDialog({ user, self = false }: { user?: User; self?: boolean
           name="email"
           type="email"
           required
-          defaultValue={value('email')}
+          defaultValue={user?.email}
           onChange={(event) => setEmail(event.currentTarget.value)}
           error={fields.email}
         />
@@ -101,7 +99,7 @@ export function UserDialog({ user, self = false }: { user?: User; self?: boolean
           label="Role"
           name="role"
           options={ROLES}
-          defaultValue={value('role') ?? 'user'}
+          defaultValue={user?.role ?? 'user'}
           error={fields.role}
         />
         {user && (
@@ -109,7 +107,7 @@ export function UserDialog({ user, self = false }: { user?: User; self?: boolean
             <input
               type="checkbox"
               name="notifications"
-              defaultChecked={typed ? typed.notifications === 'on' : user.settings.notifications}
+              defaultChecked={user.settings.notifications}
             />
             Email notifications
           </label>

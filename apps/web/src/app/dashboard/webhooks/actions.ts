@@ -11,7 +11,7 @@ const on = { path: PATH, shows: { layout: PATH } };
 const events = (form: FormData) => form.getAll('events').map(String) as (EventType | '*')[];
 
 export async function createWebhook(_: ActionResult, form: FormData): Promise<ActionResult> {
-  return act({ ...on, form }, async (caller) => {
+  return act(on, async (caller) => {
     const { data } = await caller.webhooks.create({
       url: text(form, 'url'),
       events: events(form),
@@ -22,7 +22,7 @@ export async function createWebhook(_: ActionResult, form: FormData): Promise<Ac
 }
 
 export async function updateWebhook(_: ActionResult, form: FormData): Promise<ActionResult> {
-  return act({ ...on, form }, async (caller) => {
+  return act(on, async (caller) => {
     const { data } = await caller.webhooks.update({
       id: text(form, 'id'),
       url: text(form, 'url'),

@@ -1,11 +1,11 @@
 'use client';
 
 import { EVENT_TYPES, type Webhook } from '@chorus/validators';
-import { useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { OneTimeSecret } from '~/components/copy-button';
 import { Dialog, DialogActions, DialogClose } from '~/components/dialog';
 import { Field } from '~/components/field';
-import { useToastAction } from '~/components/toast';
+import { useFormAction } from '~/components/use-form-action';
 import { createWebhook, updateWebhook } from './actions';
 
 /** The event catalogue as checkboxes, each submitted as `events`; `*` stands for all. */
@@ -47,19 +47,9 @@ function EventCheckboxes({ checked, error }: { checked: string[]; error?: string
 export function WebhookDialog({ webhook }: { webhook?: Webhook }) {
   const [open, setOpen] = useState(false);
   const [secret, setSecret] = useState<string>();
-  const [result, run, pending, reset] = useToastAction(
-    webhook ? updateWebhook : createWebhook,
-    (answer) => (answer.secret ? setSecret(answer.secret) : setOpen(false)),
-  );
-  // Checkboxes repeat one name, which the action's typed values cannot hold: the ones sent
-  // are kept here. A ref, not state (as in the posts editor): a state update made before the
-  // action's await commits after the refusal has redrawn the form, which then showed the
-  // events of before the submit (none when creating, the saved ones when editing).
-  const sent = useRef<string[]>([]);
-  const submit = (form: FormData) => {
-    sent.current = form.getAll('events').map(String);
-    run(form);
-  };
+  const { result, form, pending, reset } = useFormAction(webhook ? updateWebhook : createWebhook, {
+    onSuccess: (answer) => (answer.secret ? setSecret(answer.secret) : setOpen(false)),
+  });
   const onOpenChange = (next: boolean) => {
     setOpen(next);
     if (!next) {
@@ -68,8 +58,6 @@ export function WebhookDialog({ webhook }: { webhook?: Webhook }) {
     }
   };
   const fields = result.fields ?? {};
-  const typed = result.values;
-  const events = typed ? sent.current : (webhook?.events ?? []);
   const disabled = webhook && !webhook.active;
   return (
     <Dialog
@@ -108,7 +96,7 @@ export function WebhookDialog({ webhook }: { webhook?: Webhook }) {
           </div>
         </>
       ) : (
-        <form action={submit} className="form" key={result.at}>
+        <form {...form} className="form">
           {webhook && <input type="hidden" name="id" value={webhook.id} />}
           <Field
             label="URL"
@@ -117,24 +105,20 @@ export function WebhookDialog({ webhook }: { webhook?: Webhook }) {
             required
             maxLength={2048}
             placeholder="https://hooks.example.com/chorus"
-            defaultValue={typed?.url ?? webhook?.url}
+            defaultValue={webhook?.url}
             error={fields.url}
           />
-          <EventCheckboxes checked={events} error={fields.events} />
+          <EventCheckboxes checked={webhook?.events ?? []} error={fields.events} />
           <Field
             label="Description (optional)"
             name="description"
             maxLength={500}
-            defaultValue={typed?.description ?? webhook?.description}
+            defaultValue={webhook?.description}
             error={fields.description}
           />
           {webhook && (
             <label className="check">
-              <input
-                type="checkbox"
-                name="active"
-                defaultChecked={typed ? typed.active === 'on' : webhook.active}
-              />
+              <input type="checkbox" name="active" defaultChecked={webhook.active} />
               Active{disabled && ': check to re-enable this endpoint'}
             </label>
           )}

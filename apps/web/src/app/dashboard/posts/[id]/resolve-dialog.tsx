@@ -3,7 +3,7 @@
 import { useId, useState } from 'react';
 import { Dialog, DialogActions } from '~/components/dialog';
 import { Field } from '~/components/field';
-import { useToastAction } from '~/components/toast';
+import { useFormAction } from '~/components/use-form-action';
 import { resolveTarget } from '../actions';
 
 type ResolveDialogProps = { postId: string; targetId: string; network: string; name: string };
@@ -14,7 +14,9 @@ type ResolveDialogProps = { postId: string; targetId: string; network: string; n
  */
 export function ResolveDialog({ postId, targetId, network, name }: ResolveDialogProps) {
   const [open, setOpen] = useState(false);
-  const [result, run, pending, reset] = useToastAction(resolveTarget, () => setOpen(false));
+  const { result, form, pending, reset } = useFormAction(resolveTarget, {
+    onSuccess: () => setOpen(false),
+  });
   const id = useId();
   const fields = result.fields ?? {};
   const onOpenChange = (next: boolean) => {
@@ -33,7 +35,7 @@ export function ResolveDialog({ postId, targetId, network, name }: ResolveDialog
         </button>
       }
     >
-      <form action={run} className="form" key={result.at}>
+      <form {...form} className="form">
         <input type="hidden" name="id" value={postId} />
         <input type="hidden" name="targetId" value={targetId} />
         <fieldset
@@ -54,13 +56,7 @@ export function ResolveDialog({ postId, targetId, network, name }: ResolveDialog
             </small>
           )}
         </fieldset>
-        <Field
-          label="Link to the post (if published)"
-          name="url"
-          type="url"
-          defaultValue={result.values?.url}
-          error={fields.url}
-        />
+        <Field label="Link to the post (if published)" name="url" type="url" error={fields.url} />
         {result.error && !Object.keys(fields).length && (
           <p className="error" role="alert">
             {result.error}

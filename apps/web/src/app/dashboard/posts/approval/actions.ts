@@ -12,7 +12,7 @@ const ZId = z.string().min(1).max(100);
 export async function approvePost(_: ActionResult, form: FormData): Promise<ActionResult> {
   const id = ZId.safeParse(form.get('id'));
   if (!id.success) return malformed();
-  return act({ ...on(id.data), form }, async (caller) => {
+  return act(on(id.data), async (caller) => {
     const { data } = await caller.posts.approve({ id: id.data });
     const outcome = data.status === 'scheduled' ? 'scheduled' : 'publishing now';
     return `Approved “${data.title}”: ${outcome}.`;
@@ -23,7 +23,7 @@ export async function approvePost(_: ActionResult, form: FormData): Promise<Acti
 export async function rejectPost(_: ActionResult, form: FormData): Promise<ActionResult> {
   const id = ZId.safeParse(form.get('id'));
   if (!id.success) return malformed();
-  return act({ ...on(id.data), form }, async (caller) => {
+  return act(on(id.data), async (caller) => {
     const comment = text(form, 'comment').slice(0, 10_000);
     const { data } = await caller.posts.reject({ id: id.data, comment });
     return `Rejected “${data.title}”; its author sees your comment.`;

@@ -2,14 +2,14 @@
 
 import { useId, useState } from 'react';
 import { Dialog, DialogActions } from '~/components/dialog';
-import { useToastAction } from '~/components/toast';
+import { useFormAction } from '~/components/use-form-action';
 import { rejectPost } from './actions';
 
 /** Reject, with the comment the author will read: required, its refusal shown beside it. */
 export function RejectDialog({ id, title }: { id: string; title: string }) {
   const [open, setOpen] = useState(false);
   const field = useId();
-  const [result, run, pending] = useToastAction(rejectPost, () => setOpen(false));
+  const { result, form, pending } = useFormAction(rejectPost, { onSuccess: () => setOpen(false) });
   const error = result.fields?.comment;
   return (
     <Dialog
@@ -23,7 +23,7 @@ export function RejectDialog({ id, title }: { id: string; title: string }) {
         </button>
       }
     >
-      <form action={run} className="form" noValidate>
+      <form {...form} className="form" noValidate>
         <input type="hidden" name="id" value={id} />
         <div className="field">
           <label htmlFor={field}>Comment for the author</label>
@@ -33,7 +33,6 @@ export function RejectDialog({ id, title }: { id: string; title: string }) {
             rows={4}
             maxLength={2000}
             required
-            defaultValue={result.values?.comment}
             aria-invalid={error ? true : undefined}
             aria-describedby={error ? `${field}-error` : undefined}
           />

@@ -79,18 +79,6 @@ export const variantsOfPost = (post: Post | undefined): Variant[] =>
     locked: lockOf(target),
   }));
 
-/**
- * Variants a refused form sent, with the post's locked targets as the post has them: the
- * ones the form dropped come back (none could be dropped), the others in the form's order.
- */
-export function withLocks(variants: Variant[], post: Post | undefined): Variant[] {
-  const locked = variantsOfPost(post).filter((v) => v.locked);
-  const byChannel = new Map(locked.map((v) => [v.channelId, v]));
-  const kept = variants.map((v) => byChannel.get(v.channelId) ?? v);
-  const missing = locked.filter((v) => !kept.some((k) => k.channelId === v.channelId));
-  return [...kept, ...missing];
-}
-
 /** The channels whose targets are locked, each with why, in words. */
 export function lockReasons(variants: Variant[]): Map<string, string> {
   return new Map(

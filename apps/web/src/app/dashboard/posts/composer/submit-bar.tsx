@@ -11,7 +11,7 @@ type SubmitBarProps = {
   /** The post's current time, shown on the clock of `zone`, the account's time zone. */
   scheduledAt?: string | null;
   zone: string;
-  /** What a refused form had typed in the time field. */
+  /** What a refused form had typed in the time field, when the form was drawn anew. */
   typed?: string;
   error?: string;
   pending: boolean;
@@ -83,7 +83,7 @@ export function SubmitBar({
       </button>
       <Field
         label={next.when}
-        name="when"
+        name="scheduledAt"
         type="datetime-local"
         defaultValue={typed ?? current}
         // onInput, not onChange: React drops a change whose value was set by script first

@@ -37,7 +37,8 @@ interface TraversalEvent extends Event {
 export function useUnsavedChanges(saved: string) {
   const form = useRef<HTMLFormElement | null>(null);
   const baseline = useRef<{ saved: string; fields: string } | null>(null);
-  // The form is drawn anew after each answer: its first drawing after a save is the baseline.
+  // The form is drawn anew after each save (a refusal leaves it as it is): its first drawing
+  // after a save is the baseline.
   const remember = useCallback(
     (element: HTMLFormElement | null) => {
       form.current = element;

@@ -2,7 +2,7 @@
 
 import { MAX_SLOTS, WEEKDAYS, type Slot } from '@chorus/validators';
 import { useId, useState } from 'react';
-import { useToastAction } from '~/components/toast';
+import { useFormAction } from '~/components/use-form-action';
 import { saveSlots } from './actions';
 import { DAY_LABELS } from './day-labels';
 
@@ -85,14 +85,14 @@ export function SlotEditor({
 }) {
   const [rows, setRows] = useState<Row[]>(() => slots.map((slot, key) => ({ ...slot, key })));
   const [next, setNext] = useState(slots.length);
-  const [result, run, pending] = useToastAction(saveSlots);
+  const { result, form, pending } = useFormAction(saveSlots);
   const add = () => {
     const last = rows.at(-1);
     setRows([...rows, { day: last?.day ?? 'monday', time: '09:00', key: next }]);
     setNext(next + 1);
   };
   return (
-    <form action={run} className="form slot-editor" aria-label="Posting slots">
+    <form {...form} className="form slot-editor" aria-label="Posting slots">
       <input type="hidden" name="channelId" value={channelId} />
       <p className="muted small">Times are in the account’s time zone, {timeZone}.</p>
       {rows.length === 0 && <p className="muted">No slots yet.</p>}

@@ -1,0 +1,78 @@
+'use client';
+
+import { startTransition, useState, useTransition, type FormEvent } from 'react';
+import { requestFormReset } from 'react-dom';
+import type { ActionResult } from '~/server/action-result';
+import { useToast } from './toast';
+
+type Action = (state: ActionResult, form: FormData) => Promise<ActionResult>;
+
+type FormActionOptions = {
+  /** Told each success (a dialog closes, a secret shows). */
+  onSuccess?: (answer: ActionResult) => void;
+  /**
+   * Reads the form before it is sent: adds what the action needs (a time as an instant), or
+   * answers a refusal the browser can tell alone (two passwords that differ), and then nothing
+   * is sent.
+   */
+  prepare?: (form: FormData) => ActionResult | void;
+};
+
+/**
+ * The answer as the form shows it: a field edited since the refusal has no error any more (it
+ * spoke of what was typed before), and a refusal that concerned only fields goes with the last.
+ */
+function showing(result: ActionResult, edited: ReadonlySet<string>): ActionResult {
+  if (!result.fields || edited.size === 0) return result;
+  const fields = Object.fromEntries(
+    Object.entries(result.fields).filter(([name]) => !edited.has(name)),
+  );
+  return Object.keys(fields).length > 0 ? { ...result, fields } : { ...result, fields, error: '' };
+}
+
+/**
+ * Runs a server action from a form (spread `form` on the <form>) and shows its answer as a
+ * toast at once: the toast lives in the layout, so it shows even when the answer removes the
+ * form (a deleted row). A refused form keeps everything typed, passwords included, which stay
+ * in the browser: React's own form actions reset the form after every answer, so the form is
+ * submitted here instead and reset only after a success, as React would. Editing a field
+ * clears its error. `reset` forgets the last answer: a dialog calls it when it closes, so that
+ * it opens again without a refused attempt's errors.
+ */
+export function useFormAction(action: Action, { onSuccess, prepare }: FormActionOptions = {}) {
+  const show = useToast();
+  const [result, setResult] = useState<ActionResult>({});
+  const [edited, setEdited] = useState<ReadonlySet<string>>(() => new Set());
+  const [pending, startPending] = useTransition();
+  const settle = (answer: ActionResult, form?: HTMLFormElement) => {
+    if (answer.ok) {
+      show(answer.ok);
+      onSuccess?.(answer);
+      // Inside a transition, as React requires: the fields are reset when its render commits.
+      if (form) startTransition(() => requestFormReset(form));
+    } else if (answer.error) show(answer.error, 'error');
+    setResult(answer);
+    setEdited(new Set());
+  };
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const element = event.currentTarget;
+    const { submitter } = event.nativeEvent as SubmitEvent;
+    // The button pressed names the intent (Schedule, Next free slot), as a native submit sends it.
+    const data = new FormData(element, submitter);
+    const refused = prepare?.(data);
+    if (refused) return settle({ ...refused, at: Date.now() });
+    startPending(async () => settle(await action(result, data), element));
+  };
+  const onChange = (event: FormEvent<HTMLFormElement>) => {
+    const { name } = event.target as HTMLInputElement;
+    if (name && result.fields?.[name] !== undefined && !edited.has(name)) {
+      setEdited(new Set(edited).add(name));
+    }
+  };
+  const reset = () => {
+    setResult({});
+    setEdited(new Set());
+  };
+  return { result: showing(result, edited), form: { onSubmit, onChange }, pending, reset };
+}
