@@ -176,6 +176,54 @@ describe('profile', () => {
     await (await signedIn(browser, base, moved)).context().close();
   });
 
+  it('a refused password change keeps what was typed; a mismatch is said before sending; an edit clears its error', async () => {
+    const key = await cliApiKey(ADMIN.email, 'e2e-password-form', 'read,write');
+    const user = { name: 'Quinn Typed', email: 'quinn-typed@e2e.test', password: 'quinn-password' };
+    const created = await callApi(key, 'POST', '/api/users', { ...user, role: 'user' });
+    expect(created.status).toBe(201);
+    const page = await signedIn(browser, base, user);
+    await page.goto('/dashboard/profile');
+    const password = page
+      .locator('form')
+      .filter({ has: page.getByRole('button', { name: 'Change password' }) });
+    const current = password.getByLabel('Current password');
+    const fresh = password.getByLabel('New password', { exact: true });
+    const repeat = password.getByLabel('Repeat the new password');
+    const typed = async () => [
+      await current.inputValue(),
+      await fresh.inputValue(),
+      await repeat.inputValue(),
+    ];
+    const posted: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST') posted.push(request.url());
+    });
+    await current.fill(user.password);
+    await fresh.fill('quinn-new-password');
+    await repeat.fill('quinn-other-password');
+    await password.getByRole('button', { name: 'Change password' }).click();
+    const differs = password.getByText('Does not match the new password.');
+    await differs.waitFor();
+    // Said by the browser: nothing was sent, and nothing typed is lost.
+    expect(posted).toEqual([]);
+    expect(await typed()).toEqual([user.password, 'quinn-new-password', 'quinn-other-password']);
+    // Retyped to match, the error goes.
+    await repeat.fill('quinn-new-password');
+    await differs.waitFor({ state: 'detached' });
+    expect(await repeat.getAttribute('aria-invalid')).toBeNull();
+
+    // The server's refusal keeps every field too; editing the one at fault clears its error.
+    await current.fill('not-my-password');
+    await password.getByRole('button', { name: 'Change password' }).click();
+    const wrong = password.getByText('The current password is wrong.');
+    await wrong.waitFor();
+    expect(await current.getAttribute('aria-invalid')).toBe('true');
+    expect(await typed()).toEqual(['not-my-password', 'quinn-new-password', 'quinn-new-password']);
+    await current.fill(user.password);
+    await wrong.waitFor({ state: 'detached' });
+    expect(await current.getAttribute('aria-invalid')).toBeNull();
+    await page.context().close();
+  });
 });
 
 describe('an admin’s own row in Users', () => {

@@ -3,6 +3,7 @@
 import { text, type ActionResult } from '~/server/action-result';
 import { act } from '~/server/action';
 import { requirePrincipal } from '~/server/dashboard';
+import { passwordsDiffer } from './passwords-differ';
 
 const PATH = '/dashboard/profile';
 
@@ -27,13 +28,9 @@ export async function saveProfile(_: ActionResult, form: FormData): Promise<Acti
 
 export async function changePassword(_: ActionResult, form: FormData): Promise<ActionResult> {
   const { userId } = await requirePrincipal(PATH);
-  if (text(form, 'password') !== text(form, 'confirm')) {
-    return {
-      error: 'The two passwords differ.',
-      fields: { confirm: 'Does not match the new password.' },
-      at: Date.now(),
-    };
-  }
+  // The browser says it first; a form sent some other way is still refused.
+  const differ = passwordsDiffer(form);
+  if (differ) return { ...differ, at: Date.now() };
   return act({ path: PATH, shows: false }, async (caller) => {
     await caller.users.update({
       userId,

@@ -4,6 +4,7 @@ import type { User } from '@chorus/validators';
 import { Field } from '~/components/field';
 import { useFormAction } from '~/components/use-form-action';
 import { changePassword, saveProfile } from './actions';
+import { passwordsDiffer } from './passwords-differ';
 
 export function ProfileForm({ user }: { user: User }) {
   const { result, form, pending } = useFormAction(saveProfile);
@@ -40,8 +41,9 @@ export function ProfileForm({ user }: { user: User }) {
   );
 }
 
+/** The new password, twice: two that differ are said at once, before anything is sent. */
 export function PasswordForm() {
-  const { result, form, pending } = useFormAction(changePassword);
+  const { result, form, pending } = useFormAction(changePassword, { prepare: passwordsDiffer });
   return (
     <form {...form} className="form">
       <Field
