@@ -1,14 +1,14 @@
 /**
  * The admin pages as a person uses them, in Chromium against `npm start`: users (create, sign
  * in as them, a refusal beside its field, everything typed kept), the profile (a new email or
- * password needs the current one), the API keys page (whose each key is, which expired), an
- * API-key integration (connect, disconnect), what a `user` may not reach, and axe on every page
- * (no serious or critical violation).
+ * password needs the current one; a changed password goes to sign in, which says why), the API
+ * keys page (whose each key is, which expired), an API-key integration (connect, disconnect),
+ * what a `user` may not reach, and axe on every page (no serious or critical violation).
  */
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { callApi } from './api';
-import { launchChromium, seriousViolations, signedIn } from './browser';
+import { launchChromium, seriousViolations, signedIn, signIn } from './browser';
 import { cliApiKey } from './cli';
 import { suiteDatabase } from './database';
 import { ADMIN } from './server';
@@ -169,11 +169,17 @@ describe('profile', () => {
     await change('not-my-password');
     await password.getByText('The current password is wrong.').waitFor();
     expect(await password.getByLabel('Current password').getAttribute('aria-invalid')).toBe('true');
+    // The change ends every session, this one too (docs/security.md): the sign-in page says
+    // why, and the new password signs in there, back to Profile.
     await change(user.password);
-    await page.getByRole('status').getByText('Password changed.').waitFor();
+    await page.waitForURL((url) => url.pathname === '/sign-in');
+    await page
+      .getByRole('status')
+      .getByText('Your password was changed: sign in with the new one.')
+      .waitFor();
+    await signIn(page, moved.email, moved.password);
+    await page.waitForURL((url) => url.pathname === '/dashboard/profile');
     await page.context().close();
-    // The new email and password sign in.
-    await (await signedIn(browser, base, moved)).context().close();
   });
 
   it('a refused password change keeps what was typed; a mismatch is said before sending; an edit clears its error', async () => {

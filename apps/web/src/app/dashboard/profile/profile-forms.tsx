@@ -41,7 +41,10 @@ export function ProfileForm({ user }: { user: User }) {
   );
 }
 
-/** The new password, twice: two that differ are said at once, before anything is sent. */
+/**
+ * The new password, twice. Two that differ are said at once, before anything is sent; a change
+ * made ends every session (docs/security.md), and the action sends the browser to sign in.
+ */
 export function PasswordForm() {
   const { result, form, pending } = useFormAction(changePassword, { prepare: passwordsDiffer });
   return (
