@@ -2,10 +2,11 @@
  * The admin pages as a person uses them, in Chromium against `npm start`: users (create, sign
  * in as them, a refusal beside its field, everything typed kept), the profile (a new email or
  * password needs the current one; a changed password goes to sign in, which says why), the API
- * keys page (whose each key is, which expired), an API-key integration (connect, disconnect),
- * what a `user` may not reach, and axe on every page (no serious or critical violation).
+ * keys page (whose each key is, which expired), integrations (an API-key one connected and
+ * disconnected, an unconfigured OAuth one's settings whole in its card), what a `user` may not
+ * reach, and axe on every page (no serious or critical violation).
  */
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { callApi } from './api';
 import { launchChromium, seriousViolations, signedIn, signIn } from './browser';
@@ -335,14 +336,46 @@ describe('integrations', () => {
     await page.context().close();
   });
 
-  it('an OAuth platform the deployment has not configured names the settings to set', async () => {
-    const page = await signedIn(browser, base, ADMIN);
-    await page.goto('/dashboard/integrations?category=social');
-    await page.getByRole('button', { name: 'Connect Facebook' }).click();
-    await page.getByRole('alert').getByText('CHORUS_INTEGRATION_FACEBOOK_CLIENT_ID').waitFor();
-    await page.context().close();
-  });
+  it.each([1280, 375])(
+    'an OAuth platform the deployment has not configured names the settings to set, whole, at %i px',
+    async (width) => {
+      const page = await signedIn(browser, base, ADMIN, { width });
+      await page.goto('/dashboard/integrations?category=social');
+      await page.getByRole('button', { name: 'Connect Facebook' }).click();
+      const card = page
+        .getByRole('listitem')
+        .filter({ has: page.getByRole('heading', { name: 'Facebook' }) });
+      const alert = card.getByRole('alert');
+      await alert.getByText('CHORUS_INTEGRATION_FACEBOOK_CLIENT_ID', { exact: false }).waitFor();
+      // Every line of the card's text inside its box: the names to copy wrap, not run under
+      // the next card.
+      expect(await outside(card)).toEqual([]);
+      // And they can be selected, to copy.
+      await alert.click({ clickCount: 3 });
+      expect(await page.evaluate(() => String(window.getSelection()))).toContain(
+        'CHORUS_INTEGRATION_FACEBOOK_CLIENT_SECRET',
+      );
+      await page.context().close();
+    },
+  );
 });
+
+/** The text of `box` drawn past its right edge, one line each (none when everything wraps). */
+function outside(box: Locator): Promise<string[]> {
+  return box.evaluate((element) => {
+    const right = element.getBoundingClientRect().right;
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    const past: string[] = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      for (const rect of range.getClientRects()) {
+        if (rect.right > right + 0.5) past.push(node.textContent?.trim().slice(0, 60) ?? '');
+      }
+    }
+    return past;
+  });
+}
 
 describe('accessibility', () => {
   it.each([1280, 375])('axe finds no serious or critical violation at %i px', async (width) => {

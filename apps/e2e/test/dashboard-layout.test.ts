@@ -2,8 +2,9 @@
  * The dashboard's layout holds at a desktop's width (1280 px) and a phone's (390 px), in
  * Chromium against `npm start`: a 300-letter title with no space wraps in the posts list, on
  * its page and in its confirmation, the users table's hidden header stays in its scroll box,
- * the API keys form fits its panel; a list's page past its last says so and links to the first;
- * the site has an icon (docs/dashboard.md: the page never scrolls sideways).
+ * the API keys form fits its panel, an OAuth app's long redirect URI wraps in its panel; a
+ * list's page past its last says so and links to the first; the site has an icon
+ * (docs/dashboard.md: the page never scrolls sideways).
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -91,6 +92,27 @@ describe('the layout', () => {
         (panel?.x ?? 0) + (panel?.width ?? 0),
       );
     }
+    await page.context().close();
+  });
+});
+
+describe('long words on cards and lists', () => {
+  it('wraps an OAuth app’s long redirect URI inside its panel at 390 px', async () => {
+    const uri = `https://scheduler.example.com/${'callback'.repeat(12)}`;
+    const page = await signedIn(browser, base, ADMIN, { width: 390 });
+    await page.goto('/dashboard/oauth-apps');
+    await page.getByLabel('Name').fill('E2E Long URI');
+    await page.getByLabel('Redirect URIs').fill(uri);
+    await page.locator('input[name="scopes"][value="read"]').check();
+    await page.getByRole('button', { name: 'Register' }).click();
+    const app = page.getByTestId('oauth-app-E2E Long URI');
+    await app.getByText(uri).waitFor();
+    expect(await sideways(page)).toBe(0);
+    const panel = await page.locator('section.panel', { has: app }).boundingBox();
+    const shown = await app.getByText(uri).boundingBox();
+    expect((shown?.x ?? 0) + (shown?.width ?? Infinity)).toBeLessThanOrEqual(
+      (panel?.x ?? 0) + (panel?.width ?? 0),
+    );
     await page.context().close();
   });
 });
