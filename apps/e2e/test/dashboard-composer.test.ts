@@ -12,7 +12,7 @@ import type { MastodonStandIn } from '@chorus/stand-ins';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { callApi } from './api';
-import { axeAtBothWidths, launchChromium, signedIn } from './browser';
+import { axeAtBothWidths, focused, launchChromium, signedIn } from './browser';
 import { cliApiKey } from './cli';
 import { connectMastodon, disconnect } from './publishing-fixtures';
 import { png } from './png';
@@ -149,9 +149,12 @@ describe('the composer', () => {
     // The next whole minute at least 20 s away, on the browser's (UTC) clock.
     const at = Math.ceil((Date.now() + 20_000) / 60_000) * 60_000;
     await page.getByLabel('Publish at').fill(new Date(at).toISOString().slice(0, 16));
-    await schedule.click();
+    // From the keyboard: focus lands on the new page's heading, not at the top of nowhere.
+    await schedule.focus();
+    await page.keyboard.press('Enter');
     await page.getByRole('status').getByText(`Scheduled “${TITLE}”.`).waitFor();
     await page.waitForURL(/\/dashboard\/posts\/post_/);
+    await expect.poll(() => focused(page)).toBe('h1: Post');
     const id = page.url().split('/').at(-1) ?? '';
 
     const channels = page.getByRole('region', { name: 'Channels' });
@@ -247,6 +250,8 @@ describe('the composer', () => {
     await content.getByLabel('Publish at').fill(new Date(at).toISOString().slice(0, 16));
     await schedule.click();
     await page.getByRole('status').getByText(`Scheduled “${title}”.`).waitFor();
+    // The composer is drawn anew for the scheduled post: focus goes to the page's heading.
+    await expect.poll(() => focused(page)).toBe('h1: Post');
     const post = (await api('GET', `/api/content/posts/${id}`)).json.data;
     expect([post.status, post.scheduledAt, post.content.length]).toEqual([
       'scheduled',

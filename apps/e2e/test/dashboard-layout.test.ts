@@ -4,12 +4,13 @@
  * its page and in its confirmation, the users table's hidden header stays in its scroll box,
  * the API keys form fits its panel, an OAuth app's long redirect URI wraps in its panel; a
  * list's page past its last says so and links to the first; the site has an icon
- * (docs/dashboard.md: the page never scrolls sideways).
+ * (docs/dashboard.md: the page never scrolls sideways); a skip link is the first Tab stop and
+ * leads past the navigation to the page.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { callApi } from './api';
-import { launchChromium, signedIn } from './browser';
+import { focused, launchChromium, signedIn } from './browser';
 import { cliApiKey } from './cli';
 import { ADMIN } from './server';
 
@@ -115,6 +116,32 @@ describe('long words on cards and lists', () => {
     );
     await page.context().close();
   });
+});
+
+describe('the skip link', () => {
+  it.each([1280, 390])(
+    'is the first Tab stop, shown while focused, and skips the navigation at %i px',
+    async (width) => {
+      const page = await signedIn(browser, base, ADMIN, { width });
+      await page.goto('/dashboard/users');
+      await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+      const skip = page.getByRole('link', { name: 'Skip to content' });
+      await page.keyboard.press('Tab');
+      expect(await focused(page)).toBe('a: Skip to content');
+      // Seen while it has focus (WCAG 2.4.7), out of sight otherwise.
+      const shown = await skip.boundingBox();
+      expect(shown?.width).toBeGreaterThan(40);
+      expect([shown?.x, shown?.y].every((at) => at !== undefined && at >= 0)).toBe(true);
+      await page.keyboard.press('Enter');
+      const inMain = () => page.evaluate(() => !!document.activeElement?.closest('main'));
+      await expect.poll(inMain).toBe(true);
+      expect(((await skip.boundingBox())?.width ?? 0) <= 1).toBe(true);
+      // The next Tab reaches the page's first control, past the logo and every menu link.
+      await page.keyboard.press('Tab');
+      expect(await focused(page)).toBe('button: Create user');
+      await page.context().close();
+    },
+  );
 });
 
 describe('a page past the last', () => {

@@ -84,6 +84,55 @@ export function keepFocusFrom(
 }
 
 /**
+ * After the app router moved to another page: focus that was left on nothing (the button that
+ * navigated, a composer's Schedule, went with the old page), or on the main landmark for want
+ * of a heading (the loading state has none), goes to the new page's main heading once it is
+ * drawn. Focus the user placed themselves is theirs; watching ends then, or after a while.
+ */
+export function headingAfterNavigation(): () => void {
+  const unplaced = () => {
+    const active = document.activeElement;
+    return !active || active === document.body || active === document.querySelector('main');
+  };
+  const settle = () => {
+    if (!unplaced()) return stop();
+    const heading = document.querySelector<HTMLElement>('main h1');
+    if (!focusable(heading)) return;
+    stop();
+    focusOn(heading);
+  };
+  const observer = new MutationObserver(settle);
+  observer.observe(document.body, { childList: true, subtree: true });
+  const timer = setTimeout(() => stop(), WATCH_MS);
+  function stop() {
+    observer.disconnect();
+    clearTimeout(timer);
+  }
+  settle();
+  return stop;
+}
+
+/**
+ * A form's submit button while its action runs: if the answer takes it away (a row removed,
+ * the composer drawn anew for the saved post), focus left on nothing goes to its successor or
+ * the page's heading. Focus placed anywhere else first (a closing dialog gives it back to its
+ * opener) ends the watch.
+ */
+export function keepFocusFromSubmitter(button: HTMLElement) {
+  const watching = keepFocusFrom(button);
+  const placed = (event: FocusEvent) => {
+    if (event.target !== button) stop();
+  };
+  document.addEventListener('focusin', placed);
+  const timer = setTimeout(() => stop(), WATCH_MS);
+  function stop() {
+    watching();
+    document.removeEventListener('focusin', placed);
+    clearTimeout(timer);
+  }
+}
+
+/**
  * After a dialog closed: focus back on its opener if it is still on the page (watched, since
  * the action's refresh may yet remove it), else on what `focusTarget` finds.
  */

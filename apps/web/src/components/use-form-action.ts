@@ -3,6 +3,7 @@
 import { startTransition, useState, useTransition, type FormEvent } from 'react';
 import { requestFormReset } from 'react-dom';
 import type { ActionResult } from '~/server/action-result';
+import { keepFocusFromSubmitter } from './focus-return';
 import { useToast } from './toast';
 
 type Action = (state: ActionResult, form: FormData) => Promise<ActionResult>;
@@ -36,8 +37,10 @@ function showing(result: ActionResult, edited: ReadonlySet<string>): ActionResul
  * form (a deleted row). A refused form keeps everything typed, passwords included, which stay
  * in the browser: React's own form actions reset the form after every answer, so the form is
  * submitted here instead and reset only after a success, as React would. Editing a field
- * clears its error. `reset` forgets the last answer: a dialog calls it when it closes, so that
- * it opens again without a refused attempt's errors.
+ * clears its error. Where the answer takes away the button pressed (a row removed, the
+ * composer drawn anew for the saved post), focus goes to its successor or the page's heading.
+ * `reset` forgets the last answer: a dialog calls it when it closes, so that it opens again
+ * without a refused attempt's errors.
  */
 export function useFormAction(action: Action, { onSuccess, prepare }: FormActionOptions = {}) {
   const show = useToast();
@@ -62,6 +65,7 @@ export function useFormAction(action: Action, { onSuccess, prepare }: FormAction
     const data = new FormData(element, submitter);
     const refused = prepare?.(data);
     if (refused) return settle({ ...refused, at: Date.now() });
+    if (submitter) keepFocusFromSubmitter(submitter);
     startPending(async () => settle(await action(result, data), element));
   };
   const onChange = (event: FormEvent<HTMLFormElement>) => {

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Nav, type NavItem } from '~/components/nav';
+import { RouteFocus } from '~/components/route-focus';
 import { SignOutButton } from '~/components/sign-out-button';
 import { ToastProvider } from '~/components/toast';
 import { currentPrincipal } from '~/server/dashboard';
@@ -25,7 +26,10 @@ const ACCOUNT: NavItem[] = [
   { href: '/dashboard/settings', label: 'Settings' },
 ];
 
-/** The dashboard's frame; each page itself sends a signed-out visitor to sign in. */
+/**
+ * The dashboard's frame; each page itself sends a signed-out visitor to sign in. Its first Tab
+ * stop skips the navigation to the page's main region (WCAG 2.4.1), shown while focused.
+ */
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const principal = await currentPrincipal();
   const items = principal
@@ -33,8 +37,16 @@ export default async function DashboardLayout({ children }: { children: ReactNod
     : [];
   return (
     <ToastProvider>
+      {principal && (
+        <a href="#content" className="skip-link">
+          Skip to content
+        </a>
+      )}
       {principal && <Nav items={items} footer={<SignOutButton />} />}
-      <main className="wide">{children}</main>
+      <main className="wide" id="content" tabIndex={-1}>
+        {children}
+      </main>
+      <RouteFocus />
     </ToastProvider>
   );
 }
