@@ -7,6 +7,7 @@ import {
 } from '@chorus/services';
 import { startMastodonStandIn, type MastodonStandIn } from '@chorus/stand-ins';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { channelIdsOn, connectMastodonTo, disconnectFrom } from './connection-fixtures';
 import { startHarness, type Harness } from './harness';
 import { createPost, inAnHour } from './posts-fixtures';
 import { startStandInProvider, type StandInProvider } from './stand-in-provider';
@@ -53,21 +54,10 @@ beforeEach(async () => {
 
 type Answered = { id: string; channelId: string; status: string };
 
-const connectMastodon = async (token?: string) => {
-  const connected = await h.call('POST', '/api/integrations/connect/mastodon', {
-    body: { apiKey: mastodon.token, serviceUrl: mastodon.url },
-    token,
-  });
-  expect(connected.status).toBe(201);
-};
-const disconnect = async (integrationId: string, token?: string) => {
-  const gone = await h.call('DELETE', `/api/integrations/disconnect/${integrationId}`, { token });
-  expect(gone.status).toBe(200);
-};
-const channelIds = async (integrationId: string, token?: string) =>
-  (
-    await h.call('GET', `/api/content/channels?integrationId=${integrationId}`, { token })
-  ).json.data.map((c: { id: string }) => c.id) as string[];
+const connectMastodon = (token?: string) => connectMastodonTo(h, mastodon, token);
+const disconnect = (integrationId: string, token?: string) =>
+  disconnectFrom(h, integrationId, token);
+const channelIds = (integrationId: string, token?: string) => channelIdsOn(h, integrationId, token);
 const put = (id: string, body: Record<string, unknown>) =>
   h.call('PUT', `/api/content/posts/${id}`, { body });
 const statusesSent = () => mastodon.published().length;

@@ -3,6 +3,7 @@ import { and, channels, eq, integrationConnections, posts, retiredChannels, sql 
 import { publishDuePosts, publishTarget, syncPublishedFigures } from '@chorus/services';
 import { startMastodonStandIn, type MastodonStandIn } from '@chorus/stand-ins';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { channelIdsOn, connectMastodonTo, disconnectFrom } from './connection-fixtures';
 import { startHarness, type Harness } from './harness';
 import { createPost, inAnHour } from './posts-fixtures';
 
@@ -37,20 +38,9 @@ beforeEach(async () => {
 
 type Answered = { id: string; channelId: string; status: string };
 
-const connect = async (instance: MastodonStandIn) => {
-  const connected = await h.call('POST', '/api/integrations/connect/mastodon', {
-    body: { apiKey: instance.token, serviceUrl: instance.url },
-  });
-  expect(connected.status).toBe(201);
-};
-const disconnect = async () => {
-  const gone = await h.call('DELETE', '/api/integrations/disconnect/mastodon');
-  expect(gone.status).toBe(200);
-};
-const channelIds = async () =>
-  (await h.call('GET', '/api/content/channels?integrationId=mastodon')).json.data.map(
-    (c: { id: string }) => c.id,
-  ) as string[];
+const connect = (instance: MastodonStandIn) => connectMastodonTo(h, instance);
+const disconnect = () => disconnectFrom(h, 'mastodon');
+const channelIds = () => channelIdsOn(h, 'mastodon');
 
 /** A post published to the channel through the engine, as the network would have it. */
 async function publishedOn(channelId: string) {
