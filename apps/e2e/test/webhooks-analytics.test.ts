@@ -59,9 +59,15 @@ describe('webhooks, end to end', () => {
     }) as { type: string; data: { object: { id: string; status: string } } };
     expect(event.type).toBe('post.published');
     expect(event.data.object).toMatchObject({ id: post.json.data.id, status: 'published' });
-    const log = await api('GET', `/api/webhooks/${hook.json.data.id}/deliveries`);
-    expect(log.json.data[0]).toMatchObject({ status: 'succeeded', eventType: 'post.published' });
-    expect(log.json.data[0].attempts[0].statusCode).toBe(200);
+    // The worker logs the attempt once the receiver's answer is in: just after it was received.
+    const deliveries = async () =>
+      (await api('GET', `/api/webhooks/${hook.json.data.id}/deliveries`)).json.data;
+    await expect
+      .poll(async () => (await deliveries())[0]?.status, { timeout: 10_000 })
+      .toBe('succeeded');
+    const [logged] = await deliveries();
+    expect(logged).toMatchObject({ status: 'succeeded', eventType: 'post.published' });
+    expect(logged.attempts[0].statusCode).toBe(200);
   });
 });
 
