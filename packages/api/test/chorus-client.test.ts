@@ -66,4 +66,14 @@ describe('the typed client', () => {
       await narrow.close();
     }
   });
+
+  it("reports a refusal made before tRPC reads the request (the REST door's envelope) with its status and code", async () => {
+    // Headers past Node's limit (16 KB): the listener refuses the request on the socket, in the
+    // REST envelope, before any door reads it.
+    const chorus = createChorusClient({ url: served.base, token: 'x'.repeat(20_000) });
+    const error = await chorus.users.list.query({}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ChorusApiError);
+    expect(error).toMatchObject({ status: 400, code: 'validation_error' });
+    expect((error as ChorusApiError).message).toMatch(/could not be parsed/);
+  });
 });
