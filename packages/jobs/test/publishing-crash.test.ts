@@ -86,7 +86,7 @@ describe('a worker killed between claim and outcome', () => {
         accountId,
         integrationId: 'mastodon',
         kind: 'api_key',
-        externalId: mastodon.accountId,
+        externalId: `${mastodon.accountId}@mastodon.test`,
         credentials: { accessToken: mastodon.token, extra: { instanceUrl: mastodon.url } },
       });
       const onX = await seedChannel(database.db, {

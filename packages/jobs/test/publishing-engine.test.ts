@@ -64,7 +64,7 @@ beforeAll(async () => {
     accountId,
     integrationId: 'mastodon',
     kind: 'api_key',
-    externalId: mastodon.accountId,
+    externalId: `${mastodon.accountId}@mastodon.test`,
     handle: '@alice@mastodon.test',
     credentials: { accessToken: mastodon.token, extra: { instanceUrl: mastodon.url } },
   });
