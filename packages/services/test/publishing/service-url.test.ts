@@ -1,6 +1,4 @@
-import nodeDns from 'node:dns';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
-import { syncBuiltinESMExports } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import type { Database } from '@chorus/db';
 import { createTestDatabase } from '@chorus/db/testing';
@@ -12,6 +10,7 @@ import { bluesky } from '../../src/publishing/providers/bluesky';
 import { mastodonProvider } from '../../src/publishing/providers/mastodon';
 import { guardedFetch } from '../../src/webhooks/guarded-fetch';
 import { TargetRefused } from '../../src/webhooks/targets';
+import { fakeDns } from '../fake-dns';
 import { failure, publishRequest } from './harness';
 
 /**
@@ -26,28 +25,13 @@ const dns = {
   lookups: 0,
 };
 
-/**
- * The process's DNS, answering `*.rebind.test` as above: the module's own `lookup`, its ESM
- * binding synced, which every importer calls (the files of a worker share their modules).
- */
-function rebindingDns() {
-  const real = nodeDns.lookup;
-  const lookup = ((hostname: string, options: unknown, callback: unknown) => {
-    if (!hostname.endsWith('.rebind.test')) {
-      return (real as (...args: unknown[]) => void)(hostname, options, callback);
-    }
+/** The process's DNS, answering `*.rebind.test` as above. */
+const rebindingDns = () =>
+  fakeDns((hostname) => {
+    if (!hostname.endsWith('.rebind.test')) return undefined;
     dns.lookups += 1;
-    const address = dns.publicAnswers-- > 0 ? '93.184.216.34' : '127.0.0.1';
-    const done = callback as (e: null, found: { address: string; family: number }[]) => void;
-    process.nextTick(() => done(null, [{ address, family: 4 }]));
-  }) as typeof real;
-  nodeDns.lookup = lookup;
-  syncBuiltinESMExports();
-  return () => {
-    nodeDns.lookup = real;
-    syncBuiltinESMExports();
-  };
-}
+    return { address: dns.publicAnswers-- > 0 ? '93.184.216.34' : '127.0.0.1' };
+  });
 
 let restoreDns: () => void;
 beforeAll(() => {
