@@ -2,7 +2,8 @@ import { flag, text, textOr, whole, wholeIn } from './kinds';
 
 /**
  * How long one webhook attempt may take (docs/webhooks.md): @chorus/services' sendAttempt cuts
- * the exchange there, and CHORUS_WEBHOOK_LEASE_SECONDS must outlast it.
+ * the whole attempt there, its target's check (DNS) included, and CHORUS_WEBHOOK_LEASE_SECONDS
+ * must outlast it.
  */
 export const WEBHOOK_ATTEMPT_TIMEOUT_SECONDS = 10;
 const SHORTEST_WEBHOOK_LEASE = WEBHOOK_ATTEMPT_TIMEOUT_SECONDS + 1;

@@ -1,9 +1,8 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { checkTarget, guardedLookup, TargetUnresolved } from './targets';
+import { guardedRequest } from './guarded-request';
+import { TargetUnresolved } from './targets';
 
 /** Statuses whose answer has no body (a Response refuses one). */
 const NO_BODY = new Set([101, 204, 205, 304]);
@@ -26,13 +25,12 @@ function responseOf(res: IncomingMessage, method: string): Response {
 }
 
 /**
- * `fetch` to an address a user chose, under the webhooks' rule (docs/webhooks.md, Safety):
- * the URL is checked now (https, its port, an IP literal's range), and the connection itself
- * resolves the host and refuses a private address, so DNS that changes after the check gains
- * nothing. A refusal throws `TargetRefused` before any byte is sent; a host that does not
- * resolve throws an `ENOTFOUND` error, as fetch does. Redirects are never followed (a 3xx is
- * answered as it is), each call has a connection of its own, and no compression is asked for
- * (the answer's bytes are as the server sent them).
+ * `fetch` to an address a user chose (a connection's own server): `guardedRequest`, the
+ * webhooks' sender and rule (docs/webhooks.md, Safety), answered as fetch answers. A refusal
+ * throws `TargetRefused` before any byte is sent; a host that does not resolve throws an
+ * `ENOTFOUND` error, as fetch does; the signal aborting throws its reason, the check's DNS
+ * included. Redirects are never followed (a 3xx is answered as it is), and no compression is
+ * asked for (the answer's bytes are as the server sent them).
  */
 export async function guardedFetch(
   input: string | URL,
@@ -40,12 +38,6 @@ export async function guardedFetch(
   allowPrivate: boolean,
 ): Promise<Response> {
   const url = new URL(input);
-  try {
-    await checkTarget(url.href, allowPrivate);
-  } catch (error) {
-    if (error instanceof TargetUnresolved) throw new Unresolved(error.message);
-    throw error;
-  }
   // fetch's own reading of the body and headers (a form's content type, a string's length).
   const request = new Request(url, init);
   const streamed = init.body instanceof ReadableStream;
@@ -55,31 +47,27 @@ export async function guardedFetch(
     headers[name] = value;
   });
   if (bytes) headers['content-length'] = String(bytes.length);
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise<Response>((resolve, reject) => {
-    const req = send(url, {
+  const body =
+    streamed && request.body
+      ? Readable.fromWeb(request.body as NodeReadableStream<Uint8Array>)
+      : bytes;
+  let res: IncomingMessage;
+  try {
+    res = await guardedRequest(url, {
       method: request.method,
       headers,
-      lookup: guardedLookup(allowPrivate),
-      agent: false,
+      body,
+      allowPrivate,
       signal: request.signal,
     });
-    req.on('error', reject);
-    req.on('response', (res) => {
-      try {
-        resolve(responseOf(res, request.method));
-      } catch (error) {
-        res.destroy();
-        reject(error);
-      }
-    });
-    if (streamed && request.body) {
-      const source = Readable.fromWeb(request.body as NodeReadableStream<Uint8Array>);
-      pipeline(source, req).catch((error: unknown) => {
-        req.destroy(error instanceof Error ? error : new Error(String(error)));
-      });
-    } else {
-      req.end(bytes);
-    }
-  });
+  } catch (error) {
+    if (error instanceof TargetUnresolved) throw new Unresolved(error.message);
+    throw error;
+  }
+  try {
+    return responseOf(res, request.method);
+  } catch (error) {
+    res.destroy();
+    throw error;
+  }
 }

@@ -1,7 +1,6 @@
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { WEBHOOK_ATTEMPT_TIMEOUT_SECONDS } from '@chorus/settings';
-import { checkTarget, guardedLookup } from './targets';
+import { guardedRequest } from './guarded-request';
+import { TargetRefused } from './targets';
 
 /** A 2xx within this is a success (docs/webhooks.md); the lease setting is checked against it. */
 export const ATTEMPT_TIMEOUT_MS = WEBHOOK_ATTEMPT_TIMEOUT_SECONDS * 1000;
@@ -18,10 +17,18 @@ export interface AttemptResult {
 /** PostgreSQL text cannot hold NUL; a hostile receiver's answer must still be loggable. */
 const loggable = (text: string) => text.replaceAll('\0', '');
 
+/** What the log keeps of an error: a refusal says so (the check's or the connection's). */
+const described = (error: Error) =>
+  error instanceof TargetRefused
+    ? `refused: ${error.message}`
+    : loggable(error.message).slice(0, 200);
+
 /**
- * One POST of a signed body: redirects are not followed (a 3xx is a failure), the whole
- * exchange is cut at 10 s, and only the first 1 KiB of the answer is read. The target is
- * checked again now, and the connection itself refuses private addresses (DNS can change).
+ * One POST of a signed body, through the guarded sender (guarded-request.ts: the target
+ * checked again now, the connection refusing private addresses, redirects not followed, so a
+ * 3xx is a failure). The whole attempt, the check's DNS included, is cut at 10 s: the claim's
+ * lease (CHORUS_WEBHOOK_LEASE_SECONDS) outlasts an attempt only so. Only the first 1 KiB of
+ * the answer is read.
  */
 export async function sendAttempt(opts: {
   url: string;
@@ -31,18 +38,7 @@ export async function sendAttempt(opts: {
 }): Promise<AttemptResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  try {
-    await checkTarget(opts.url, opts.allowPrivateTargets);
-  } catch (error) {
-    return {
-      statusCode: null,
-      durationMs: elapsed(),
-      responseExcerpt: null,
-      error: `refused: ${(error as Error).message}`,
-    };
-  }
-  const url = new URL(opts.url);
-  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const abort = new AbortController();
   return new Promise<AttemptResult>((resolve) => {
     let settled = false;
     // The answer so far: a status in time counts even if its body is still coming.
@@ -54,17 +50,24 @@ export async function sendAttempt(opts: {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      req.destroy();
+      // Ends whatever is still under way: the check, the connection or the answer.
+      abort.abort();
       resolve({ ...result, durationMs: elapsed() });
     };
-    const req = request(
-      url,
-      {
-        method: 'POST',
-        headers: { ...opts.headers, 'content-length': Buffer.byteLength(opts.body) },
-        lookup: guardedLookup(opts.allowPrivateTargets),
-        agent: false,
-      },
+    const timer = setTimeout(
+      () =>
+        statusCode === null
+          ? finish({ statusCode: null, responseExcerpt: null, error: 'timeout' })
+          : finish({ statusCode, responseExcerpt: excerpt(), error: null }),
+      ATTEMPT_TIMEOUT_MS,
+    );
+    guardedRequest(opts.url, {
+      method: 'POST',
+      headers: { ...opts.headers, 'content-length': Buffer.byteLength(opts.body) },
+      body: opts.body,
+      allowPrivate: opts.allowPrivateTargets,
+      signal: abort.signal,
+    }).then(
       (res) => {
         statusCode = res.statusCode ?? null;
         let size = 0;
@@ -77,21 +80,8 @@ export async function sendAttempt(opts: {
         res.on('end', done);
         res.on('error', done);
       },
+      (error: Error) =>
+        finish({ statusCode: null, responseExcerpt: null, error: described(error) }),
     );
-    const timer = setTimeout(
-      () =>
-        statusCode === null
-          ? finish({ statusCode: null, responseExcerpt: null, error: 'timeout' })
-          : finish({ statusCode, responseExcerpt: excerpt(), error: null }),
-      ATTEMPT_TIMEOUT_MS,
-    );
-    req.on('error', (error) =>
-      finish({
-        statusCode: null,
-        responseExcerpt: null,
-        error: loggable(error.message).slice(0, 200),
-      }),
-    );
-    req.end(opts.body);
   });
 }

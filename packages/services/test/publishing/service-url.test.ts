@@ -25,9 +25,13 @@ const dns = {
   lookups: 0,
 };
 
-/** The process's DNS, answering `*.rebind.test` as above. */
+/** A name whose DNS answer (public) takes this long. */
+const SLOW = { host: 'api.slow.test', ms: 2_000 };
+
+/** The process's DNS, answering `*.rebind.test` as above, and `SLOW.host` slowly. */
 const rebindingDns = () =>
   fakeDns((hostname) => {
+    if (hostname === SLOW.host) return { address: '93.184.216.34', delayMs: SLOW.ms };
     if (!hostname.endsWith('.rebind.test')) return undefined;
     dns.lookups += 1;
     return { address: dns.publicAnswers-- > 0 ? '93.184.216.34' : '127.0.0.1' };
@@ -61,6 +65,14 @@ describe('guardedFetch', () => {
     expect(dns.lookups).toBe(1);
     const http = await failure(guardedFetch('http://127.0.0.1:9/x', {}, false));
     expect(http).toBeInstanceOf(TargetRefused);
+  });
+
+  it('gives up when its signal aborts, its check of the address (DNS) included', async () => {
+    const started = performance.now();
+    const signal = AbortSignal.timeout(200);
+    const error = await failure(guardedFetch(`https://${SLOW.host}/x`, { signal }, false));
+    expect(performance.now() - started).toBeLessThan(SLOW.ms / 2);
+    expect(error).toBe(signal.reason);
   });
 
   describe('with private targets allowed, against a loopback server', () => {
