@@ -272,6 +272,38 @@ describe('OAuth callback state', () => {
   });
 });
 
+describe('OAuth callback: keys the provider adds to the query (docs/integrations.md)', () => {
+  const outcome = (res: Response) =>
+    Object.fromEntries(new URL(res.headers.get('location') ?? '').searchParams);
+
+  it('reads only its own keys: one it could not place still sends the browser back', async () => {
+    for (const extra of ['foo[bar=1', 'a[]b=1', '__proto__[x]=1', 'state[x]=1', 'x=1&x=2']) {
+      const res = await land(`${await startFlow()}&${extra}`);
+      expect(res.status, extra).toBe(302);
+      expect(outcome(res), extra).toMatchObject({ status: 'connected', provider: 'facebook' });
+    }
+    expect(await connectedList()).toHaveLength(1);
+  });
+
+  it('redirects a refusal, or a code it cannot read, with the error the dashboard shows', async () => {
+    provider.state.denyWith = 'access_denied';
+    const denied = await land(`${await startFlow()}&foo[bar=1`);
+    expect(denied.status).toBe(302);
+    expect(outcome(denied)).toMatchObject({ status: 'error', error: 'access_denied' });
+    provider.state.denyWith = undefined;
+    // `code[0]` is not the code: the callback has none, as when the provider sent none.
+    const landing = new URL(await startFlow());
+    const code = landing.searchParams.get('code') ?? '';
+    landing.searchParams.delete('code');
+    landing.searchParams.set('code[0]', code);
+    const unread = await land(landing.toString());
+    expect(unread.status).toBe(302);
+    expect(outcome(unread)).toMatchObject({ status: 'error', error: 'invalid_request' });
+    expect(provider.state.tokenRequests).toBe(0);
+    expect(await connections()).toEqual([]);
+  });
+});
+
 describe('OAuth refusals', () => {
   const outcome = (res: Response) =>
     Object.fromEntries(new URL(res.headers.get('location') ?? '').searchParams);

@@ -3,7 +3,7 @@ import type { AnyRouter } from '@trpc/server';
 import type { Context } from '../trpc/context';
 import { createCallerFactory } from '../trpc/init';
 import { appRouter } from '../trpc/root';
-import { formToJson } from './form';
+import { formToJson, ownKeys } from './form';
 import type { Route } from './routes';
 import type { Answer } from '../server/node-fetch';
 import { nextLink } from './link';
@@ -42,7 +42,9 @@ export async function callProcedure({
   headers,
 }: Call): Promise<Answer> {
   // Query values are strings: the input schema says which are numbers, booleans or arrays.
-  const fromUrl = input ?? (route.input ? formToJson(query, route.input) : {});
+  // A redirect route reads only its own keys (form.ts): a browser landing must be sent on.
+  const read = route.meta.redirect ? ownKeys(query, route.input) : query;
+  const fromUrl = input ?? (route.input ? formToJson(read, route.input) : {});
   const args = route.input ? { ...fromUrl, ...params } : undefined;
   let target: unknown = createCaller(context);
   for (const segment of route.procedure) target = (target as Record<string, unknown>)[segment];

@@ -9,7 +9,8 @@ import { isIntegerDef, unwrap, type SchemaDef } from '../trpc/internals';
  * Stripe-style form APIs read them: `tags=a&tags=b` (or `tags[]=…`) is a list of values,
  * `settings[notifications]` a field of an object, `targets[0][channelId]` a field of a list's
  * first item, up to MAX_FORM_DEPTH brackets deep. The input schema says which values are numbers,
- * booleans or lists. A key the reader cannot place is refused (400 naming it), never dropped.
+ * booleans or lists. A key the reader cannot place is refused (400 naming it), never dropped;
+ * only a redirect route's query reads its schema's own keys and no other (`ownKeys`).
  */
 
 /** The most bracketed steps under a name: `targets[0][thread][0][mediaIds]` takes 4. */
@@ -190,4 +191,14 @@ export function formToJson(params: URLSearchParams, schema: ZodType | undefined)
   const root = unwrap(schema);
   for (const [name, { sent, values }] of byName) place(out, stepsOf(name, sent), values, root);
   return out;
+}
+
+/**
+ * A redirect route's query, as its input reads it: only the keys its schema names, as sent
+ * (`code`, `state`, `error`). A browser lands there from a third party, which may add keys of
+ * its own: whatever they hold, the browser must be sent back, not shown a JSON refusal.
+ */
+export function ownKeys(params: URLSearchParams, schema: ZodType | undefined): URLSearchParams {
+  const shape = unwrap(schema)?.shape ?? {};
+  return new URLSearchParams([...params].filter(([key]) => Object.hasOwn(shape, key)));
 }

@@ -20,7 +20,10 @@ export type AccessMeta = {
    * its description and the id of the output component it answers with, for the OpenAPI document.
    */
   successStatuses?: Partial<Record<200 | 201, { description: string; schema: string }>>;
-  /** The procedure returns `{ location }`; the REST door answers 302 there, without a body. */
+  /**
+   * The procedure returns `{ location }`; the REST door answers 302 there, without a body, and
+   * reads only the input's own keys from the query (rest/form.ts `ownKeys`).
+   */
   redirect?: true;
   /** Domain errors the procedure can answer, beyond those every route of its kind has. */
   errors?: ErrorCode[];
