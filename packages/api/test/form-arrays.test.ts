@@ -476,3 +476,47 @@ describe('numbers in a form or a query string (docs/api.md)', () => {
     expect(read('rate=1e3')).toEqual({ rate: '1e3' });
   });
 });
+
+describe('an empty list in a form or a query string: the list field with an empty value (docs/api.md)', () => {
+  const schema = z.object({
+    title: z.string().optional(),
+    tags: z.array(z.string()).optional(),
+    slots: z.array(z.object({ day: z.string() })).optional(),
+    targets: z.array(z.object({ mediaIds: z.array(z.string()).optional() })).optional(),
+  });
+  const read = (query: string) => formToJson(new URLSearchParams(query), schema);
+
+  it('reads `field=` as [] where the schema says a list, at any depth', () => {
+    expect(read('slots=')).toEqual({ slots: [] });
+    expect(read('tags=')).toEqual({ tags: [] });
+    expect(read('targets[0][mediaIds]=')).toEqual({ targets: [{ mediaIds: [] }] });
+    // Anything else keeps its value: `[]` is an item, an empty one among others is one too.
+    expect(read('tags[]=')).toEqual({ tags: [''] });
+    expect(read('tags=&tags=a')).toEqual({ tags: ['', 'a'] });
+    expect(read('title=')).toEqual({ title: '' });
+  });
+
+  it('refuses the empty list and items of the same list, in either order', () => {
+    for (const query of ['slots=&slots[0][day]=monday', 'slots[0][day]=monday&slots=']) {
+      expect(() => read(query), query).toThrow(
+        expect.objectContaining({
+          details: {
+            issues: [
+              { path: 'slots', message: 'Given both as a value and with keys in brackets.' },
+            ],
+          },
+        }),
+      );
+    }
+  });
+
+  it("clears a channel's posting slots by form (PUT slots=), as JSON's [] does", async () => {
+    const path = `/api/content/channels/${bluesky}/slots`;
+    const set = await h.call('PUT', path, { body: { slots: [{ day: 'monday', time: '09:30' }] } });
+    expect(set.json.data.slots).toHaveLength(1);
+    const cleared = await sendForm('PUT', path, [['slots', '']]);
+    expect(cleared.status, JSON.stringify(cleared.json)).toBe(200);
+    expect(cleared.json.data.slots).toEqual([]);
+    expect((await h.call('GET', path)).json.data.slots).toEqual([]);
+  });
+});

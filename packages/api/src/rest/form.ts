@@ -11,6 +11,7 @@ import { isIntegerDef, unwrap, type SchemaDef } from '../trpc/internals';
  * first item, up to MAX_FORM_DEPTH brackets deep. The input schema says which values are numbers,
  * booleans or lists. A key the reader cannot place is refused (400 naming it), never dropped;
  * only a redirect route's query reads its schema's own keys and no other (`ownKeys`).
+ * A list field's name alone with an empty value (`slots=`) is the empty list, as in Stripe's API.
  */
 
 /** The most bracketed steps under a name: `targets[0][thread][0][mediaIds]` takes 4. */
@@ -60,10 +61,11 @@ const INTEGER = /^-?\d+$/;
 const DECIMAL = /^-?\d+(?:\.\d+)?$/;
 
 /**
- * A key's values as the field's type: a list field takes them all; any other field one. A
- * field of the input given more than once (`limit=1&limit=2`) is refused, as the OAuth
- * endpoints refuse a repeated parameter: taking either value would guess at what the client
- * meant. A key the input does not name is dropped by the schema whatever it holds.
+ * A key's values as the field's type: a list field takes them all (none: the empty list); any
+ * other field one (none: the empty string, as it was sent). A field of the input given more
+ * than once (`limit=1&limit=2`) is refused, as the OAuth endpoints refuse a repeated
+ * parameter: taking either value would guess at what the client meant. A key the input does
+ * not name is dropped by the schema whatever it holds.
  */
 function convertValue(path: Step[], values: string[], def: SchemaDef | undefined): unknown {
   if (def?.type === 'array') return values.map((v) => convertValue(path, [v], unwrap(def.element)));
@@ -125,6 +127,7 @@ function place(
   steps: string[],
   values: string[],
   root: SchemaDef | undefined,
+  emptied: WeakSet<Container>,
 ) {
   let container: Container = out;
   let def = root;
@@ -139,15 +142,19 @@ function place(
     def = childDef(def, step);
     const next = steps[i + 1];
     if (next === undefined) {
-      if (existing === undefined) return put(container, text, convertValue(path, values, def));
-      throw invalid(path, isContainer(existing) ? BOTH_VALUE_AND_KEYS : 'Given more than once.');
+      if (existing !== undefined)
+        throw invalid(path, isContainer(existing) ? BOTH_VALUE_AND_KEYS : 'Given more than once.');
+      const value = convertValue(path, values, def);
+      // `slots=` said the list is empty: items of it after that contradict it, as before it.
+      if (values.length === 0 && Array.isArray(value)) emptied.add(value);
+      return put(container, text, value);
     }
     const wantsList = INDEX.test(next) && !hasKeys(def);
     if (existing === undefined) {
       const made: Container = wantsList ? [] : safeRecord<unknown>();
       put(container, text, made);
       container = made;
-    } else if (!isContainer(existing)) {
+    } else if (!isContainer(existing) || emptied.has(existing)) {
       throw invalid(path, BOTH_VALUE_AND_KEYS);
     } else if (Array.isArray(existing) !== wantsList) {
       throw invalid(path, 'Given both as a list (numbered items) and as an object (named keys).');
@@ -189,7 +196,13 @@ export function formToJson(params: URLSearchParams, schema: ZodType | undefined)
     else byName.set(name, { sent: key, values: [value] });
   }
   const root = unwrap(schema);
-  for (const [name, { sent, values }] of byName) place(out, stepsOf(name, sent), values, root);
+  const emptied = new WeakSet<Container>();
+  for (const [name, { sent, values }] of byName) {
+    // The name alone, once, empty (`slots=`): no values, the empty list where the field is one.
+    // `slots[]=` stays one empty item, as `[]` names an item.
+    const given = sent === name && values.length === 1 && values[0] === '' ? [] : values;
+    place(out, stepsOf(name, sent), given, root, emptied);
+  }
   return out;
 }
 
