@@ -384,6 +384,85 @@ describe('schedule: "next_slot" with a locked target whose channel is gone', () 
   });
 });
 
+describe('schedule: "next_slot" with a locked target on a connected channel', () => {
+  /**
+   * A failed post back to draft: published on one channel (`sent`, still connected), still to
+   * go to another (`left`). The published target is never sent again: only `left` is sent, so
+   * only its slots count, and the post holds no slot of `sent`.
+   */
+  async function sentOnLive(sentSlots: unknown[], leftSlots: unknown[]) {
+    const sent = await channelOf(h, h.main.accountId, 'x');
+    const left = await channelOf(h, h.main.accountId, 'linkedin');
+    expect((await putSlots(sent, sentSlots)).status).toBe(200);
+    expect((await putSlots(left, leftSlots)).status).toBe(200);
+    const draft = await createPost({ targets: [{ channelId: sent }, { channelId: left }] });
+    const [published] = draft.json.data.targets as { id: string }[];
+    await setTarget(h, published?.id ?? '', { status: 'published', externalId: '7', url: null });
+    const id = draft.json.data.id as string;
+    const put = (body: Record<string, unknown>) =>
+      h.call('PUT', `/api/content/posts/${id}`, { body });
+    return { id, sent, left, put, targets: draft.json.data.targets };
+  }
+
+  it('takes the slot of the targets still to send, one the published channel does not have', async () => {
+    const post = await sentOnLive(everyDayAt('05:20'), everyDayAt('05:50'));
+    const preview = await h.call(
+      'GET',
+      `/api/content/channels/next-slot?channelIds=${post.sent},${post.left}&postId=${post.id}`,
+    );
+    expect(preview.json.data, JSON.stringify(preview.json)).toMatchObject({ reason: null });
+    expect(berlinTime(preview.json.data.at)).toBe('05:50');
+    const without = await post.put({ schedule: 'next_slot' });
+    expect(without.status, JSON.stringify(without.json)).toBe(200);
+    expect(without.json.data.status).toBe('scheduled');
+    expect(without.json.data.scheduledAt).toBe(preview.json.data.at);
+    expect((await post.put({ status: 'draft' })).status).toBe(200);
+    const sentBack = await post.put({ schedule: 'next_slot', targets: post.targets });
+    expect(sentBack.status, JSON.stringify(sentBack.json)).toBe(200);
+    expect(sentBack.json.data.scheduledAt).toBe(preview.json.data.at);
+    // Asked without the post, the two channels are two targets to send: no slot in common.
+    const bare = await h.call(
+      'GET',
+      `/api/content/channels/next-slot?channelIds=${post.sent},${post.left}`,
+    );
+    expect(bare.json.data).toMatchObject({ at: null, reason: expect.stringMatching(/in common/) });
+  });
+
+  it('holds no slot of the published channel: another post there takes it', async () => {
+    const post = await sentOnLive(everyDayAt('05:35'), everyDayAt('05:35'));
+    const scheduled = await post.put({ schedule: 'next_slot' });
+    expect(scheduled.status, JSON.stringify(scheduled.json)).toBe(200);
+    const at = scheduled.json.data.scheduledAt as string;
+    const upcoming = (await h.call('GET', path(post.sent))).json.data.upcoming;
+    expect(upcoming[0]).toEqual({ at, free: true });
+    const there = await createPost({ schedule: 'next_slot', targets: [{ channelId: post.sent }] });
+    expect(there.json.data.scheduledAt).toBe(at);
+    // The channel it still sends to is held as ever.
+    const left = await createPost({ schedule: 'next_slot', targets: [{ channelId: post.left }] });
+    expect(Date.parse(left.json.data.scheduledAt) - Date.parse(at)).toBe(86_400_000);
+  });
+
+  it('refuses, saying why, when every target went out', async () => {
+    const post = await sentOnLive(everyDayAt('05:05'), everyDayAt('05:05'));
+    expect((await post.put({ targets: [post.targets[0]] })).status).toBe(200);
+    const answer = await post.put({ schedule: 'next_slot' });
+    expect(answer.status).toBe(400);
+    expect(answer.json.error.details.issues).toEqual([
+      { path: 'schedule', message: expect.stringContaining('never sent again') },
+    ]);
+    const preview = await h.call(
+      'GET',
+      `/api/content/channels/next-slot?channelIds=${post.sent}&postId=${post.id}`,
+    );
+    expect(preview.json.data).toMatchObject({
+      at: null,
+      reason: expect.stringContaining('never sent again'),
+    });
+    const kept = await h.call('GET', `/api/content/posts/${post.id}`);
+    expect(kept.json.data).toMatchObject({ status: 'draft', scheduledAt: null });
+  });
+});
+
 describe('GET /api/content/channels/next-slot', () => {
   const preview = (query: string, token?: string | null) =>
     h.call('GET', `/api/content/channels/next-slot?${query}`, { token });

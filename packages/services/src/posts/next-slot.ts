@@ -1,38 +1,10 @@
-import { and, channels, eq, inArray, postTargets } from '@chorus/db';
-import { isLockedTarget, type CreatePostInput, type UpdatePostInput } from '@chorus/validators';
+import { eq, postTargets } from '@chorus/db';
+import type { CreatePostInput, UpdatePostInput } from '@chorus/validators';
 import { nextFreeSlot } from '../publishing/slots';
-import type { TargetRow } from './records';
 import { invalid } from './rules';
 import { assertTargetList } from './targets';
+import { channelsToSend } from './to-send';
 import type { Tx } from './tx';
-
-/**
- * The channels whose slots the post takes: those of its targets (`targets`, the new list or the
- * post's), less a locked target's channel that is gone since it went out. The target stays
- * (docs/publishing.md, Targets) and is not sent again, but its channel, and so its slots, are
- * gone: counted, it would leave the others no slot in common. Any other target's channel is
- * checked (assertTargetList), or counts as a channel without slots.
- */
-async function slotChannels(
-  tx: Tx,
-  accountId: string,
-  targets: { channelId: string }[],
-  existing: TargetRow[],
-) {
-  const locked = new Set(existing.filter(isLockedTarget).map((row) => row.channelId));
-  const asked = targets.map((target) => target.channelId);
-  const lockedAsked = asked.filter((id) => locked.has(id));
-  if (lockedAsked.length === 0) return asked;
-  const live = new Set(
-    (
-      await tx
-        .select({ id: channels.id })
-        .from(channels)
-        .where(and(eq(channels.accountId, accountId), inArray(channels.id, lockedAsked)))
-    ).map((row) => row.id),
-  );
-  return asked.filter((id) => !locked.has(id) || live.has(id));
-}
 
 /**
  * `schedule: "next_slot"` as the rest of the write reads it: status `scheduled` at the earliest
@@ -61,10 +33,17 @@ export async function withNextSlot<T extends CreatePostInput | UpdatePostInput>(
   // account's channel is refused naming its target, as without `schedule`, not as a channel
   // without slots; a locked target dropped or changed is 409 `target_locked`.
   if (input.targets) await assertTargetList(tx, post, existing, input.targets);
-  const channelIds = await slotChannels(tx, post.accountId, input.targets ?? existing, existing);
+  // Only the targets that will be sent take a slot: a locked one is never sent again, whether
+  // its channel is still connected or gone since (docs/posting-slots.md).
+  const targets = input.targets ?? existing;
+  const channelIds = channelsToSend(
+    targets.map((target) => target.channelId),
+    existing,
+  );
   const at = await nextFreeSlot(tx, {
     accountId: post.accountId,
     channelIds,
+    sentAlready: targets.length > 0 && channelIds.length === 0,
     postId: post.id,
     // A series takes a slot free at each of its occurrences: the rule given, else the post's.
     recurrence: input.recurrence === undefined ? post.recurrence : input.recurrence,

@@ -25,6 +25,7 @@ import { DateTime } from 'luxon';
 import { notFound } from '../shared/errors';
 import { seriesOf, timeZoneOf } from '../posts/recurrence';
 import { invalid } from '../posts/rules';
+import { channelsToSend, targetToSend } from '../posts/to-send';
 import type { Tx } from '../posts/tx';
 
 /** How far ahead `next_slot` looks for a free slot, and `upcoming` lists them. */
@@ -68,6 +69,8 @@ export function slotInstants(slots: Slot[], timeZone: string, from: Date, days: 
  * The instants some post on one of `channelIds` holds in (`from`, `to`]: a one-off post its
  * `scheduledAt`; a series every occurrence of its rule in the window, and the one it waits for
  * (kept when the account's zone changed), so a slot is never handed out under a later copy.
+ * A post holds the slot of a channel only by a target it will send there: a locked target is
+ * never sent again (targetToSend).
  * Rules are read in `timeZone`, the account's, which the callers already have.
  */
 async function takenInstants(
@@ -89,6 +92,7 @@ async function takenInstants(
       and(
         eq(posts.accountId, accountId),
         inArray(postTargets.channelId, channelIds),
+        targetToSend(),
         inArray(posts.status, [...HOLDING]),
         lte(posts.scheduledAt, window.to),
         or(gt(posts.scheduledAt, window.from), isNotNull(posts.recurrence)),
@@ -161,8 +165,10 @@ const noSlot = (message: string) => invalid('schedule', message);
 
 interface SlotSearch {
   accountId: string;
-  /** Each once. */
+  /** Each once: the channels its targets will send to (channelsToSend). */
   channelIds: string[];
+  /** The post has targets, but every one is locked: none will be sent. */
+  sentAlready?: boolean;
   /** The post being (re)scheduled: the slot it holds now does not count as taken. */
   postId?: string;
   recurrence?: string | null;
@@ -201,7 +207,9 @@ async function searchFreeSlot(
   const refuse = (refused: string) => ({ refused, timeZone });
   if (channelIds.length === 0) {
     return refuse(
-      'Posting slots are per channel: choose at least one channel for the post (its targets) to take the next free slot.',
+      opts.sentAlready
+        ? 'Every target of this post went out, or may have, and is never sent again: none takes a posting slot. Add a channel to take its next free slot, or give scheduledAt.'
+        : 'Posting slots are per channel: choose at least one channel for the post (its targets) to take the next free slot.',
     );
   }
   // Missing channels are the targets' check to report; here they have no slots.
@@ -257,7 +265,8 @@ export async function nextFreeSlot(tx: Tx, opts: SlotSearch): Promise<Date> {
 /**
  * `GET /api/content/channels/next-slot`: the slot `schedule: "next_slot"` would take now, or
  * why none would be, without taking it (a post scheduled meanwhile may take it first).
- * Another account's channel is 404, as its slots are.
+ * Another account's channel is 404, as its slots are. With `postId`, the channels of that
+ * post's locked targets are left out, as `next_slot` leaves them out for it.
  */
 export async function previewNextSlot(opts: {
   db: Db;
@@ -266,10 +275,18 @@ export async function previewNextSlot(opts: {
 }): Promise<NextSlot> {
   const { db, principal, query } = opts;
   const { accountId } = principal;
-  const channelIds = [...new Set(query.channelIds)];
+  const existing = query.postId
+    ? await db
+        .select({ channelId: postTargets.channelId, status: postTargets.status })
+        .from(postTargets)
+        .where(and(eq(postTargets.postId, query.postId), eq(postTargets.accountId, accountId)))
+    : [];
+  const asked = [...new Set(query.channelIds)];
+  const channelIds = channelsToSend(asked, existing);
   const slots = await slotsOfChannels(db, accountId, channelIds, false);
   if (slots.length !== channelIds.length) throw notFound('Channel');
-  const search = { ...query, accountId, channelIds, now: new Date() };
+  const sentAlready = channelIds.length === 0;
+  const search = { ...query, accountId, channelIds, sentAlready, now: new Date() };
   const found = await searchFreeSlot(db, search, slots);
   return 'refused' in found
     ? { at: null, timeZone: found.timeZone, reason: found.refused }

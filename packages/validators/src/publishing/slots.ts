@@ -89,7 +89,10 @@ export const ZNextSlotQuery = z.object({
     .string()
     .min(1)
     .max(64)
-    .meta({ description: 'The post being rescheduled: the slot it holds now counts as free.' })
+    .meta({
+      description:
+        "The post being rescheduled: the slot it holds now counts as free, and its locked targets' channels (published, unconfirmed: never sent again) take no part.",
+    })
     .optional(),
 });
 export type NextSlotQuery = z.infer<typeof ZNextSlotQuery>;

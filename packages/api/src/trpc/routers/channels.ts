@@ -59,7 +59,7 @@ export const channelsRouter = router({
         tags,
         summary: 'The slot next_slot would take',
         description:
-          'The earliest posting slot, within eight weeks, that all the given channels share and no post of theirs holds (for a `recurrence`, at each of its occurrences too): what a post created or updated with `schedule: "next_slot"` would take now. Nothing is taken: a post scheduled meanwhile may take it first. With no such slot, `at` is null and `reason` says why. Another account\'s channel is 404.',
+          'The earliest posting slot, within eight weeks, that all the given channels share and no post of theirs holds (for a `recurrence`, at each of its occurrences too): what a post created or updated with `schedule: "next_slot"` would take now. Nothing is taken: a post scheduled meanwhile may take it first. With no such slot, `at` is null and `reason` says why. Another account\'s channel is 404. With `postId`, the channels of that post\'s locked targets (published, unconfirmed) take no part, as in `next_slot`.',
       },
       // The channels are named in the query, not the path: their 404 is declared here.
       errors: ['resource_not_found'],
