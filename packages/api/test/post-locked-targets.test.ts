@@ -1,4 +1,5 @@
 import { channels, eq, media, posts } from '@chorus/db';
+import { publishDuePosts } from '@chorus/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness';
 import { createPost } from './posts-fixtures';
@@ -98,6 +99,43 @@ describe('a post that went out never becomes a series', () => {
     });
     expect(series.status, JSON.stringify(series.json)).toBe(200);
     expect(series.json.data).toMatchObject({ status: 'scheduled', recurrence: 'FREQ=DAILY' });
+  });
+});
+
+describe('a series made of a post that went out, before that was refused', () => {
+  it('copies only the targets it will send: a locked one is never copied into an occurrence', async () => {
+    const post = await wentOut();
+    const added = await put(post.id, {
+      content: 'Edited since',
+      targets: [...post.targets, { channelId: bluesky }],
+    });
+    expect(added.status, JSON.stringify(added.json)).toBe(200);
+    // As an update could make it before the rule was refused: a series whose start has come.
+    const past = new Date(Date.now() - 1000);
+    await h.db
+      .update(posts)
+      .set({
+        status: 'scheduled',
+        scheduledAt: past,
+        recurrence: 'FREQ=DAILY',
+        nextOccurrenceAt: past,
+      })
+      .where(eq(posts.id, post.id));
+    await publishDuePosts({ db: h.db });
+    const [copy] = await h.db.select().from(posts).where(eq(posts.recurrenceOf, post.id));
+    expect(copy?.status).toBe('publishing');
+    const got = await h.call('GET', `/api/content/posts/${copy?.id}`);
+    expect(got.json.data.targets).toEqual([
+      expect.objectContaining({ channelId: bluesky, content: null, status: 'pending' }),
+    ]);
+    expect(got.json.data.content).toBe('Edited since');
+    // The series keeps its locked targets as they were.
+    const series = await h.call('GET', `/api/content/posts/${post.id}`);
+    expect(series.json.data.targets.map((t: Answered) => [t.id, t.status])).toEqual([
+      [post.sent, 'published'],
+      [post.maybe, 'unconfirmed'],
+      [expect.any(String), 'pending'],
+    ]);
   });
 });
 

@@ -15,13 +15,14 @@ import { newId } from '../shared/ids';
 import { recordActivity } from './activity';
 import { toOnePost, type PostRow } from './records';
 import { seriesOf, timeZonesOf } from './recurrence';
+import { targetsToSend } from './to-send';
 import type { Tx } from './tx';
 
 /**
  * Copies the series' post as it stands now (so editing the original changes later
  * occurrences), scheduled at the occurrence: the due-post sweep that runs next publishes it
- * like any scheduled post, targets and all. The occurrence's row comes first: its primary key
- * refuses a second copy of one occurrence, whatever else went wrong.
+ * like any scheduled post, with the targets the series will send. The occurrence's row comes
+ * first: its primary key refuses a second copy of one occurrence, whatever else went wrong.
  */
 async function copyOccurrence(tx: Tx, series: PostRow, occurrenceAt: Date, now: Date) {
   const [claimed] = await tx
@@ -51,15 +52,25 @@ async function copyOccurrence(tx: Tx, series: PostRow, occurrenceAt: Date, now: 
   if (media.length > 0) {
     await tx.insert(postMedia).values(media.map((link) => ({ ...link, postId: copy.id })));
   }
-  const targets = await tx.select().from(postTargets).where(eq(postTargets.postId, series.id));
+  // A locked target of the series is not copied. It went out before the post became a series
+  // (refused since: docs/workflow.md#recurring-posts), it keeps what it sent (the text of then,
+  // whatever edits follow) and can be neither changed nor dropped: copied, every occurrence
+  // would go out there again, with that text, and nothing but ending the series would stop it.
+  const targets = targetsToSend(
+    await tx
+      .select()
+      .from(postTargets)
+      .where(eq(postTargets.postId, series.id))
+      .orderBy(asc(postTargets.position)),
+  );
   if (targets.length > 0) {
     await tx.insert(postTargets).values(
-      targets.map((target) => ({
+      targets.map((target, position) => ({
         id: newId('tgt'),
         postId: copy.id,
         accountId: target.accountId,
         channelId: target.channelId,
-        position: target.position,
+        position,
         content: target.content,
         mediaIds: target.mediaIds,
         firstComment: target.firstComment,

@@ -4,11 +4,15 @@ import { isLockedTarget, LOCKED_TARGET_STATUSES, type Target } from '@chorus/val
 type Sent = Pick<Target, 'channelId' | 'status'>;
 
 /**
- * A `post_targets` row that will be sent, in a query: any but a locked target (published,
- * unconfirmed), which is never sent again (docs/publishing.md, Targets). Only the targets to
- * send take part in what sending decides: the posting slots a post takes and holds
- * (docs/posting-slots.md).
+ * The targets of a post that will be sent: all but its locked ones (published, unconfirmed),
+ * which are never sent again (docs/publishing.md, Targets). Only these take part in what
+ * sending decides: the posting slots a post takes and holds (docs/posting-slots.md) and the
+ * targets a series' copy gets (docs/workflow.md#recurring-posts).
  */
+export const targetsToSend = <T extends Sent>(rows: T[]) =>
+  rows.filter((row) => !isLockedTarget(row));
+
+/** The same rule in a query: a `post_targets` row that will be sent. */
 export const targetToSend = () => notInArray(postTargets.status, [...LOCKED_TARGET_STATUSES]);
 
 /**

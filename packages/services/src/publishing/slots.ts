@@ -70,7 +70,7 @@ export function slotInstants(slots: Slot[], timeZone: string, from: Date, days: 
  * `scheduledAt`; a series every occurrence of its rule in the window, and the one it waits for
  * (kept when the account's zone changed), so a slot is never handed out under a later copy.
  * A post holds the slot of a channel only by a target it will send there: a locked target is
- * never sent again (targetToSend).
+ * never sent again, nor copied into a series' occurrences (targetToSend).
  * Rules are read in `timeZone`, the account's, which the callers already have.
  */
 async function takenInstants(
