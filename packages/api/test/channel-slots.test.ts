@@ -1,4 +1,5 @@
-import { accounts, channels, eq, posts } from '@chorus/db';
+import { accounts, channels, eq, posts, postTargets } from '@chorus/db';
+import { newId } from '@chorus/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness';
 import { channelOf, setTarget } from './targets-fixtures';
@@ -280,6 +281,46 @@ describe('schedule: "next_slot"', () => {
         'schedule',
       );
     }
+  });
+});
+
+describe('posting slots beside series that ended long ago', () => {
+  it('answers at once, every slot free, however many ended series went to the channel', async () => {
+    // A thousand Mondays from January 2000: each ended in 2019, and stays scheduled, with no
+    // next occurrence. Walking each rule from its start (COUNT counts from there) at every
+    // read took a tenth of a second or more a series.
+    const { id, days, targets } = await dailyChannel('06:25');
+    const start = new Date('2000-01-03T05:25:00Z');
+    const ids = Array.from({ length: 40 }, () => newId('post'));
+    await h.db.insert(posts).values(
+      ids.map((postId) => ({
+        id: postId,
+        accountId: h.main.accountId,
+        authorId: h.main.adminId,
+        title: 'Ended',
+        status: 'scheduled' as const,
+        scheduledAt: start,
+        recurrence: 'FREQ=DAILY;BYDAY=MO;COUNT=1000',
+        nextOccurrenceAt: null,
+      })),
+    );
+    await h.db.insert(postTargets).values(
+      ids.map((postId) => ({
+        id: newId('tgt'),
+        postId,
+        accountId: h.main.accountId,
+        channelId: id,
+        position: 0,
+      })),
+    );
+    const began = performance.now();
+    const read = await h.call('GET', path(id));
+    const upcoming = read.json.data.upcoming as { free: boolean }[];
+    expect(upcoming.length).toBeGreaterThan(0);
+    expect(upcoming.every((slot) => slot.free)).toBe(true);
+    const taken = await createPost({ schedule: 'next_slot', targets });
+    expect(taken.json.data.scheduledAt).toBe(days[0]);
+    expect(performance.now() - began).toBeLessThan(2_000);
   });
 });
 

@@ -200,6 +200,36 @@ describe('seriesOf', () => {
     expect(compared).toBe(rules.length * starts.length * daysLater.length);
   });
 
+  it('reads a DAILY rule of whole weeks whose BYDAY misses its start as its start alone, at once', () => {
+    // Every seventh day from a Monday is a Monday: such a rule picks no day of its own. rrule
+    // stops only at a day it picks, so each of these walked to the year 9999 (seconds apiece).
+    const start = new Date('2026-11-30T09:00:00Z'); // a Monday
+    const later = new Date('2027-11-30T09:00:00Z');
+    const began = performance.now();
+    for (const rule of [
+      'FREQ=DAILY;INTERVAL=7;BYDAY=TU',
+      'FREQ=DAILY;INTERVAL=14;BYDAY=TU,WE;COUNT=3',
+      'FREQ=DAILY;INTERVAL=7;BYDAY=SU;UNTIL=20261201',
+    ]) {
+      const series = seriesOf(rule, start, 'Europe/Berlin');
+      expect(iso(series.upcoming(start, 5)), rule).toEqual([start.toISOString()]);
+      expect(series.firstFrom(new Date(start.getTime() + 1)), rule).toBeNull();
+      expect(series.latestBetween(start, later), rule).toEqual(start);
+      expect(series.between(start, later), rule).toEqual([]);
+    }
+    expect(performance.now() - began).toBeLessThan(1_000);
+    // Naming the start's weekday, BYDAY says nothing: every visit is that day.
+    const mondays = seriesOf('FREQ=DAILY;INTERVAL=14;BYDAY=MO,TU;COUNT=3', start, 'UTC');
+    expect(iso(mondays.upcoming(start, 5))).toEqual(
+      iso(seriesOf('FREQ=DAILY;INTERVAL=14;COUNT=3', start, 'UTC').upcoming(start, 5)),
+    );
+    expect(iso(mondays.upcoming(start, 5))).toEqual([
+      '2026-11-30T09:00:00.000Z',
+      '2026-12-14T09:00:00.000Z',
+      '2026-12-28T09:00:00.000Z',
+    ]);
+  });
+
   it('finds a two-year-old daily series’ next occurrences', () => {
     const series = seriesOf('FREQ=DAILY', new Date('2024-11-01T09:00:00Z'), 'Europe/Berlin');
     const at = new Date('2026-11-29T12:00:00Z');

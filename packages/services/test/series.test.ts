@@ -205,6 +205,34 @@ describe('recurring series in the scheduler', () => {
     });
   });
 
+  it('runs a series whose rule picks no day of its own as its start alone, without walking to 9999', async () => {
+    // Every seventh day from the start is the start's weekday, never the one BYDAY names:
+    // creating, listing and repeating it each walked the rule to the year 9999 (seconds).
+    const start = new Date(Date.now() + DAY);
+    const days = ['Su', 'Mo', 'Tu', 'We', 'Th', 'Fr', 'Sa'];
+    const local = new Intl.DateTimeFormat('en-US', { timeZone: 'Europe/Berlin', weekday: 'short' });
+    const otherDay = days[(days.indexOf(local.format(start).slice(0, 2)) + 1) % 7]?.toUpperCase();
+    const began = performance.now();
+    const post = await create({
+      title: 'Never its own',
+      status: 'scheduled',
+      scheduledAt: start.toISOString(),
+      recurrence: `FREQ=DAILY;INTERVAL=7;BYDAY=${otherDay};COUNT=5`,
+    });
+    expect(post.nextOccurrences).toEqual([start.toISOString()]);
+    const past = new Date(Date.now() - 1000);
+    await database.db
+      .update(posts)
+      .set({ scheduledAt: past, nextOccurrenceAt: past })
+      .where(eq(posts.id, post.id));
+    await publishDuePosts({ db: database.db });
+    const copies = await copiesOf([post.id]);
+    expect(copies.map((copy) => copy.scheduledAt?.toISOString())).toEqual([past.toISOString()]);
+    const [series] = await database.db.select().from(posts).where(eq(posts.id, post.id));
+    expect(series).toMatchObject({ status: 'scheduled', nextOccurrenceAt: null });
+    expect(performance.now() - began).toBeLessThan(3_000);
+  });
+
   it('keeps a rule from changing once the post is published', async () => {
     const post = await create({ title: 'Out', status: 'published' });
     await expect(

@@ -97,6 +97,31 @@ function withPlainDaysNumbered(options: RuleOptions): RuleOptions {
   return { ...options, byweekday };
 }
 
+/** RFC 5545's weekdays in rrule's order, Monday first. */
+const WEEKDAYS = ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'];
+
+/**
+ * A DAILY rule whose INTERVAL is a whole number of weeks visits only its start's weekday, so
+ * with BYDAY either every day it visits is one BYDAY names or none is. rrule stops a walk only
+ * at a day its rule picks (for COUNT, UNTIL or the end of the range asked for), so a rule that
+ * picks none (`FREQ=DAILY;INTERVAL=7;BYDAY=TU` started on a Monday) was walked a week at a time
+ * up to the year 9999, whatever its COUNT or UNTIL: seconds at each read of the post. Every
+ * other rule of the subset picks a day within a few dozen periods (a monthly fifth Monday of
+ * February, the rarest, within 40 years). Answers the rule as rrule can walk it: BYDAY left
+ * out when it names that weekday (it picks every day visited), null when it does not (the
+ * rule picks no day).
+ */
+function withoutIdleWalk(options: RuleOptions, startWall: Date): RuleOptions | null {
+  const { byweekday, freq, interval } = options;
+  if (freq !== RRule.DAILY || byweekday == null || (interval ?? 1) % 7 !== 0) return options;
+  // rrule numbers weekdays from Monday (0), Date from Sunday (0).
+  const weekday = (startWall.getUTCDay() + 6) % 7;
+  const numbered = (day: Exclude<typeof byweekday, unknown[]>) =>
+    typeof day === 'number' ? day : typeof day === 'string' ? WEEKDAYS.indexOf(day) : day.weekday;
+  const picks = [byweekday].flat().some((day) => numbered(day) === weekday);
+  return picks ? { ...options, byweekday: null } : null;
+}
+
 /**
  * A post's series: `rule` (as the edge let it through) read in `timeZone` from `start`.
  * `UNTIL` with `Z` is an instant; a date alone takes in that whole local day.
@@ -114,13 +139,15 @@ export function seriesOf(rule: string, start: Date, timeZone: string) {
     else if (/UNTIL=\d{8}(;|$)/.test(rule)) options.until = new Date(until.getTime() + DAY_MS - 1);
   }
   const startWall = floating(start, timeZone);
-  const picked = new RRule({ ...options, dtstart: startWall }).after(startWall, true);
+  const walked = withoutIdleWalk(options, startWall);
+  const picked = walked && new RRule({ ...walked, dtstart: startWall }).after(startWall, true);
   /** The start when the rule does not pick it: an occurrence before all of the rule's own. */
   const extra = picked?.getTime() === startWall.getTime() ? null : start;
-  // The start counted, the rule has one occurrence fewer left; none at all after COUNT=1.
-  const ruleEnded = extra !== null && options.count === 1;
-  if (extra && options.count != null && !ruleEnded) options.count -= 1;
-  const near = (wall: Date) => startedNear(options, startWall, wall);
+  // The start counted, the rule has one occurrence fewer left; none at all after COUNT=1, nor
+  // when it picks no day.
+  const ruleEnded = walked === null || (extra !== null && walked.count === 1);
+  if (walked && extra && walked.count != null && !ruleEnded) walked.count -= 1;
+  const near = (wall: Date) => walked && startedNear(walked, startWall, wall);
   const toInstant = (wall: Date | null) => (wall ? instant(wall, timeZone) : null);
   const extraWithin = (from: Date, to?: Date) =>
     extra !== null && extra >= from && (!to || extra <= to);
@@ -134,7 +161,8 @@ export function seriesOf(rule: string, start: Date, timeZone: string) {
     latestBetween(from: Date, to: Date): Date | null {
       if (!ruleEnded) {
         // Started before `from`: every occurrence from `from` to `to` is in its walk.
-        const at = toInstant(near(floating(from, timeZone)).before(floating(to, timeZone), true));
+        const walk = near(floating(from, timeZone));
+        const at = toInstant(walk?.before(floating(to, timeZone), true) ?? null);
         if (at && at >= from && at <= to) return at;
       }
       // The added start comes before every occurrence of the rule: latest only when alone.
@@ -150,7 +178,7 @@ export function seriesOf(rule: string, start: Date, timeZone: string) {
       const from = floating(at, timeZone);
       // A wall time up to the longest clock change after `to` may still come before it.
       const end = to ? new Date(floating(to, timeZone).getTime() + 2 * HOUR_MS) : END_OF_TIME;
-      near(from).between(from, end, true, (wall) => {
+      near(from)?.between(from, end, true, (wall) => {
         // Around a clock change two instants share a wall time: keep the one not before `at`.
         const occurrence = instant(wall, timeZone);
         if (occurrence >= at && (!to || occurrence <= to)) found.push(occurrence);
