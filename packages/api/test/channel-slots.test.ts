@@ -324,6 +324,33 @@ describe('posting slots beside series that ended long ago', () => {
   });
 });
 
+describe('schedule: "next_slot" while the account requires approval', () => {
+  it('refuses a member 403 approval_required whether or not the channels have slots', async () => {
+    const slotted = await dailyChannel('08:35');
+    const bare = await channelOf(h, h.main.accountId, 'linkedin');
+    const settings = (requireApproval: boolean) =>
+      h.call('PUT', '/api/account/settings', { body: { requireApproval } });
+    expect((await settings(true)).status).toBe(200);
+    try {
+      for (const targets of [slotted.targets, [{ channelId: bare }]]) {
+        const created = await createPost({ schedule: 'next_slot', targets }, member);
+        expect(created.status, JSON.stringify(created.json)).toBe(403);
+        expect(created.json.error.code).toBe('approval_required');
+        const draft = await createPost({ targets }, member);
+        expect(draft.status).toBe(201);
+        const moved = await h.call('PUT', `/api/content/posts/${draft.json.data.id}`, {
+          body: { schedule: 'next_slot' },
+          token: member,
+        });
+        expect(moved.status, JSON.stringify(moved.json)).toBe(403);
+        expect(moved.json.error.code).toBe('approval_required');
+      }
+    } finally {
+      await settings(false);
+    }
+  });
+});
+
 describe('schedule: "next_slot" with a status', () => {
   it('takes scheduled or none, and refuses any other, draft included, naming schedule', async () => {
     const { days, targets } = await dailyChannel('07:45');

@@ -37,6 +37,8 @@ export async function createPost(opts: { db: Db; principal: Principal; input: Cr
   const now = new Date();
   let publishNow = false;
   const post = await db.transaction(async (tx) => {
+    // Taking a slot is scheduling: refused as such before the slots are read (docs/posting-slots.md).
+    if (opts.input.schedule === 'next_slot') await assertMayPublish(tx, principal);
     const { input, recurrence, scheduledAt } = await checkCreate(tx, principal, opts.input, now);
     publishNow = input.status === 'published' && input.targets.length > 0;
     if (input.status !== 'draft') await assertMayPublish(tx, principal);

@@ -10,6 +10,7 @@ import { assertPublishableNow, publishPostNow } from './publish-now';
 import { findPost, mediaIdsOf, toOnePost, type PostRow } from './records';
 import { assertRecurrenceEditable, nextOccurrenceAfter } from './recurrence';
 import {
+  assertMayPublish,
   assertOwnMedia,
   assertPostBody,
   eventOfStatus,
@@ -68,6 +69,8 @@ export async function updatePost(opts: {
   const post = await db.transaction(async (tx) => {
     const row = await findPost(tx, principal, id, true);
     const now = new Date();
+    // Taking a slot is scheduling: refused as such before the slots are read (docs/posting-slots.md).
+    if (opts.input.schedule === 'next_slot') await assertMayPublish(tx, principal);
     const input = await withNextSlot(tx, opts.input, row, now);
     const status = input.status ?? row.status;
     const edited = await editedFields(tx, row, input);
