@@ -74,9 +74,10 @@ function convertValue(path: Step[], values: string[], def: SchemaDef | undefined
   switch (def?.type) {
     case 'number':
       if (INTEGER.test(last)) return Number(last);
+      if (!DECIMAL.test(last)) return last;
       // `2.5` and `1.0` alike: no way to write an integer, said as the schema says it.
-      if (DECIMAL.test(last) && isIntegerDef(def)) throw invalid(path, 'Must be an integer.');
-      return DECIMAL.test(last) ? Number(last) : last;
+      if (isIntegerDef(def)) throw invalid(path, 'Must be an integer.');
+      return Number(last);
     case 'boolean':
       return last === 'true' ? true : last === 'false' ? false : last;
     default:
