@@ -158,6 +158,29 @@ describe('POST /api/content/posts/{id}/targets/{targetId}/resolve', () => {
     ]);
   });
 
+  it('a failed post that stays failed is updated, not failed again: post.updated', async () => {
+    for (const [outcomes, published] of [
+      [['published', 'unconfirmed'], false],
+      [['failed', 'unconfirmed'], true],
+      [['failed', 'unconfirmed'], false],
+    ] as const) {
+      const post = await endedPost([...outcomes]);
+      const before = (await eventsOf(h, post.id)).length;
+      const [row] = await h.db.select().from(posts).where(eq(posts.id, post.id));
+      const { status, json } = await resolve(post.id, post.targets[1] ?? '', { published });
+      expect(status).toBe(200);
+      expect(json.data.status).toBe('failed');
+      expect(json.data.targets[1].status).toBe(published ? 'published' : 'failed');
+      // Nothing was sent and the post's end is the same: the change is its target's.
+      const after = (await eventsOf(h, post.id)).slice(before);
+      expect(after.map((event) => event.type)).toEqual(['post.updated']);
+      expect(after[0]?.data.object).toEqual(json.data);
+      expect(new Date(json.data.updatedAt).getTime()).toBeGreaterThan(
+        row?.updatedAt.getTime() ?? Infinity,
+      );
+    }
+  });
+
   it('is 409 for a target that is not unconfirmed, 404 for another post’s target', async () => {
     const post = await endedPost(['published', 'unconfirmed']);
     const notUnconfirmed = await resolve(post.id, post.targets[0] ?? '', { published: true });

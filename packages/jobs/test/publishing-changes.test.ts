@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defaultRateLimiter } from '@chorus/api';
 import { createRestHandler } from '@chorus/api/rest';
-import { eq, posts, type Database } from '@chorus/db';
+import { asc, eq, events, posts, sql, type Database } from '@chorus/db';
 import { createTestServerDatabase } from '@chorus/db/testing';
 import { createAccount, createApiKey } from '@chorus/services';
 import {
@@ -133,6 +133,16 @@ async function xChannel(name: string) {
     handle: `@${name}`,
     credentials: { accessToken: user.token, refreshToken: user.refreshToken },
   });
+}
+
+/** The types of the events recorded about a post, oldest first. */
+async function eventTypes(postId: string) {
+  const rows = await database.db
+    .select({ type: events.type })
+    .from(events)
+    .where(sql`${events.payload}->'data'->'object'->>'id' = ${postId}`)
+    .orderBy(asc(events.createdAt), asc(events.id));
+  return rows.map((row) => row.type);
 }
 
 const tweetsWith = (text: string) =>
@@ -439,5 +449,61 @@ describe('a target that went out stays among the targets: the networks get the p
     expect(onMastodon()).toHaveLength(1);
     // The second tweet is the one the person said never went out.
     expect(tweetsWith(text)).toHaveLength(2);
+  });
+});
+
+describe('resolving a target of a failed post', () => {
+  it('is post.updated while the post stays failed, post.published once it ends published', async () => {
+    const mastodonId = await mastodonChannel('resolvem');
+    const xId = await xChannel('resolvex');
+    const text = 'resolved by hand';
+    mastodon.faults.inject(mastodonFaults.rejected('Validation failed: Text is spam'), {
+      method: 'POST',
+      path: '/api/v1/statuses',
+    });
+    x.faults.inject({ kind: 'drop' }, { method: 'POST', path: '/2/tweets' });
+    const created = await call('POST', '/api/content/posts', {
+      title: 'Resolve',
+      content: text,
+      status: 'published',
+      targets: [{ channelId: mastodonId }, { channelId: xId }],
+    });
+    expect(created.status).toBe(201);
+    const postId: string = created.json.data.id;
+    await settled(postId);
+    const [refused, maybe] = await targetsOf(database.db, postId);
+    expect([refused?.status, maybe?.status]).toEqual(['failed', 'unconfirmed']);
+    expect(await eventTypes(postId)).toEqual(['post.created', 'post.publishing', 'post.failed']);
+
+    // The tweet is there after all: the target is published, the post still failed (Mastodon),
+    // and nothing was attempted, so the event is the target's change, not a second failure.
+    const resolved = await call(
+      'POST',
+      `/api/content/posts/${postId}/targets/${maybe?.id ?? ''}/resolve`,
+      { published: true, url: 'https://x.com/resolvex/status/1' },
+    );
+    expect(resolved.status).toBe(200);
+    expect(resolved.json.data.status).toBe('failed');
+    expect(await eventTypes(postId)).toEqual([
+      'post.created',
+      'post.publishing',
+      'post.failed',
+      'post.updated',
+    ]);
+
+    // The retry sends Mastodon's again and ends the post: its own events, once each.
+    expect((await call('POST', `/api/content/posts/${postId}/retry`, {})).status).toBe(200);
+    await settled(postId);
+    expect(await postStatus(database.db, postId)).toBe('published');
+    expect(await eventTypes(postId)).toEqual([
+      'post.created',
+      'post.publishing',
+      'post.failed',
+      'post.updated',
+      'post.publishing',
+      'post.published',
+    ]);
+    expect(tweetsWith(text)).toHaveLength(1);
+    expect(mastodon.published().filter((s) => s.text === text)).toHaveLength(1);
   });
 });

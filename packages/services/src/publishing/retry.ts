@@ -66,7 +66,8 @@ export async function retryPost(opts: { db: Db; principal: Principal; id: string
  * an `unconfirmed` target. `published: true` makes it `published` (with its `url` when given);
  * `published: false` makes it `failed`, retryable. The post then settles as if the engine had
  * written that outcome (settlePost): a `failed` post whose targets are now all published
- * becomes `published`. 409 for a target that is not `unconfirmed`.
+ * becomes `published` (`post.published`); a post whose status stays is `post.updated`, never a
+ * second `post.failed` (docs/publishing.md). 409 for a target that is not `unconfirmed`.
  */
 export async function resolveTarget(opts: {
   db: Db;
@@ -128,15 +129,13 @@ export async function resolveTarget(opts: {
       details: { published: input.published },
     });
     // A failed post is settled again: its end may have changed (all published now).
-    if (row.status === 'failed') {
-      await tx.update(posts).set({ status: 'publishing' }).where(eq(posts.id, row.id));
-    }
-    const settled = await settlePost(tx, row.id);
+    const settled = await settlePost(tx, row.id, ['publishing', 'failed']);
+    if (settled) return toOnePost(tx, await findPost(tx, principal, id));
+    // Its status stays (still on its way, or failed with nothing attempted): the change is the
+    // target's, told as an update of the post, as any other edit is.
+    await tx.update(posts).set({ updatedAt: clock }).where(eq(posts.id, row.id));
     const after = await toOnePost(tx, await findPost(tx, principal, id));
-    // Still on its way (other targets pending): the change is the target's, told as an update.
-    if (!settled) {
-      await recordEvent({ tx, accountId: row.accountId, type: 'post.updated', object: after });
-    }
+    await recordEvent({ tx, accountId: row.accountId, type: 'post.updated', object: after });
     return after;
   });
 }
