@@ -399,6 +399,71 @@ describe('POST /api/content/posts/validate', () => {
     }
   });
 
+  it('lists a blank first comment, which every door refuses (400) before anything goes out', async () => {
+    // Blank, every network refused the comment or posted an empty reply after the post itself
+    // had gone out: a clear refusal here instead, at the comment's path.
+    const trpc = createTrpcHandler({
+      getDatabase: async () => h.database,
+      rateLimiter: testRateLimiter(),
+    });
+    const trpcCreate = (body: Record<string, unknown>) =>
+      trpc(
+        new Request('http://localhost/api/trpc/posts.create', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${h.main.token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }),
+      );
+    const draft = await createPost(h, { title: 'x', content: 'Hello' });
+    const before = (await h.db.select().from(posts)).length;
+    for (const firstComment of ['', '   ', '\n\t\u00a0']) {
+      const targets = [{ channelId: bluesky }, { channelId: mastodon, firstComment }];
+      const issue = {
+        path: 'targets[1].firstComment',
+        message: 'A first comment needs text: leave it out (or null) for none.',
+      };
+      const body = { title: 'x', content: 'Hello', targets };
+      const checked = await validate(body);
+      expect(checked.status).toBe(200);
+      expect(checked.json.data, JSON.stringify(firstComment)).toEqual({
+        valid: false,
+        issues: [issue],
+      });
+      for (const asked of [
+        {},
+        { status: 'scheduled', scheduledAt: inAnHour() },
+        { status: 'published' },
+      ]) {
+        const created = await h.call('POST', '/api/content/posts', { body: { ...body, ...asked } });
+        expect(created.status, JSON.stringify(asked)).toBe(400);
+        expect(created.json.error.details.issues).toEqual([issue]);
+        const updated = await put(draft.id, { targets, ...asked });
+        expect(updated.status, JSON.stringify(asked)).toBe(400);
+        expect(updated.json.error.details.issues).toEqual([issue]);
+      }
+      const viaTrpc = await trpcCreate(body);
+      expect(viaTrpc.status).toBe(400);
+      expect(JSON.stringify(await viaTrpc.json())).toContain('targets[1].firstComment');
+      const imported = await h.call('POST', '/api/content/posts/import', {
+        body: { posts: [body] },
+      });
+      expect(imported.status).toBe(400);
+      expect(imported.json.error.details.issues).toEqual([{ row: 1, ...issue }]);
+    }
+    expect((await h.db.select().from(posts)).length).toBe(before);
+    const [row] = await h.db.select().from(posts).where(eq(posts.id, draft.id));
+    expect(row?.status).toBe('draft');
+    expect(await h.db.select().from(postTargets).where(eq(postTargets.postId, draft.id))).toEqual(
+      [],
+    );
+    // A comment with text is taken, surrounding spaces and all, as the network gets it.
+    const kept = await createPost(h, {
+      title: 'x',
+      targets: [{ channelId: mastodon, firstComment: ' More below ' }],
+    });
+    expect((kept.targets as { firstComment: string }[])[0]?.firstComment).toBe(' More below ');
+  });
+
   it('names a thread too long once, as create does, on every network that has threads', async () => {
     const x = await channelOf(h, h.main.accountId, 'x');
     const thread = Array.from({ length: 25 }, (_, i) => ({ content: `part ${i}` }));

@@ -99,7 +99,7 @@ export const ZTargetInput = z
     }),
     firstComment: z.string().max(50_000).nullable().optional().meta({
       description:
-        'Posted as the first comment (a reply on Bluesky, Mastodon, X and Threads) right after the post.',
+        'Posted as the first comment (a reply on Bluesky, Mastodon, X and Threads) right after the post. None when left out or null (a post has no first comment of its own); a blank one (empty, or spaces only) is refused.',
     }),
     thread: z
       .array(ZThreadPart)
@@ -118,7 +118,9 @@ const ZTargets = z.array(ZTargetInput).max(MAX_TARGETS);
 /**
  * The rules a well-formed body's values must follow together, beyond each field's type and
  * bounds (docs/publishing.md, Validate): no medium twice in a list, each channel once among the
- * targets, a thread of at most MAX_THREAD_PARTS posts. Issues, not a refusal of the body's shape:
+ * targets, a thread of at most MAX_THREAD_PARTS posts, no blank first comment (every network
+ * refuses one or posts an empty reply, after the post itself is out, so it is refused before;
+ * none is `null`). Issues, not a refusal of the body's shape:
  * `POST /api/content/posts/validate` lists them with the rest (200), creating and updating a
  * post refuse them (400), both from here.
  */
@@ -156,6 +158,12 @@ export function postBodyIssues(body: {
       });
     }
     thread.forEach((part, i) => noRepeat(part.mediaIds, `${at}.thread[${i}].mediaIds`));
+    if (typeof target.firstComment === 'string' && target.firstComment.trim() === '') {
+      issues.push({
+        path: `${at}.firstComment`,
+        message: 'A first comment needs text: leave it out (or null) for none.',
+      });
+    }
   });
   return issues;
 }
