@@ -1,10 +1,10 @@
-import { readFile } from 'node:fs/promises';
-import { and, channels, eq, integrationConnections, posts, retiredChannels, sql } from '@chorus/db';
+import { and, channels, eq, integrationConnections, posts, retiredChannels } from '@chorus/db';
 import { publishDuePosts, publishTarget, syncPublishedFigures } from '@chorus/services';
 import { startMastodonStandIn, type MastodonStandIn } from '@chorus/stand-ins';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { channelIdsOn, connectMastodonTo, disconnectFrom } from './connection-fixtures';
 import { startHarness, type Harness } from './harness';
+import { runMigration } from './migration-fixtures';
 import { createPost, inAnHour } from './posts-fixtures';
 
 /**
@@ -122,18 +122,6 @@ describe('two instances with accounts of the same id', () => {
   });
 });
 
-/** Migration 0028's statements (Mastodon channels named with their instance), as drizzle runs. */
-async function migrationStatements() {
-  const folder = new URL('../../db/drizzle/', import.meta.url);
-  const journal = JSON.parse(await readFile(new URL('meta/_journal.json', folder), 'utf8')) as {
-    entries: { tag: string }[];
-  };
-  const entry = journal.entries.find((e) => e.tag.endsWith('_mastodon_channel_instance'));
-  if (!entry) throw new Error('no migration giving Mastodon channels their instance');
-  const text = await readFile(new URL(`${entry.tag}.sql`, folder), 'utf8');
-  return text.split('--> statement-breakpoint');
-}
-
 describe('a channel stored before its id named the instance', () => {
   it('keeps its id after the migration and the next rediscovery', async () => {
     await connect(one);
@@ -161,9 +149,7 @@ describe('a channel stored before its id named the instance', () => {
 
     // Twice: the migration leaves a channel in the new form as it is.
     for (let round = 0; round < 2; round += 1) {
-      for (const statement of await migrationStatements()) {
-        await h.db.execute(sql.raw(statement));
-      }
+      await runMigration(h, '_mastodon_channel_instance');
     }
     const [row] = await h.db
       .select({ externalId: channels.externalId })

@@ -2,6 +2,7 @@ import { channels, eq, media, posts } from '@chorus/db';
 import { publishDuePosts } from '@chorus/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness';
+import { runMigration } from './migration-fixtures';
 import { createPost } from './posts-fixtures';
 import {
   channelOf,
@@ -304,5 +305,44 @@ describe('a PUT of targets on a post that went out', () => {
     expect(foreign.status).toBe(404);
     expect(JSON.stringify(foreign.json)).not.toContain(post.sent);
     expect(await targetRow(h, post.sent)).toMatchObject({ status: 'published' });
+  });
+});
+
+describe('a blank first comment stored before it was refused', () => {
+  it('is no comment after the migration: answered null, a locked target taken back as answered', async () => {
+    const post = await wentOut({ mastodon: { firstComment: 'More below' } });
+    const draft = await createPost(h, {
+      title: 'Kept',
+      targets: [
+        { channelId: bluesky, firstComment: ' Spaces kept ' },
+        { channelId: x, firstComment: 'Soon blank' },
+      ],
+    });
+    const [kept = { id: '' }, blank = { id: '' }] = draft.targets as Answered[];
+    // As an earlier version stored them: on the published (locked) target and on a draft's.
+    await setTarget(h, post.sent, { firstComment: '' });
+    await setTarget(h, blank.id, { firstComment: ' \n\t\u3000' });
+    const answered = async (id: string) =>
+      (await h.call('GET', `/api/content/posts/${id}`)).json.data.targets as (Answered & {
+        firstComment: string | null;
+      })[];
+    // Sent back as answered, the locked target's blank comment would be refused, and anything
+    // else would change what it sent: the post could not take its own targets back.
+    expect((await put(post.id, { title: 'Edited', targets: await answered(post.id) })).status).toBe(
+      400,
+    );
+
+    // Twice: a comment with text, and one already null, stay as they are.
+    for (let round = 0; round < 2; round += 1) await runMigration(h, '_blank_first_comment');
+    expect((await answered(post.id)).map((t) => t.firstComment)).toEqual([null, null]);
+    expect((await answered(draft.id)).map((t) => t.firstComment)).toEqual([' Spaces kept ', null]);
+    expect((await targetRow(h, kept.id))?.firstComment).toBe(' Spaces kept ');
+    const edited = await put(post.id, { title: 'Edited', targets: await answered(post.id) });
+    expect(edited.status, JSON.stringify(edited.json)).toBe(200);
+    expect(await targetRow(h, post.sent)).toMatchObject({
+      status: 'published',
+      externalId: '110',
+      firstComment: null,
+    });
   });
 });
