@@ -3,14 +3,18 @@
  * submits a draft from the composer (which offers no Schedule, and no change to a scheduled
  * post but back to draft); an admin rejects it from the "Awaiting approval" queue (an empty comment is
  * refused beside its field); the member reads the comment and the activity, submits again; the
- * admin approves and the post is published. axe at 1280 and 375 px on the queue, the reject
- * dialog, the post page and the member's composer.
+ * admin approves and the post is published. The member is offered no calendar move and no
+ * retry of a failed post, which the API would refuse them. axe at 1280 and 375 px on the queue,
+ * the reject dialog, the post page and the member's composer.
  */
+import { mastodonFaults } from '@chorus/stand-ins';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { callApi } from './api';
 import { focused, launchChromium, seriousViolations, signedIn } from './browser';
+import { DAY_MS } from './calendar-words';
 import { cliApiKey } from './cli';
+import { connectMastodon, disconnect } from './publishing-fixtures';
 import { ADMIN } from './server';
 
 const base = inject('base');
@@ -159,6 +163,78 @@ describe('approval in the dashboard', () => {
     await status.getByRole('button', { name: 'Move back to draft' }).click();
     await member.getByRole('status').getByText(`“${title}” is a draft again.`).waitFor();
     await member.getByRole('button', { name: 'Submit for approval' }).waitFor();
+    await member.context().close();
+  });
+
+  it('offers a member who must submit neither a calendar move nor a retry, as the API refuses both', async () => {
+    // A scheduled post tomorrow at noon (UTC): on that day in any zone the account may have.
+    const at = new Date(Date.now() + DAY_MS);
+    at.setUTCHours(12, 0, 0, 0);
+    const day = at.toISOString().slice(0, 10);
+    const title = `${TITLE}, scheduled by an admin`;
+    const scheduled = await callApi(key, 'POST', '/api/content/posts', {
+      title,
+      status: 'scheduled',
+      scheduledAt: at.toISOString(),
+    });
+    expect(scheduled.status).toBe(201);
+    const calendar = `/dashboard/posts/calendar?view=week&date=${day}`;
+    const move = (page: Page) =>
+      page.getByRole('button', { name: `Move “${title}” to another day` });
+    const admin = await signedIn(browser, base, ADMIN);
+    await admin.goto(calendar);
+    await move(admin).waitFor();
+    const member = await signedIn(browser, base, MEMBER);
+    await member.goto(calendar);
+    await member.getByRole('link', { name: title }).waitFor();
+    expect(await move(member).count()).toBe(0);
+    expect(await member.getByText(/Drag a scheduled post/).count()).toBe(0);
+    expect(await member.locator('li.calendar-post[draggable="true"]').count()).toBe(0);
+    expect(
+      (await callApi(key, 'DELETE', `/api/content/posts/${scheduled.json.data.id}`)).status,
+    ).toBe(204);
+
+    // A post the network refused: the admin retries it; the member is told how it goes on.
+    const { standIn, channel } = await connectMastodon(key);
+    try {
+      standIn.faults.inject(mastodonFaults.rejected('Validation failed: Text is not allowed'), {
+        method: 'POST',
+        path: '/api/v1/statuses',
+      });
+      const sent = await callApi(key, 'POST', '/api/content/posts', {
+        title: `${TITLE}, refused by the network`,
+        content: `Refused ${Date.now()}.`,
+        status: 'published',
+        targets: [{ channelId: channel.id }],
+      });
+      expect(sent.status).toBe(201);
+      const id = sent.json.data.id as string;
+      await expect
+        .poll(
+          async () => (await callApi(key, 'GET', `/api/content/posts/${id}`)).json.data.status,
+          {
+            timeout: 60_000,
+          },
+        )
+        .toBe('failed');
+      const retry = (page: Page) => page.getByRole('button', { name: 'Retry failed channels' });
+      await admin.goto(`/dashboard/posts/${id}`);
+      await retry(admin).waitFor();
+      await member.goto(`/dashboard/posts/${id}`);
+      const channels = member.getByRole('region', { name: 'Channels' });
+      await channels.getByText('Mastodon said: Validation failed: Text is not allowed').waitFor();
+      await channels.getByText('an admin retries it', { exact: false }).waitFor();
+      expect(await retry(member).count()).toBe(0);
+      // What the member may do instead: move it back to draft, then submit it again.
+      await member
+        .getByRole('region', { name: 'Status' })
+        .getByRole('button', { name: 'Move back to draft' })
+        .waitFor();
+    } finally {
+      await disconnect(key, 'mastodon');
+      await standIn.close();
+    }
+    await admin.context().close();
     await member.context().close();
   });
 

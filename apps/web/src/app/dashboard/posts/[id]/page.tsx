@@ -1,5 +1,4 @@
 import type { Metadata } from 'next';
-import { statusChangesOf } from '@chorus/services';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
 import { AutoRefresh } from '~/components/auto-refresh';
@@ -7,13 +6,11 @@ import { ConfirmAction } from '~/components/confirm-action';
 import { ZoneNote } from '~/components/zone-time';
 import { accountZone } from '~/server/account-zone';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
-import { mayCall } from '~/server/may-call';
+import { postAccess, statusChangesFor } from '~/server/post-access';
 import { deletePost } from '../actions';
 import { ActivityList } from '../approval/activity-list';
 import { ApprovalControls } from '../approval/approval-controls';
-import { mustSubmit } from '../approval/must-submit';
 import { RejectionNotice } from '../approval/rejection-notice';
-import { withoutPublishing } from '../approval/status-changes';
 import { accountChannels } from '../channels';
 import { ProblemsProvider } from '../composer/problems';
 import { readOnlyBecause } from '../composer/step';
@@ -43,20 +40,18 @@ export default async function PostPage(props: { params: Params }) {
     throw error;
   });
   const post = found.data;
-  // Controls only for what the procedures let this user do.
-  const canEdit = mayCall(me, 'posts.update');
-  const canDelete = mayCall(me, 'posts.delete');
   // Every time on the page is on the account's clock, as the calendar and the composer's.
-  const [{ media, more, missing }, channelList, zone, submits] = await Promise.all([
+  const [{ media, more, missing }, channelList, zone, may] = await Promise.all([
     editorMedia(caller, post.mediaIds),
     accountChannels(caller),
     accountZone(caller),
-    canEdit && mustSubmit(caller, me),
+    // Controls only for what this user may do: the procedures' rules and the account's approval.
+    postAccess(caller, me),
   ]);
   const channels = new Map(channelList.map((c) => [c.id, c]));
-  const readOnly = readOnlyBecause(post, submits, me.role === 'admin');
+  const readOnly = readOnlyBecause(post, may.submits, me.role === 'admin');
   // The composer is shown: the post can be changed here, and by this user.
-  const editable = canEdit && !readOnly;
+  const editable = may.edit && !readOnly;
   return (
     <>
       <p className="small">
@@ -69,7 +64,7 @@ export default async function PostPage(props: { params: Params }) {
           <h1>Post</h1>
           <p className="lead">{post.title}</p>
         </div>
-        {canDelete && (
+        {may.delete && (
           <ConfirmAction
             button="Delete"
             label={`Delete the post “${post.title}”`}
@@ -94,29 +89,21 @@ export default async function PostPage(props: { params: Params }) {
           <SeriesDates post={post} zone={zone} />
           <SeriesOrigin post={post} />
           <RejectionNotice rejection={post.rejection} zone={zone} />
-          {canEdit && (
+          {may.edit && (
             <StatusActions
               post={post}
-              next={withoutPublishing(
-                statusChangesOf(post.status, post.recurrence !== null),
-                submits,
-              )}
+              next={statusChangesFor(post, may)}
               channels={post.targets.map((t) => channelInWords(channels.get(t.channelId)))}
             />
           )}
-          <ApprovalControls post={post} canDecide={mayCall(me, 'posts.approve')} />
-          {canEdit && readOnly && <p className="small muted">{readOnly}</p>}
+          <ApprovalControls post={post} canDecide={may.decide} />
+          {may.edit && readOnly && <p className="small muted">{readOnly}</p>}
           <p className="small muted">
             <ZoneNote zone={zone} />
           </p>
         </section>
         {post.targets.length > 0 && (
-          <PostTargets
-            post={post}
-            channels={channels}
-            canAct={mayCall(me, 'posts.retry')}
-            zone={zone}
-          />
+          <PostTargets post={post} channels={channels} may={may} zone={zone} />
         )}
         <section className="panel" aria-labelledby="post-content">
           <h2 id="post-content">Content</h2>
@@ -134,7 +121,7 @@ export default async function PostPage(props: { params: Params }) {
               media={media}
               moreMedia={more}
               channels={channelList}
-              submits={submits}
+              submits={may.submits}
               zone={zone}
             />
           ) : (

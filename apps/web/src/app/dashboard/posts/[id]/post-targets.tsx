@@ -2,6 +2,7 @@ import { NETWORK_NAMES, type Channel, type Post, type Target } from '@chorus/val
 import Link from 'next/link';
 import { ActionButton } from '~/components/action-button';
 import { ZoneTime } from '~/components/zone-time';
+import type { PostAccess } from '~/server/post-access';
 import { retryPost } from '../actions';
 import { ChannelBadge, channelInWords } from '../channel-badge';
 import { ResolveDialog } from './resolve-dialog';
@@ -68,14 +69,14 @@ function Outcome({ target, network, zone }: { target: Target; network: string; z
 type PostTargetsProps = {
   post: Post;
   channels: Map<string, Channel>;
-  /** Whether this user may retry and resolve (content:write). */
-  canAct: boolean;
+  /** What this user may do: retry (not while approval holds their publishing) and resolve. */
+  may: Pick<PostAccess, 'retry' | 'resolve' | 'submits'>;
   /** The account's time zone, as the rest of the post's page. */
   zone: string;
 };
 
 /** Where the post goes and how it went on each channel, with what can be done about it. */
-export function PostTargets({ post, channels, canAct, zone }: PostTargetsProps) {
+export function PostTargets({ post, channels, may, zone }: PostTargetsProps) {
   const retryable = post.status === 'failed' && post.targets.some((t) => t.status === 'failed');
   return (
     <section className="panel" aria-labelledby="post-channels">
@@ -96,7 +97,7 @@ export function PostTargets({ post, channels, canAct, zone }: PostTargetsProps) 
                 <span className={`badge target-${target.status}`}>{targetLabel(target, post)}</span>
               </div>
               <Outcome target={target} network={network} zone={zone} />
-              {canAct && target.status === 'unconfirmed' && (
+              {may.resolve && target.status === 'unconfirmed' && (
                 <ResolveDialog
                   postId={post.id}
                   targetId={target.id}
@@ -108,10 +109,16 @@ export function PostTargets({ post, channels, canAct, zone }: PostTargetsProps) 
           );
         })}
       </ul>
-      {canAct && retryable && (
+      {retryable && may.retry && (
         <ActionButton action={retryPost} values={{ id: post.id }} className="primary">
           Retry failed channels
         </ActionButton>
+      )}
+      {retryable && may.submits && (
+        <p className="small muted">
+          Posts need an admin’s approval: an admin retries it, or move it back to draft and submit
+          it again.
+        </p>
       )}
     </section>
   );

@@ -46,6 +46,7 @@ type CalendarProps = {
   channelId?: string;
   /** The day whose month or week to show; today when null. */
   anchor: string | null;
+  /** Whether this member may reschedule posts (not while approval holds their publishing). */
   canMove: boolean;
   /** The account's time zone, whose calendar the days are, and today on it (the server's). */
   zone: string;

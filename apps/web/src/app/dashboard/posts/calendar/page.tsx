@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { todayIn } from '~/components/zone-dates';
 import { accountZone } from '~/server/account-zone';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
-import { mayCall } from '~/server/may-call';
+import { postAccess } from '~/server/post-access';
 import { parseSearch, searchField, type SearchParams } from '~/server/search-params';
 import { ChannelFilter } from '../channel-filter';
 import { accountChannels } from '../channels';
@@ -27,7 +27,11 @@ export default async function CalendarPage(props: { searchParams: Promise<Search
   const { view, date: anchor } = search;
   const me = await requirePrincipal(PATH);
   const caller = await dashboardCaller(PATH);
-  const [channels, zone] = await Promise.all([accountChannels(caller), accountZone(caller)]);
+  const [channels, zone, may] = await Promise.all([
+    accountChannels(caller),
+    accountZone(caller),
+    postAccess(caller, me),
+  ]);
   // Only a channel of the account is a filter; anything else is left out, not refused.
   const channelId = channels.some((c) => c.id === search.channelId) ? search.channelId : undefined;
   return (
@@ -48,7 +52,7 @@ export default async function CalendarPage(props: { searchParams: Promise<Search
       <Calendar
         view={view}
         anchor={anchor}
-        canMove={mayCall(me, 'posts.update')}
+        canMove={may.publish}
         channels={channels}
         channelId={channelId}
         zone={zone}

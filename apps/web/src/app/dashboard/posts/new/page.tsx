@@ -4,7 +4,7 @@ import { redirect } from 'next/navigation';
 import { accountZone } from '~/server/account-zone';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
 import { mayCall } from '~/server/may-call';
-import { mustSubmit } from '../approval/must-submit';
+import { postAccess } from '~/server/post-access';
 import { accountChannels } from '../channels';
 import { editorMedia } from '../editor-media';
 import { PostForm } from '../post-form';
@@ -20,10 +20,10 @@ export default async function NewPostPage() {
   if (!mayCall(me, 'posts.create')) redirect('/dashboard/posts');
   const caller = await dashboardCaller(PATH);
   // Four reads of their own: at once, not one after another.
-  const [{ media, more }, channels, submits, zone] = await Promise.all([
+  const [{ media, more }, channels, { submits }, zone] = await Promise.all([
     editorMedia(caller),
     accountChannels(caller),
-    mustSubmit(caller, me),
+    postAccess(caller, me),
     accountZone(caller),
   ]);
   return (
