@@ -1,16 +1,17 @@
 /**
  * Posting slots and recurring posts in the dashboard, in Chromium against `npm start`: an
  * admin edits a channel's weekly slots (a slot given twice is refused beside its row, what was
- * typed kept), the composer's Next free slot names the first free one and takes it, a `user`
- * reads them without a form, the calendar shows a weekly series' coming occurrences and the
- * free slots, each marked in words, a series' page its rule and next occurrences (an archived
- * one, that none is to come), and a copy's page a link to its series; axe at 1280 and 375 px.
+ * typed kept; focus stays beside a removed row), the composer's Next free slot names the first
+ * free one and takes it, a `user` reads them without a form, the calendar shows a weekly
+ * series' coming occurrences and the free slots, each marked in words, a series' page its rule
+ * and next occurrences (an archived one, that none is to come), and a copy's page a link to
+ * its series; axe at 1280 and 375 px.
  */
 import type { MastodonStandIn } from '@chorus/stand-ins';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { callApi } from './api';
-import { launchChromium, seriousViolations, signedIn } from './browser';
+import { focused, launchChromium, seriousViolations, signedIn } from './browser';
 import { DAY_MS, dayCell, timeInWords as inWords } from './calendar-words';
 import { cliApiKey } from './cli';
 import { connectMastodon, disconnect } from './publishing-fixtures';
@@ -85,6 +86,36 @@ describe('posting slots and recurring posts', () => {
     await page.reload();
     expect(await slotRow(page, 1).getByLabel('Day').inputValue()).toBe('monday');
     await page.getByRole('button', { name: 'Remove slot 2' }).waitFor();
+    await page.context().close();
+  });
+
+  it('a removed slot leaves focus on the next slot’s Remove button, or on Add a slot', async () => {
+    const page = await signedInAt(ADMIN);
+    await page.goto(slotsPath());
+    await page.getByRole('heading', { name: 'Posting slots', level: 1 }).waitFor();
+    const rows = page.getByRole('group', { name: /^Slot \d+$/ });
+    const saved = await rows.count();
+    for (const time of ['06:10', '06:20']) {
+      await page.getByRole('button', { name: 'Add a slot' }).click();
+      await slotRow(page, await rows.count())
+        .getByLabel('Time')
+        .fill(time);
+    }
+    const last = saved + 2;
+    // From the keyboard: the second-to-last row goes, the last takes its place and its number.
+    await page.getByRole('button', { name: `Remove slot ${last - 1}` }).focus();
+    await page.keyboard.press('Enter');
+    expect(await rows.count()).toBe(last - 1);
+    expect(await focused(page)).toBe(`button: Remove slot ${last - 1}`);
+    expect(
+      await slotRow(page, last - 1)
+        .getByLabel('Time')
+        .inputValue(),
+    ).toBe('06:20');
+    // The last row goes: nothing follows it but Add a slot.
+    await page.keyboard.press('Enter');
+    expect(await rows.count()).toBe(saved);
+    expect(await focused(page)).toBe('button: Add a slot');
     await page.context().close();
   });
 

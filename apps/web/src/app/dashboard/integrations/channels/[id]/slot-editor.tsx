@@ -1,7 +1,8 @@
 'use client';
 
 import { MAX_SLOTS, WEEKDAYS, type Slot } from '@chorus/validators';
-import { useId, useState } from 'react';
+import { useId, useRef, useState, type Ref } from 'react';
+import { flushSync } from 'react-dom';
 import { useFormAction } from '~/components/use-form-action';
 import { saveSlots } from './actions';
 import { DAY_LABELS } from './day-labels';
@@ -15,12 +16,14 @@ function SlotRow({
   error,
   onChange,
   onRemove,
+  removeRef,
 }: {
   row: Row;
   index: number;
   error?: string;
   onChange: (row: Row) => void;
   onRemove: () => void;
+  removeRef: Ref<HTMLButtonElement>;
 }) {
   const id = useId();
   const invalid = error ? true : undefined;
@@ -58,7 +61,7 @@ function SlotRow({
           onChange={(event) => onChange({ ...row, time: event.target.value })}
         />
       </div>
-      <button type="button" className="link" onClick={onRemove}>
+      <button type="button" className="link" onClick={onRemove} ref={removeRef}>
         Remove slot {index + 1}
       </button>
       {error && (
@@ -86,6 +89,16 @@ export function SlotEditor({
   const [rows, setRows] = useState<Row[]>(() => slots.map((slot, key) => ({ ...slot, key })));
   const [next, setNext] = useState(slots.length);
   const { result, form, pending } = useFormAction(saveSlots);
+  // A removed row takes its focused button with it, which would leave focus on <body> (the top
+  // of the page, for a keyboard user): it goes to the next row's Remove, or to Add a slot.
+  const removeButtons = useRef(new Map<number, HTMLButtonElement>());
+  const addButton = useRef<HTMLButtonElement>(null);
+  const remove = (index: number) => {
+    const next = rows[index + 1];
+    // Drawn at once, so that the button to focus is the one on the page.
+    flushSync(() => setRows(rows.filter((_, i) => i !== index)));
+    ((next && removeButtons.current.get(next.key)) ?? addButton.current)?.focus();
+  };
   const add = () => {
     const last = rows.at(-1);
     setRows([...rows, { day: last?.day ?? 'monday', time: '09:00', key: next }]);
@@ -103,7 +116,11 @@ export function SlotEditor({
           index={index}
           error={result.fields?.[`slot-${index}`]}
           onChange={(changed) => setRows(rows.map((r) => (r.key === row.key ? changed : r)))}
-          onRemove={() => setRows(rows.filter((r) => r.key !== row.key))}
+          onRemove={() => remove(index)}
+          removeRef={(button) => {
+            if (button) removeButtons.current.set(row.key, button);
+            else removeButtons.current.delete(row.key);
+          }}
         />
       ))}
       {result.fields?.slots && (
@@ -112,7 +129,7 @@ export function SlotEditor({
         </p>
       )}
       <div className="actions">
-        <button type="button" onClick={add} disabled={rows.length >= MAX_SLOTS}>
+        <button type="button" onClick={add} disabled={rows.length >= MAX_SLOTS} ref={addButton}>
           Add a slot
         </button>
         <button type="submit" className="primary" disabled={pending}>
