@@ -1,13 +1,16 @@
 /**
  * Import and export as a person uses them, in Chromium against `npm start`: a CSV of 20 posts
  * with one bad date is previewed and refused with that row's number, then imported once
- * fixed; the Export button downloads them back; one post is said in the singular; axe at 1280
+ * fixed; the Export button downloads them back; one post is said in the singular; a member's
+ * scheduled row, while posts need approval, is refused in the dashboard's words; axe at 1280
  * and 375 px with the dialog open.
  */
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { callApi } from './api';
 import { launchChromium, seriousViolations, signedIn } from './browser';
+import { cliApiKey } from './cli';
 import { ADMIN } from './server';
 
 const base = inject('base');
@@ -92,6 +95,36 @@ describe('import and export', () => {
     await dialog.getByRole('button', { name: 'Import' }).click();
     await page.getByRole('status').getByText('Imported 1 post.', { exact: true }).waitFor();
     await page.context().close();
+  });
+
+  it('refuses a member’s scheduled row while posts need approval, in the dashboard’s words', async () => {
+    const key = await cliApiKey(ADMIN.email, 'e2e-import-approval', 'read,write');
+    const member = { name: 'Ivo Import', email: 'ivo-import@e2e.test', password: 'ivo-password' };
+    const created = await callApi(key, 'POST', '/api/users', { ...member, role: 'user' });
+    expect([201, 400]).toContain(created.status);
+    expect(
+      (await callApi(key, 'PUT', '/api/account/settings', { requireApproval: true })).status,
+    ).toBe(200);
+    try {
+      const page = await signedIn(browser, base, member);
+      const dialog = await openImport(page);
+      const at = new Date(Date.now() + 30 * 86_400_000).toISOString();
+      await dialog.getByLabel('File').setInputFiles({
+        name: 'member.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from(`title,content,scheduledAt\nImported ${run} by a member,Hi,${at}\n`),
+      });
+      await dialog.getByRole('button', { name: 'Preview' }).click();
+      const issues = dialog.getByRole('group', { name: 'Issues' });
+      const issue = issues.getByRole('cell', { name: /requires approval/ });
+      await issue.waitFor();
+      expect(await issue.textContent()).toBe(
+        'This account requires approval: submit the post for approval and an admin schedules or publishes it.',
+      );
+      await page.context().close();
+    } finally {
+      await callApi(key, 'PUT', '/api/account/settings', { requireApproval: false });
+    }
   });
 
   it.each([1280, 375])('axe finds no serious or critical violation at %i px', async (width) => {

@@ -2,10 +2,10 @@
  * Posting slots and recurring posts in the dashboard, in Chromium against `npm start`: an
  * admin edits a channel's weekly slots (a slot given twice is refused beside its row, what was
  * typed kept; focus stays beside a removed row), the composer's Next free slot names the first
- * free one and takes it, a `user` reads them without a form, the calendar shows a weekly
- * series' coming occurrences and the free slots, each marked in words, a series' page its rule
- * and next occurrences (an archived one, that none is to come), and a copy's page a link to
- * its series; axe at 1280 and 375 px.
+ * free one and takes it (and, on a channel without slots, links to its slots page), a `user`
+ * reads them without a form, the calendar shows a weekly series' coming occurrences and the
+ * free slots, each marked in words, a series' page its rule and next occurrences (an archived
+ * one, that none is to come), and a copy's page a link to its series; axe at 1280 and 375 px.
  */
 import type { MastodonStandIn } from '@chorus/stand-ins';
 import type { Browser, Page } from 'playwright-core';
@@ -117,6 +117,41 @@ describe('posting slots and recurring posts', () => {
     expect(await rows.count()).toBe(saved);
     expect(await focused(page)).toBe('button: Add a slot');
     await page.context().close();
+  });
+
+  it('on a channel without slots, Next free slot says so in the dashboard’s words, linking to its slots page', async () => {
+    const kept = (await api('GET', `/api/content/channels/${channel.id}/slots`)).json.data.slots;
+    const emptied = await api('PUT', `/api/content/channels/${channel.id}/slots`, { slots: [] });
+    expect(emptied.status).toBe(200);
+    try {
+      const page = await signedInAt(ADMIN);
+      await page.goto('/dashboard/posts/new');
+      await page.getByLabel('Title').fill(`Without slots ${Date.now()}`);
+      await page.getByLabel('Content').fill('Waiting for a posting slot.');
+      await page
+        .getByRole('group', { name: 'Channels' })
+        .getByRole('checkbox', { name: new RegExp(channel.name) })
+        .check();
+      // Before the click: the line under the button, with a link to the channel's slots.
+      const line = page.getByText('Next free slot: none. This channel has no posting slots');
+      await line.waitFor();
+      expect(await line.textContent()).not.toContain('/api/');
+      const link = line.getByRole('link', { name: 'its Posting slots page' });
+      expect(await link.getAttribute('href')).toBe(slotsPath());
+      // After it: the toast names the button, not the request's field, nor the API's path.
+      const next = page.getByRole('button', { name: 'Next free slot' });
+      await expect.poll(() => next.isDisabled(), { timeout: 15_000 }).toBe(false);
+      await next.click();
+      const toast = page.getByRole('status').getByText(/has no posting slots/);
+      await toast.waitFor();
+      expect(await toast.textContent()).toBe(
+        'Next free slot: This channel has no posting slots: set some on its Posting slots page (under Integrations).',
+      );
+      expect(page.url()).toMatch(/\/dashboard\/posts\/new$/);
+      await page.context().close();
+    } finally {
+      await api('PUT', `/api/content/channels/${channel.id}/slots`, { slots: kept });
+    }
   });
 
   it('the composer puts a post in its channel’s next free slot, and says when', async () => {

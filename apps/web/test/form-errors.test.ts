@@ -63,4 +63,26 @@ describe('a refusal in words', () => {
       'To: The range is too long.',
     );
   });
+
+  it('says a request the API names as the dashboard names it, and `schedule` as Next free slot', () => {
+    // The API's own messages (services' posts/rules.ts and publishing/slots.ts), kept for its clients.
+    const approval = new AppError(
+      'approval_required',
+      'This account requires approval: submit the post (POST /api/content/posts/{id}/submit) and an admin schedules or publishes it.',
+    );
+    expect(formError(approval)).toBe(
+      'This account requires approval: submit the post for approval and an admin schedules or publishes it.',
+    );
+    const noSlot = refused([
+      {
+        path: 'schedule',
+        message:
+          'This channel has no posting slots: set some on its page under Integrations, or with PUT /api/content/channels/{id}/slots.',
+      },
+    ]);
+    const words =
+      'This channel has no posting slots: set some on its Posting slots page (under Integrations).';
+    expect(formError(noSlot)).toBe(`Next free slot: ${words}`);
+    expect(failed(noSlot).fields?.schedule).toBe(words);
+  });
 });

@@ -1,4 +1,5 @@
 import { toApiError } from '@chorus/api';
+import { inDashboardWords } from '../components/api-words';
 
 /**
  * The dashboard's words for the API's field names, as its forms label them: a refusal names
@@ -7,6 +8,8 @@ import { toApiError } from '@chorus/api';
 const LABELS = new Map(
   Object.entries({
     scheduledAt: 'Publish at',
+    // `schedule: "next_slot"` is what the composer's Next free slot button sends.
+    schedule: 'Next free slot',
     timeZone: 'Time zone',
     title: 'Title',
     content: 'Content',
@@ -73,11 +76,12 @@ const nameInWords = (name: string) => IN_MESSAGES.get(name) ?? LABELS.get(name);
 
 /**
  * An issue's message with any API name in it said in words: a camel-cased one (`scheduledAt`),
- * or any in backquotes (`` `to` ``, which would otherwise read as the preposition).
+ * or any in backquotes (`` `to` ``, which would otherwise read as the preposition), and a
+ * request it names said as the dashboard names it (components/api-words.ts).
  */
 export const messageInWords = (message: string) =>
   capitalized(
-    message
+    inDashboardWords(message)
       .replace(/`(\w+)`/g, (quoted, name: string) => nameInWords(name) ?? quoted)
       .replace(/\b[a-z]+[A-Z]\w*\b/g, (name) => nameInWords(name) ?? name),
   );
@@ -114,7 +118,9 @@ export function formError(error: unknown, channels?: ChannelNames): string {
       .map((issue: { path?: string; message?: string }) => issueInWords(issue, channels))
       .join(' ');
   }
-  return failure.status >= 500 ? 'Something went wrong; try again.' : failure.message;
+  return failure.status >= 500
+    ? 'Something went wrong; try again.'
+    : inDashboardWords(failure.message);
 }
 
 /** A refusal as a form with only a message shows it. */

@@ -3,6 +3,7 @@
 import { toApiError } from '@chorus/api';
 import { ZPostStatus, type Issue, type PostStatus, ZTargetInput } from '@chorus/validators';
 import { z } from 'zod';
+import { inDashboardWords } from '~/components/api-words';
 import { act } from '~/server/action';
 import { failed, malformed, succeeded, text, type ActionResult } from '~/server/action-result';
 import { accountZone } from '~/server/account-zone';
@@ -274,23 +275,38 @@ function draftRefusal(error: unknown): { issues: Issue[] } | { error: string } {
   return Array.isArray(issues) ? { issues: issues as Issue[] } : { error: failure.message };
 }
 
-export type NextSlotAnswer = { at: string | null; reason: string | null } | { error: string };
+export type NextSlotAnswer =
+  | {
+      at: string | null;
+      reason: string | null;
+      /** With one channel and no slot: that channel's Posting slots page, to link to. */
+      slotsPage?: string;
+    }
+  | { error: string };
 
 /**
- * The slot Next free slot would take now, or why none (nothing written): shown beside the
- * button before it is pressed. A post already scheduled does not count its own slot as taken.
+ * The slot Next free slot would take now, or why none (nothing written), in the dashboard's
+ * words: shown beside the button before it is pressed. A post already scheduled does not count
+ * its own slot as taken.
  */
 export async function previewNextSlot(input: unknown): Promise<NextSlotAnswer> {
   const body = ZNextSlotAsk.safeParse(input);
   if (!body.success) return { error: 'The form was not understood.' };
   const { channelIds, recurrence, postId } = body.data;
-  const refused = (error: unknown): NextSlotAnswer => ({ error: toApiError(error).message });
+  const refused = (error: unknown): NextSlotAnswer => ({ error: formError(error) });
   return act<NextSlotAnswer>({ path: PATH, shows: false, refused }, async (caller) => {
     const { data } = await caller.channels.nextSlot({
       channelIds: channelIds.join(','),
       recurrence: recurrence ?? undefined,
       postId,
     });
-    return { at: data.at, reason: data.reason };
+    const [only] = channelIds;
+    return {
+      at: data.at,
+      reason: data.reason && inDashboardWords(data.reason),
+      ...(data.at === null &&
+        channelIds.length === 1 &&
+        only && { slotsPage: `/dashboard/integrations/channels/${encodeURIComponent(only)}` }),
+    };
   });
 }

@@ -3,6 +3,7 @@
 import { ZErrorEnvelope, ZImportResponse, type ImportResultBody } from '@chorus/validators';
 import { useRouter } from 'next/navigation';
 import { useId, useState } from 'react';
+import { inDashboardWords } from '~/components/api-words';
 import { Dialog, DialogClose } from '~/components/dialog';
 import { DataTable } from '~/components/data-table';
 import { count, counted } from '~/components/format';
@@ -46,7 +47,7 @@ async function send(file: File, dryRun: boolean): Promise<Answer> {
   }
   if (res.status === 401) return { ok: false, message: 'Your session ended: sign in again.' };
   if (refused.success && res.status < 500)
-    return { ok: false, message: refused.data.error.message };
+    return { ok: false, message: inDashboardWords(refused.data.error.message) };
   return { ok: false, message: `The import failed (HTTP ${res.status}); try again.` };
 }
 
@@ -168,7 +169,8 @@ function Preview({ result }: { result: ImportResultBody }) {
                 ),
               },
               { header: 'Field', cell: (issue) => issue.path },
-              { header: 'Issue', cell: (issue) => issue.message },
+              // The file's column names stay (they are its header's), the API's requests go.
+              { header: 'Issue', cell: (issue) => inDashboardWords(issue.message) },
             ]}
           />
         </div>

@@ -1,5 +1,7 @@
 'use client';
 
+import Link from 'next/link';
+import { SLOTS_PAGE } from '~/components/api-words';
 import { Field } from '~/components/field';
 import { inputIn } from '~/components/zone-dates';
 import { ZoneNote, ZoneTime } from '~/components/zone-time';
@@ -27,12 +29,31 @@ type SubmitBarProps = {
 const SLOTS_EXPLAINED =
   'the earliest of the chosen channels’ posting slots that none of their posts holds (each channel’s slots are set on its page under Integrations).';
 
+/** Why there is no slot, the channel's Posting slots page a link where the reason names it. */
+function NoSlot({ reason, slotsPage }: { reason: string; slotsPage?: string }) {
+  const at = slotsPage ? reason.indexOf(SLOTS_PAGE) : -1;
+  if (!slotsPage || at < 0) return <>{reason}</>;
+  return (
+    <>
+      {reason.slice(0, at)}
+      <Link href={slotsPage}>{SLOTS_PAGE}</Link>
+      {reason.slice(at + SLOTS_PAGE.length)}
+    </>
+  );
+}
+
 /** Before the click: when Next free slot would schedule the post, or why it would not. */
 function NextSlotNote({ answer, zone }: { answer?: NextSlotAnswer | 'asking'; zone: string }) {
   if (answer === undefined) return <>Next free slot: {SLOTS_EXPLAINED}</>;
   if (answer === 'asking') return <>Next free slot: finding the chosen channels’ next free slot…</>;
   if ('error' in answer) return <>Next free slot: {answer.error}</>;
-  if (answer.at === null) return <>Next free slot: none. {answer.reason}</>;
+  if (answer.at === null) {
+    return (
+      <>
+        Next free slot: none. <NoSlot reason={answer.reason ?? ''} slotsPage={answer.slotsPage} />
+      </>
+    );
+  }
   return (
     <>
       Next free slot: <ZoneTime iso={answer.at} zone={zone} />, {SLOTS_EXPLAINED}
