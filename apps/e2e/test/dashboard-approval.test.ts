@@ -4,8 +4,9 @@
  * post but back to draft); an admin rejects it from the "Awaiting approval" queue (an empty comment is
  * refused beside its field); the member reads the comment and the activity, submits again; the
  * admin approves and the post is published. The member is offered no calendar move and no
- * retry of a failed post, which the API would refuse them. axe at 1280 and 375 px on the queue,
- * the reject dialog, the post page and the member's composer.
+ * retry of a failed post, which the API would refuse them; the queue pages through every
+ * pending post. axe at 1280 and 375 px on the queue, the reject dialog, the post page and the
+ * member's composer.
  */
 import { mastodonFaults } from '@chorus/stand-ins';
 import type { Browser, Page } from 'playwright-core';
@@ -236,6 +237,51 @@ describe('approval in the dashboard', () => {
     }
     await admin.context().close();
     await member.context().close();
+  });
+
+  it('the queue pages through every pending post, the soonest wished time first', async () => {
+    const run = Date.now().toString(36);
+    const titles = Array.from({ length: 21 }, (_, i) => `Queued ${run} ${i + 1}`);
+    const imported = await callApi(memberKey, 'POST', '/api/content/posts/import', {
+      posts: titles.map((title) => ({ title })),
+    });
+    expect(imported.status).toBe(201);
+    const ids = imported.json.data.ids as string[];
+    // Wished times a year ahead, an hour apart: after any other pending post's, in title order.
+    const first = Math.ceil((Date.now() + 365 * DAY_MS) / 3_600_000) * 3_600_000;
+    for (const [i, id] of ids.entries()) {
+      const scheduledAt = new Date(first + i * 3_600_000).toISOString();
+      const submitted = await callApi(memberKey, 'POST', `/api/content/posts/${id}/submit`, {
+        scheduledAt,
+      });
+      expect(submitted.status).toBe(200);
+    }
+    const admin = await signedIn(browser, base, ADMIN);
+    try {
+      await admin.goto('/dashboard/posts/approvals');
+      const table = admin.getByRole('table', { name: 'Posts awaiting approval' });
+      const seen: string[] = [];
+      let pages = 0;
+      for (;;) {
+        await table.waitFor();
+        pages += 1;
+        seen.push(...(await table.locator('tbody tr td.title a').allInnerTexts()));
+        const next = admin.getByRole('navigation', { name: 'Pagination' }).getByRole('link', {
+          name: 'Next →',
+        });
+        if ((await next.count()) === 0) break;
+        const url = admin.url();
+        await next.click();
+        await admin.waitForURL((to) => to.href !== url);
+      }
+      expect(pages).toBeGreaterThan(1);
+      expect(seen.filter((title) => title.startsWith(`Queued ${run} `))).toEqual(titles);
+      // The last page says where it is.
+      await admin.getByText(`Page ${pages} of ${pages}`, { exact: false }).waitFor();
+    } finally {
+      for (const id of ids) await callApi(key, 'DELETE', `/api/content/posts/${id}`);
+      await admin.context().close();
+    }
   });
 
   it.each([1280, 375])('axe finds no serious or critical violation at %i px', async (width) => {

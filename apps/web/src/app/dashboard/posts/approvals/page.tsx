@@ -2,24 +2,29 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { EmptyState } from '~/components/empty-state';
 import { DataTable } from '~/components/data-table';
+import { envelopePage } from '~/components/pagination';
 import { ZoneNote, ZoneTime } from '~/components/zone-time';
 import { accountZone } from '~/server/account-zone';
 import { dashboardCaller, requirePrincipal } from '~/server/dashboard';
 import { mayCall } from '~/server/may-call';
+import { parseSearch, searchField, type SearchParams } from '~/server/search-params';
 import { ApprovalControls } from '../approval/approval-controls';
 
 export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Awaiting approval' };
 
 const PATH = '/dashboard/posts/approvals';
+const PER_PAGE = 20;
+const SEARCH = { page: searchField.page };
 
-/** The admins' queue: posts members submitted, the soonest wished time first. */
-export default async function ApprovalsPage() {
+/** The admins' queue: posts members submitted, the soonest wished time first, page by page. */
+export default async function ApprovalsPage(props: { searchParams: Promise<SearchParams> }) {
+  const { page } = parseSearch(await props.searchParams, SEARCH);
   const me = await requirePrincipal(PATH);
   const caller = await dashboardCaller(PATH);
   const canDecide = mayCall(me, 'posts.approve');
   const [{ data: posts, meta }, zone] = await Promise.all([
-    caller.posts.list({ status: 'pending_approval', sort: 'scheduledAt', page: 1, limit: 100 }),
+    caller.posts.list({ status: 'pending_approval', sort: 'scheduledAt', page, limit: PER_PAGE }),
     accountZone(caller),
   ]);
   const total = meta.pagination.total;
@@ -63,6 +68,10 @@ export default async function ApprovalsPage() {
             cell: (post) => <ApprovalControls post={post} canDecide />,
           },
         ]}
+        pagination={{
+          at: envelopePage(meta.pagination),
+          href: (p) => (p > 1 ? `${PATH}?page=${p}` : PATH),
+        }}
       />
       <p className="muted small">
         <ZoneNote zone={zone} />
