@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { expect, inject, onTestFailed } from 'vitest';
 
 /** Debian's Chromium (never a downloaded build), headless. */
@@ -79,6 +79,20 @@ export function focused(page: Page): Promise<string> {
     const name = element.getAttribute('aria-label') ?? element.textContent ?? '';
     return `${element.tagName.toLowerCase()}: ${name.trim()}`;
   });
+}
+
+/**
+ * What a control's `aria-describedby` says (its hint, its error), as a screen reader reads it
+ * after the control's name: a refusal "beside the field" is tied to it there, not only near it.
+ */
+export function description(control: Locator): Promise<string> {
+  return control.evaluate((element) =>
+    (element.getAttribute('aria-describedby') ?? '')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((id) => document.getElementById(id)?.textContent?.trim() ?? '')
+      .join(' '),
+  );
 }
 
 /** What axe-core finds serious or critical on the page as it is now, one line each. */

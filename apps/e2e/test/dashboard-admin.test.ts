@@ -2,14 +2,15 @@
  * The admin pages as a person uses them, in Chromium against `npm start`: users (create, sign
  * in as them, a refusal beside its field, everything typed kept), the profile (a new email or
  * password needs the current one; a changed password goes to sign in, which says why), the API
- * keys page (whose each key is, which expired), integrations (an API-key one connected and
- * disconnected, an unconfigured OAuth one's settings whole in its card), what a `user` may not
- * reach, and axe on every page (no serious or critical violation).
+ * keys page (whose each key is, which expired; a refused key kept as typed), integrations (an
+ * API-key one connected and disconnected, an unconfigured OAuth one's settings whole in its
+ * card), what a `user` may not reach, and axe on every page (no serious or critical
+ * violation).
  */
 import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { callApi } from './api';
-import { launchChromium, seriousViolations, signedIn, signIn } from './browser';
+import { description, launchChromium, seriousViolations, signedIn, signIn } from './browser';
 import { cliApiKey } from './cli';
 import { suiteDatabase } from './database';
 import { ADMIN } from './server';
@@ -303,6 +304,47 @@ describe('API keys', () => {
     await member.getByTestId('api-key-e2e-grace-live').waitFor();
     expect(await member.getByRole('columnheader', { name: 'Owner' }).count()).toBe(0);
     await member.context().close();
+  });
+
+  it('a refused key keeps its name, scopes, environment and expiry, the refusal beside its field', async () => {
+    const page = await signedIn(browser, base, ADMIN);
+    await page.goto('/dashboard/api-keys');
+    const form = page
+      .locator('form')
+      .filter({ has: page.getByRole('button', { name: 'Create key' }) });
+    const name = form.getByLabel('Name');
+    const write = form.locator('input[name="scopes"][value="write"]');
+    const environment = form.getByLabel('Environment');
+    const expires = form.getByLabel('Expires (optional)');
+    const day = (fromToday: number) =>
+      new Date(Date.now() + fromToday * 86_400_000).toISOString().slice(0, 10);
+    await name.fill('e2e-kept-key');
+    await write.check();
+    await environment.selectOption('test');
+    // Two days ago in UTC, whatever the machine's zone: the key would never work.
+    await expires.fill(day(-2));
+    await form.getByRole('button', { name: 'Create key' }).click();
+    const past = form.getByText('Must be in the future.', { exact: true });
+    await past.waitFor();
+    expect(await expires.getAttribute('aria-invalid')).toBe('true');
+    expect(await description(expires)).toBe('Must be in the future.');
+    expect(await name.inputValue()).toBe('e2e-kept-key');
+    expect(await write.isChecked()).toBe(true);
+    expect(await environment.inputValue()).toBe('test');
+    expect(await expires.inputValue()).toBe(day(-2));
+    // A later day answers the refusal: its error goes; the key is then made as chosen.
+    await expires.fill(day(30));
+    await past.waitFor({ state: 'detached' });
+    expect(await expires.getAttribute('aria-invalid')).toBeNull();
+    await form.getByRole('button', { name: 'Create key' }).click();
+    const secret = (await page.getByTestId('one-time-secret').textContent()) ?? '';
+    expect(secret).toMatch(/^csk_test_/);
+    const row = page.getByTestId('api-key-e2e-kept-key');
+    await row.waitFor();
+    expect(await row.textContent()).toContain('read, write');
+    // Made, the form is empty again for the next key.
+    expect(await name.inputValue()).toBe('');
+    await page.context().close();
   });
 });
 

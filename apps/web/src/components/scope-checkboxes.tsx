@@ -1,9 +1,14 @@
 import { SCOPES } from '@chorus/validators';
+import { useId } from 'react';
 
-/** The scope picker of the dashboard's forms: submits each checked scope as `scopes`. */
-export function ScopeCheckboxes({ legend }: { legend: string }) {
+/**
+ * The scope picker of the dashboard's forms: submits each checked scope as `scopes`; a refusal
+ * of the scopes (`error`) shows under them, tied to the group for screen readers.
+ */
+export function ScopeCheckboxes({ legend, error }: { legend: string; error?: string }) {
+  const id = useId();
   return (
-    <fieldset>
+    <fieldset aria-describedby={error ? `${id}-error` : undefined}>
       <legend>{legend}</legend>
       <div className="checks">
         {SCOPES.map((scope) => (
@@ -13,6 +18,11 @@ export function ScopeCheckboxes({ legend }: { legend: string }) {
           </label>
         ))}
       </div>
+      {error && (
+        <small id={`${id}-error`} className="error">
+          {error}
+        </small>
+      )}
     </fieldset>
   );
 }

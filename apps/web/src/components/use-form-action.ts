@@ -6,24 +6,28 @@ import type { ActionResult } from '~/server/action-result';
 import { keepFocusFromSubmitter } from './focus-return';
 import { useToast } from './toast';
 
-type Action = (state: ActionResult, form: FormData) => Promise<ActionResult>;
+/**
+ * A form's action: a server action, or a function of the page that calls one. Its answer may
+ * carry more than an ActionResult for the form to show (an API key's name beside its secret).
+ */
+type Action<R extends ActionResult> = (state: Partial<R>, form: FormData) => Promise<R>;
 
-type FormActionOptions = {
+type FormActionOptions<R extends ActionResult> = {
   /** Told each success (a dialog closes, a secret shows). */
-  onSuccess?: (answer: ActionResult) => void;
+  onSuccess?: (answer: Partial<R>) => void;
   /**
    * Reads the form before it is sent: adds what the action needs (a time as an instant), or
    * answers a refusal the browser can tell alone (two passwords that differ), and then nothing
    * is sent.
    */
-  prepare?: (form: FormData) => ActionResult | void;
+  prepare?: (form: FormData) => Partial<R> | void;
 };
 
 /**
  * The answer as the form shows it: a field edited since the refusal has no error any more (it
  * spoke of what was typed before), and a refusal that concerned only fields goes with the last.
  */
-function showing(result: ActionResult, edited: ReadonlySet<string>): ActionResult {
+function showing<R extends ActionResult>(result: R, edited: ReadonlySet<string>): R {
   if (!result.fields || edited.size === 0) return result;
   const fields = Object.fromEntries(
     Object.entries(result.fields).filter(([name]) => !edited.has(name)),
@@ -42,12 +46,15 @@ function showing(result: ActionResult, edited: ReadonlySet<string>): ActionResul
  * `reset` forgets the last answer: a dialog calls it when it closes, so that it opens again
  * without a refused attempt's errors.
  */
-export function useFormAction(action: Action, { onSuccess, prepare }: FormActionOptions = {}) {
+export function useFormAction<R extends ActionResult = ActionResult>(
+  action: Action<R>,
+  { onSuccess, prepare }: FormActionOptions<R> = {},
+) {
   const show = useToast();
-  const [result, setResult] = useState<ActionResult>({});
+  const [result, setResult] = useState<Partial<R>>({});
   const [edited, setEdited] = useState<ReadonlySet<string>>(() => new Set());
   const [pending, startPending] = useTransition();
-  const settle = (answer: ActionResult, form?: HTMLFormElement) => {
+  const settle = (answer: Partial<R>, form?: HTMLFormElement) => {
     if (answer.ok) {
       show(answer.ok);
       onSuccess?.(answer);

@@ -1,40 +1,52 @@
 'use client';
 
-import { useActionState } from 'react';
-import { ScopeCheckboxes } from '~/components/scope-checkboxes';
 import { OneTimeSecret } from '~/components/copy-button';
-import { createKey, type CreateKeyState } from './actions';
+import { Field, SelectField } from '~/components/field';
+import { ScopeCheckboxes } from '~/components/scope-checkboxes';
+import { useFormAction } from '~/components/use-form-action';
+import { createKey } from './actions';
 
+const ENVIRONMENTS = [
+  { value: 'live', label: 'Live (csk_live_…)' },
+  { value: 'test', label: 'Test (csk_test_…)' },
+] as const;
+
+/**
+ * A new key, shown once above the form; a refusal shows beside its field, and everything typed
+ * and chosen is kept.
+ */
 export function CreateKeyForm() {
-  const [state, action, pending] = useActionState<CreateKeyState, FormData>(createKey, {});
+  const { result, form, pending } = useFormAction(createKey);
+  const fields = result.fields ?? {};
   return (
     <section className="panel">
       <h2>Create a key</h2>
-      {state.secret && (
-        <OneTimeSecret label={`Your new key “${state.name}”`} value={state.secret} />
+      {result.secret && (
+        <OneTimeSecret label={`Your new key “${result.name}”`} value={result.secret} />
       )}
-      <form action={action} className="form">
-        <label>
-          Name
-          <input name="name" required maxLength={100} placeholder="e.g. CI deploy" />
-        </label>
-        <ScopeCheckboxes legend="Scopes" />
+      <form {...form} className="form">
+        <Field
+          label="Name"
+          name="name"
+          required
+          maxLength={100}
+          placeholder="e.g. CI deploy"
+          error={fields.name}
+        />
+        <ScopeCheckboxes legend="Scopes" error={fields.scopes} />
         <div className="row">
-          <label>
-            Environment
-            <select name="environment" defaultValue="live">
-              <option value="live">Live (csk_live_…)</option>
-              <option value="test">Test (csk_test_…)</option>
-            </select>
-          </label>
-          <label>
-            Expires (optional)
-            <input name="expiresAt" type="date" />
-          </label>
+          <SelectField
+            label="Environment"
+            name="environment"
+            options={ENVIRONMENTS}
+            defaultValue="live"
+            error={fields.environment}
+          />
+          <Field label="Expires (optional)" name="expiresAt" type="date" error={fields.expiresAt} />
         </div>
-        {state.error && (
+        {result.error && !Object.keys(fields).length && (
           <p className="error" role="alert">
-            {state.error}
+            {result.error}
           </p>
         )}
         <button className="primary" type="submit" disabled={pending}>
