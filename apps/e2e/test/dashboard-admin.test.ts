@@ -2,10 +2,11 @@
  * The admin pages as a person uses them, in Chromium against `npm start`: users (create, sign
  * in as them, a refusal beside its field, everything typed kept), the profile (a new email or
  * password needs the current one; a changed password goes to sign in, which says why), the API
- * keys page (whose each key is, which expired; a refused key kept as typed), integrations (an
- * API-key one connected and disconnected, an unconfigured OAuth one's settings whole in its
- * card), what a `user` may not reach, and axe on every page (no serious or critical
- * violation).
+ * keys page (whose each key is, which expired; a refused key kept as typed), OAuth apps (a
+ * refused registration kept as typed; a secret rotated, or refused beside its button),
+ * integrations (an API-key one connected and disconnected, an unconfigured OAuth one's settings
+ * whole in its card), what a `user` may not reach, and axe on every page (no serious or
+ * critical violation).
  */
 import type { Browser, Locator } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -344,6 +345,80 @@ describe('API keys', () => {
     expect(await row.textContent()).toContain('read, write');
     // Made, the form is empty again for the next key.
     expect(await name.inputValue()).toBe('');
+    await page.context().close();
+  });
+});
+
+describe('OAuth apps', () => {
+  it('a refused registration keeps everything typed and chosen, the refusal beside its field', async () => {
+    const page = await signedIn(browser, base, ADMIN);
+    await page.goto('/dashboard/oauth-apps');
+    const form = page
+      .locator('form')
+      .filter({ has: page.getByRole('button', { name: 'Register' }) });
+    const name = form.getByLabel('Name');
+    const uris = form.getByLabel('Redirect URIs');
+    const write = form.locator('input[name="scopes"][value="write"]');
+    const publicType = form.getByLabel(/^Public/);
+    await name.fill('E2E Kept App');
+    // Plain http is for localhost only.
+    await uris.fill('http://kept.example.com/callback');
+    await write.check();
+    await publicType.check();
+    await form.getByRole('button', { name: 'Register' }).click();
+    const refused = form.getByText(
+      'Must be an absolute https URL (http only on localhost), without a fragment or credentials.',
+      { exact: true },
+    );
+    await refused.waitFor();
+    // The toast names the field as the form labels it.
+    await page
+      .getByRole('status')
+      .getByText('Redirect URIs: Must be an absolute https URL', { exact: false })
+      .waitFor();
+    expect(await uris.getAttribute('aria-invalid')).toBe('true');
+    expect(await description(uris)).toContain('Must be an absolute https URL');
+    expect(await name.inputValue()).toBe('E2E Kept App');
+    expect(await uris.inputValue()).toBe('http://kept.example.com/callback');
+    expect(await write.isChecked()).toBe(true);
+    expect(await publicType.isChecked()).toBe(true);
+    // Corrected, the error goes, and the application registers as chosen: public, no secret.
+    await uris.fill('https://kept.example.com/callback');
+    await refused.waitFor({ state: 'detached' });
+    expect(await uris.getAttribute('aria-invalid')).toBeNull();
+    await form.getByRole('button', { name: 'Register' }).click();
+    expect(await page.getByTestId('new-client-id').textContent()).toMatch(/^app_/);
+    const app = page.getByTestId('oauth-app-E2E Kept App');
+    await app.getByText('public', { exact: true }).waitFor();
+    expect(await app.textContent()).toContain('read, write');
+    expect(await page.getByTestId('one-time-secret').count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('rotates a secret, shown once; a refused rotation says why beside the button', async () => {
+    const page = await signedIn(browser, base, ADMIN);
+    await page.goto('/dashboard/oauth-apps');
+    await page.getByLabel('Name').fill('E2E Rotated App');
+    await page.getByLabel('Redirect URIs').fill('https://rotated.example.com/callback');
+    await page.getByRole('button', { name: 'Register' }).click();
+    const app = page.getByTestId('oauth-app-E2E Rotated App');
+    await app.waitFor();
+    await app.getByRole('button', { name: 'Rotate secret' }).click();
+    await page.getByRole('status').getByText('Rotated the secret of “E2E Rotated App”.').waitFor();
+    expect(await app.getByTestId('one-time-secret').textContent()).toMatch(/^cso_cs_/);
+    // Deleted meanwhile (another tab, another admin): the rotation is refused, and says so
+    // beside its button and in a toast.
+    const other = await page.context().newPage();
+    await other.goto('/dashboard/oauth-apps');
+    await other
+      .getByTestId('oauth-app-E2E Rotated App')
+      .getByRole('button', { name: 'Delete' })
+      .click();
+    await other.getByTestId('oauth-app-E2E Rotated App').waitFor({ state: 'detached' });
+    await app.getByRole('button', { name: 'Rotate secret' }).click();
+    const gone = 'Confidential OAuth application not found.';
+    await app.getByRole('alert').getByText(gone).waitFor();
+    await page.getByRole('status').getByText(gone).waitFor();
     await page.context().close();
   });
 });

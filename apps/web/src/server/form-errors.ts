@@ -27,6 +27,7 @@ const LABELS = new Map(
     url: 'URL',
     events: 'Events',
     expiresAt: 'Expires',
+    redirectUris: 'Redirect URIs',
   }),
 );
 

@@ -1,34 +1,40 @@
 'use server';
 
 import type { Scope } from '@chorus/validators';
+import { failed, succeeded, text, type ActionResult } from '~/server/action-result';
 import { act, rethrow } from '~/server/action';
-import { refusal } from '~/server/form-errors';
 
 const PATH = '/dashboard/oauth-apps';
 
-export type AppSecretState = { clientId?: string; secret?: string | null; error?: string };
+/** A registration's answer: the new client's id, and its secret (a public client has none). */
+export type RegisterAppResult = ActionResult & { clientId?: string };
 
-export async function createApp(_: AppSecretState, form: FormData): Promise<AppSecretState> {
-  return act<AppSecretState>({ path: PATH, refused: refusal }, async (caller) => {
-    const { client, clientSecret } = await caller.oauthClients.create({
-      name: String(form.get('name') ?? ''),
-      redirectUris: String(form.get('redirectUris') ?? '')
-        .split(/\s+/)
-        .filter(Boolean),
-      // Checked against the scope names by the procedure's input schema.
-      scopes: form.getAll('scopes').map(String) as Scope[],
-      confidential: form.get('type') !== 'public',
-    });
-    return { clientId: client.id, secret: clientSecret };
-  });
+export async function createApp(_: RegisterAppResult, form: FormData): Promise<RegisterAppResult> {
+  return act<RegisterAppResult>(
+    { path: PATH, refused: (error) => failed(error) },
+    async (caller) => {
+      const { client, clientSecret } = await caller.oauthClients.create({
+        name: text(form, 'name'),
+        redirectUris: text(form, 'redirectUris').split(/\s+/).filter(Boolean),
+        // Checked against the scope names by the procedure's input schema.
+        scopes: form.getAll('scopes').map(String) as Scope[],
+        confidential: form.get('type') !== 'public',
+      });
+      return {
+        ...succeeded(`Registered “${client.name}”.`),
+        clientId: client.id,
+        secret: clientSecret ?? undefined,
+      };
+    },
+  );
 }
 
-export async function rotateSecret(_: AppSecretState, form: FormData): Promise<AppSecretState> {
-  return act<AppSecretState>({ path: PATH, refused: refusal }, async (caller) => {
+export async function rotateSecret(_: ActionResult, form: FormData): Promise<ActionResult> {
+  return act({ path: PATH }, async (caller) => {
     const { client, clientSecret } = await caller.oauthClients.rotateSecret({
-      clientId: String(form.get('clientId') ?? ''),
+      clientId: text(form, 'clientId'),
     });
-    return { clientId: client.id, secret: clientSecret };
+    return { ...succeeded(`Rotated the secret of “${client.name}”.`), secret: clientSecret };
   });
 }
 

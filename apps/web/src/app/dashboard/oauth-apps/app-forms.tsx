@@ -1,44 +1,72 @@
 'use client';
 
-import { useActionState } from 'react';
-import { ScopeCheckboxes } from '~/components/scope-checkboxes';
+import { useId } from 'react';
 import { CopyButton, OneTimeSecret } from '~/components/copy-button';
-import { createApp, rotateSecret, type AppSecretState } from './actions';
+import { Field } from '~/components/field';
+import { ScopeCheckboxes } from '~/components/scope-checkboxes';
+import { useFormAction } from '~/components/use-form-action';
+import { createApp, rotateSecret } from './actions';
 
+/** Redirect URIs, one a line: the hint and a refusal of them tied to the box. */
+function RedirectUris({ error }: { error?: string }) {
+  const id = useId();
+  const described = [`${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ');
+  return (
+    <div className="field">
+      <label htmlFor={id}>Redirect URIs</label>
+      <textarea
+        id={id}
+        name="redirectUris"
+        rows={3}
+        required
+        placeholder="https://app.example.com/oauth/callback"
+        aria-invalid={error ? true : undefined}
+        aria-describedby={described}
+      />
+      <small id={`${id}-hint`} className="muted">
+        One per line, matched exactly. https, or http on localhost for development.
+      </small>
+      {error && (
+        <small id={`${id}-error`} className="error">
+          {error}
+        </small>
+      )}
+    </div>
+  );
+}
+
+/**
+ * Register an application: its client id, and its secret once, show above the form. A refusal
+ * shows beside its field, and everything typed and chosen is kept.
+ */
 export function CreateAppForm() {
-  const [state, action, pending] = useActionState<AppSecretState, FormData>(createApp, {});
+  const { result, form, pending } = useFormAction(createApp);
+  const fields = result.fields ?? {};
   return (
     <section className="panel">
       <h2>Register an application</h2>
-      {state.clientId && (
+      {result.clientId && (
         <div className="secret" role="status">
           <strong>Registered</strong>
           <div className="secret-row">
             <span>Client ID</span>
-            <code data-testid="new-client-id">{state.clientId}</code>
-            <CopyButton value={state.clientId} />
+            <code data-testid="new-client-id">{result.clientId}</code>
+            <CopyButton value={result.clientId} />
           </div>
         </div>
       )}
-      {state.secret && <OneTimeSecret label="Client secret" value={state.secret} />}
-      <form action={action} className="form">
-        <label>
-          Name
-          <input name="name" required maxLength={100} placeholder="e.g. Scheduler app" />
-        </label>
-        <label>
-          Redirect URIs
-          <span className="muted">
-            One per line, matched exactly. https, or http on localhost for development.
-          </span>
-          <textarea
-            name="redirectUris"
-            rows={3}
-            required
-            placeholder="https://app.example.com/oauth/callback"
-          />
-        </label>
-        <ScopeCheckboxes legend="Allowed scopes" />
+      {result.secret && <OneTimeSecret label="Client secret" value={result.secret} />}
+      <form {...form} className="form">
+        <Field
+          label="Name"
+          name="name"
+          required
+          maxLength={100}
+          placeholder="e.g. Scheduler app"
+          error={fields.name}
+        />
+        <RedirectUris error={fields.redirectUris} />
+        <ScopeCheckboxes legend="Allowed scopes" error={fields.scopes} />
         <fieldset>
           <legend>Client type</legend>
           <label className="check">
@@ -50,9 +78,9 @@ export function CreateAppForm() {
             Public — a browser or mobile app; no secret, PKCE required
           </label>
         </fieldset>
-        {state.error && (
+        {result.error && !Object.keys(fields).length && (
           <p className="error" role="alert">
-            {state.error}
+            {result.error}
           </p>
         )}
         <button className="primary" type="submit" disabled={pending}>
@@ -63,16 +91,21 @@ export function CreateAppForm() {
   );
 }
 
+/** A new secret for a confidential application, shown once; a refusal says why beside it. */
 export function RotateSecretForm({ clientId }: { clientId: string }) {
-  const [state, action, pending] = useActionState<AppSecretState, FormData>(rotateSecret, {});
+  const { result, form, pending } = useFormAction(rotateSecret);
   return (
-    <form action={action} className="inline">
+    <form {...form} className="inline">
       <input type="hidden" name="clientId" value={clientId} />
       <button type="submit" className="secondary" disabled={pending}>
         Rotate secret
       </button>
-      {state.secret && <OneTimeSecret label="New client secret" value={state.secret} />}
-      {state.error && <p className="error">{state.error}</p>}
+      {result.secret && <OneTimeSecret label="New client secret" value={result.secret} />}
+      {result.error && (
+        <p className="error" role="alert">
+          {result.error}
+        </p>
+      )}
     </form>
   );
 }
