@@ -1,11 +1,12 @@
 /**
  * The dashboard as a person uses it, in Chromium against `npm start`: sign-in and sign-out,
  * API keys (created, used, revoked), the session on the tRPC door, and two-factor
- * authentication (enrolled from the QR code's secret, then asked for at sign-in).
+ * authentication (enrolled from the QR code's secret, then asked for at sign-in; a refused
+ * code kept as typed).
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { focused, launchChromium, signIn, totp } from './browser';
+import { description, focused, launchChromium, signIn, totp } from './browser';
 import { cliApiKey } from './cli';
 import { ADMIN } from './server';
 
@@ -158,6 +159,35 @@ describe('API keys and the tRPC door', () => {
   });
 });
 
+/**
+ * Confirms an enrollment with the authenticator's current code, as a person would: a code typed
+ * as its 30 seconds ran out is refused, and the next is typed. Answers the step of the code.
+ */
+async function confirmEnrollment(page: Page, secret: string): Promise<number> {
+  const code = page.getByLabel('Code from your app');
+  const confirm = async () => {
+    const step = Math.floor(Date.now() / 30_000);
+    await code.fill(totp(secret, step));
+    await page.getByRole('button', { name: 'Confirm and turn on' }).click();
+    return step;
+  };
+  let step = await confirm();
+  const enabled = page.getByText('Signing in asks for a code');
+  const refused = page.locator('input[name="code"][aria-invalid="true"]');
+  await enabled
+    .or(refused)
+    .waitFor({ timeout: 60_000 })
+    .catch(async (error: unknown) => {
+      throw new Error(
+        `no answer to the code; the page says: ${await page.locator('main').innerText()}`,
+        { cause: error },
+      );
+    });
+  if (await refused.isVisible()) step = await confirm();
+  await enabled.waitFor();
+  return step;
+}
+
 describe('two-factor authentication', () => {
   const USER = { email: 'e2e-2fa@example.test', password: 'e2e-2fa-password' };
   let operatorKey = '';
@@ -198,29 +228,7 @@ describe('two-factor authentication', () => {
     const secret = (await page.getByTestId('totp-secret').textContent()) ?? '';
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
 
-    let enrolledAt = Math.floor(Date.now() / 30_000);
-    await page.getByLabel('Code from your app').fill(totp(secret, enrolledAt));
-    await page.getByRole('button', { name: 'Confirm and turn on' }).click();
-    const enabled = page.getByText('Signing in asks for a code');
-    const refused = page.locator('p.error');
-    await enabled
-      .or(refused)
-      .waitFor({ timeout: 60_000 })
-      .catch(async (error: unknown) => {
-        throw new Error(
-          `no answer to the code; the page says: ${await page.locator('main').innerText()}`,
-          {
-            cause: error,
-          },
-        );
-      });
-    if (await refused.isVisible()) {
-      // As a person would: a code typed as its 30 seconds ran out is refused; type the next.
-      enrolledAt = Math.floor(Date.now() / 30_000);
-      await page.getByLabel('Code from your app').fill(totp(secret, enrolledAt));
-      await page.getByRole('button', { name: 'Confirm and turn on' }).click();
-    }
-    await enabled.waitFor();
+    const enrolledAt = await confirmEnrollment(page, secret);
     await expect.poll(() => focused(page)).toBe('h2: Two-factor authentication');
     // The secret is gone from the page once enrolled.
     expect(await page.content()).not.toContain(secret);
@@ -247,6 +255,45 @@ describe('two-factor authentication', () => {
     expect(user.settings.twoFactorAuth).toBe(true);
     const me = await page.evaluate(async () => (await fetch('/api/trpc/twoFactor.status')).json());
     expect(JSON.stringify(me)).toContain('"enabled":true');
+    await page.context().close();
+  });
+
+  it('keeps a refused code in its field, the refusal beside it, turning on and turning off', async () => {
+    const kept = { email: 'e2e-2fa-kept@example.test', password: 'e2e-2fa-kept-password' };
+    const created = await api(operatorKey, {
+      method: 'POST',
+      body: JSON.stringify({ name: 'Kept Code', ...kept }),
+    });
+    expect(created.status).toBe(201);
+    const page = await newPage();
+    await page.goto('/sign-in?callbackUrl=/dashboard/security');
+    await signIn(page, kept.email, kept.password);
+    await page.waitForURL((url) => url.pathname === '/dashboard/security');
+    await page.getByRole('button', { name: 'Turn on two-factor authentication' }).click();
+    const secret = (await page.getByTestId('totp-secret').textContent()) ?? '';
+    // The code of an hour ago: never valid now.
+    const stale = totp(secret, Math.floor(Date.now() / 30_000) - 120);
+    const code = page.getByLabel('Code from your app');
+    const wrong = page.getByText('Enter the current 6-digit code from your app.', { exact: true });
+    const refusedKept = async () => {
+      await wrong.waitFor();
+      expect(await code.getAttribute('aria-invalid')).toBe('true');
+      expect(await description(code)).toBe('Enter the current 6-digit code from your app.');
+      expect(await code.inputValue()).toBe(stale);
+      // Typing again answers the refusal: its error goes.
+      await code.fill('1');
+      await wrong.waitFor({ state: 'detached' });
+      expect(await code.getAttribute('aria-invalid')).toBeNull();
+    };
+    await code.fill(stale);
+    await page.getByRole('button', { name: 'Confirm and turn on' }).click();
+    await refusedKept();
+    await confirmEnrollment(page, secret);
+    // Turning off asks for a current code too.
+    await code.fill(stale);
+    await page.getByRole('button', { name: 'Turn off' }).click();
+    await refusedKept();
+    expect(await page.getByTestId('two-factor-status').textContent()).toContain('On');
     await page.context().close();
   });
 

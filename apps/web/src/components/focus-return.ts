@@ -114,12 +114,12 @@ export function headingAfterNavigation(): () => void {
 
 /**
  * A form's submit button while its action runs: if the answer takes it away (a row removed,
- * the composer drawn anew for the saved post), focus left on nothing goes to its successor or
- * the page's heading. Focus placed anywhere else first (a closing dialog gives it back to its
- * opener) ends the watch.
+ * the composer drawn anew for the saved post), focus left on nothing goes to its successor, to
+ * `fallback` (a section's heading), or to the page's heading. Focus placed anywhere else first
+ * (a closing dialog gives it back to its opener) ends the watch.
  */
-export function keepFocusFromSubmitter(button: HTMLElement) {
-  const watching = keepFocusFrom(button);
+export function keepFocusFromSubmitter(button: HTMLElement, fallback?: () => HTMLElement | null) {
+  const watching = keepFocusFrom(button, fallback);
   const placed = (event: FocusEvent) => {
     if (event.target !== button) stop();
   };

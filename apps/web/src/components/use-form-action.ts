@@ -21,6 +21,11 @@ type FormActionOptions<R extends ActionResult> = {
    * is sent.
    */
   prepare?: (form: FormData) => Partial<R> | void;
+  /**
+   * Where focus goes when the answer takes away the button pressed and nothing takes its
+   * place (a section's heading); the page's heading when not given.
+   */
+  focusAfter?: () => HTMLElement | null;
 };
 
 /**
@@ -42,13 +47,14 @@ function showing<R extends ActionResult>(result: R, edited: ReadonlySet<string>)
  * in the browser: React's own form actions reset the form after every answer, so the form is
  * submitted here instead and reset only after a success, as React would. Editing a field
  * clears its error. Where the answer takes away the button pressed (a row removed, the
- * composer drawn anew for the saved post), focus goes to its successor or the page's heading.
+ * composer drawn anew for the saved post), focus goes to its successor, or where the form says
+ * (`focusAfter`), or to the page's heading.
  * `reset` forgets the last answer: a dialog calls it when it closes, so that it opens again
  * without a refused attempt's errors.
  */
 export function useFormAction<R extends ActionResult = ActionResult>(
   action: Action<R>,
-  { onSuccess, prepare }: FormActionOptions<R> = {},
+  { onSuccess, prepare, focusAfter }: FormActionOptions<R> = {},
 ) {
   const show = useToast();
   const [result, setResult] = useState<Partial<R>>({});
@@ -72,7 +78,7 @@ export function useFormAction<R extends ActionResult = ActionResult>(
     const data = new FormData(element, submitter);
     const refused = prepare?.(data);
     if (refused) return settle({ ...refused, at: Date.now() });
-    if (submitter) keepFocusFromSubmitter(submitter);
+    if (submitter) keepFocusFromSubmitter(submitter, focusAfter);
     startPending(async () => settle(await action(result, data), element));
   };
   const onChange = (event: FormEvent<HTMLFormElement>) => {

@@ -2,6 +2,7 @@
 
 import { redirect } from 'next/navigation';
 import QRCode from 'qrcode';
+import { text, type ActionResult } from '~/server/action-result';
 import { act } from '~/server/action';
 import { dashboardCaller } from '~/server/dashboard';
 import { refusal } from '~/server/form-errors';
@@ -9,7 +10,6 @@ import { refusal } from '~/server/form-errors';
 const PATH = '/dashboard/security';
 
 export type EnrollState = { secret?: string; qr?: string; error?: string };
-export type CodeState = { done?: boolean; error?: string };
 
 /** A new secret, as a QR code (drawn here, on the server) and as text for manual entry. */
 export async function beginEnrollment(): Promise<EnrollState> {
@@ -21,17 +21,17 @@ export async function beginEnrollment(): Promise<EnrollState> {
   });
 }
 
-export async function confirmEnrollment(_: CodeState, form: FormData): Promise<CodeState> {
-  return act<CodeState>({ path: PATH, refused: refusal }, async (caller) => {
-    await caller.twoFactor.confirm({ code: String(form.get('code') ?? '') });
-    return { done: true };
+export async function confirmEnrollment(_: ActionResult, form: FormData): Promise<ActionResult> {
+  return act({ path: PATH }, async (caller) => {
+    await caller.twoFactor.confirm({ code: text(form, 'code') });
+    return 'Two-factor authentication is on.';
   });
 }
 
-export async function disableTwoFactor(_: CodeState, form: FormData): Promise<CodeState> {
-  return act<CodeState>({ path: PATH, refused: refusal }, async (caller) => {
-    await caller.twoFactor.disable({ code: String(form.get('code') ?? '') });
-    return { done: true };
+export async function disableTwoFactor(_: ActionResult, form: FormData): Promise<ActionResult> {
+  return act({ path: PATH }, async (caller) => {
+    await caller.twoFactor.disable({ code: text(form, 'code') });
+    return 'Two-factor authentication is off.';
   });
 }
 

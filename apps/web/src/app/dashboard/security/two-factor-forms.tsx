@@ -1,34 +1,51 @@
 'use client';
 
-import { useActionState, useState, useTransition, type MouseEvent } from 'react';
+import { useState, useTransition, type MouseEvent } from 'react';
+import { Field } from '~/components/field';
 import { keepFocusFrom } from '~/components/focus-return';
-import {
-  beginEnrollment,
-  confirmEnrollment,
-  disableTwoFactor,
-  type CodeState,
-  type EnrollState,
-} from './actions';
+import { useFormAction } from '~/components/use-form-action';
+import type { ActionResult } from '~/server/action-result';
+import { beginEnrollment, confirmEnrollment, disableTwoFactor, type EnrollState } from './actions';
 
 /**
  * Each button here is replaced by what it does (the QR code, then the other form): focus goes
  * to the section's heading, from where the new content is read next, not to the page's top.
  */
-const keepFocus = (event: MouseEvent<HTMLElement>) =>
-  keepFocusFrom(event.currentTarget, () => document.getElementById('two-factor-heading'));
+const heading = () => document.getElementById('two-factor-heading');
+const keepFocus = (event: MouseEvent<HTMLElement>) => keepFocusFrom(event.currentTarget, heading);
 
-function CodeField() {
+/** A form asking for the current code: a refused one stays typed, its refusal beside it. */
+function CodeForm({
+  action,
+  submit,
+  tone,
+}: {
+  action: (state: ActionResult, form: FormData) => Promise<ActionResult>;
+  submit: string;
+  tone: 'primary' | 'danger';
+}) {
+  const { result, form, pending } = useFormAction(action, { focusAfter: heading });
+  const error = result.fields?.code;
   return (
-    <label>
-      Code from your app
-      <input
+    <form {...form} className="form">
+      <Field
+        label="Code from your app"
         name="code"
         inputMode="numeric"
         autoComplete="one-time-code"
         pattern="[0-9]{6}"
         required
+        error={error}
       />
-    </label>
+      {result.error && !error && (
+        <p className="error" role="alert">
+          {result.error}
+        </p>
+      )}
+      <button className={tone} type="submit" disabled={pending}>
+        {submit}
+      </button>
+    </form>
   );
 }
 
@@ -36,7 +53,6 @@ function CodeField() {
 export function EnrollTwoFactor() {
   const [enrollment, setEnrollment] = useState<EnrollState>({});
   const [starting, start] = useTransition();
-  const [state, confirm, pending] = useActionState<CodeState, FormData>(confirmEnrollment, {});
   if (!enrollment.secret) {
     return (
       <>
@@ -68,35 +84,12 @@ export function EnrollTwoFactor() {
       <p className="muted">
         Or enter this key by hand: <code data-testid="totp-secret">{enrollment.secret}</code>
       </p>
-      <form action={confirm} className="form">
-        <CodeField />
-        {state.error && (
-          <p className="error" role="alert">
-            {state.error}
-          </p>
-        )}
-        <button className="primary" type="submit" disabled={pending} onClick={keepFocus}>
-          Confirm and turn on
-        </button>
-      </form>
+      <CodeForm action={confirmEnrollment} submit="Confirm and turn on" tone="primary" />
     </div>
   );
 }
 
 /** Turn off: a current code, so that a session left open is not enough. */
 export function DisableTwoFactor() {
-  const [state, action, pending] = useActionState<CodeState, FormData>(disableTwoFactor, {});
-  return (
-    <form action={action} className="form">
-      <CodeField />
-      {state.error && (
-        <p className="error" role="alert">
-          {state.error}
-        </p>
-      )}
-      <button className="danger" type="submit" disabled={pending} onClick={keepFocus}>
-        Turn off
-      </button>
-    </form>
-  );
+  return <CodeForm action={disableTwoFactor} submit="Turn off" tone="danger" />;
 }
