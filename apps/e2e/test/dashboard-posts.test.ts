@@ -2,8 +2,9 @@
  * The posts pages as a person uses them, in Chromium against `npm start` (the scheduler runs
  * in-process): an admin writes a post with an image from the library, schedules it on the
  * account's clock and watches it go out, in the list and on the calendar; drags a scheduled
- * post to another day (and moves one with the keyboard); the status controls follow the
- * transition table (docs/posts-and-scheduler.md); a `user` gets the controls the API lets a user use; axe.
+ * post to another day (and moves one with the keyboard, a refused move kept in its dialog); the
+ * status controls follow the transition table (docs/posts-and-scheduler.md); a `user` gets the
+ * controls the API lets a user use; axe.
  *
  * The account's time zone is Asia/Tokyo (UTC+9, no daylight saving time), and the browser
  * runs there too, so every time shown or typed is converted, and a move by days stays a whole
@@ -11,7 +12,7 @@
  */
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { focused, launchChromium, seriousViolations, signedIn } from './browser';
+import { description, focused, launchChromium, seriousViolations, signedIn } from './browser';
 import { addDays, DAY_MS, dayCell, dayName } from './calendar-words';
 import { cliApiKey } from './cli';
 import { png } from './png';
@@ -26,6 +27,7 @@ const IMAGE = 'e2e-posts-pixel.png';
 // Other files share the server and its account: titles of this file's own.
 const WRITTEN = 'Posts e2e: launch note';
 const DRAGGED = 'Posts e2e: dragged along';
+const REFUSED = 'Posts e2e: moved to a time gone by';
 const PNG = new Uint8Array(png(1, 1, [160, 90, 40]));
 let browser: Browser;
 let key = '';
@@ -234,6 +236,43 @@ describe('posts, as an admin', () => {
     // The next week shows it.
     await page.getByRole('link', { name: 'Next week →' }).click();
     await dayCell(page, later).getByRole('link', { name: DRAGGED }).waitFor();
+    await page.context().close();
+  });
+
+  it('keeps the day typed in the Move dialog when the move is refused, the refusal beside it', async () => {
+    // Midnight in Tokyo, 27 days ahead: on today, that time has passed.
+    const day = tokyoDay(Date.now() + 27 * DAY_MS);
+    const at = `${day}T00:00:00.000+09:00`;
+    const created = await api('POST', '/api/content/posts', {
+      title: REFUSED,
+      status: 'scheduled',
+      scheduledAt: at,
+    });
+    expect(created.status).toBe(201);
+    const id: string = created.json.data.id;
+    const page = await signedInAt(ADMIN);
+    await page.goto(`/dashboard/posts/calendar?view=week&date=${day}`);
+    await page.getByRole('button', { name: `Move “${REFUSED}” to another day` }).click();
+    const dialog = page.getByRole('dialog', { name: `Move “${REFUSED}”` });
+    const newDay = dialog.getByLabel('New day');
+    const today = tokyoDay(Date.now());
+    await newDay.fill(today);
+    await dialog.getByRole('button', { name: 'Move' }).click();
+    const past = dialog.getByText('The time must be in the future.', { exact: true });
+    await past.waitFor();
+    expect(await newDay.getAttribute('aria-invalid')).toBe('true');
+    expect(await description(newDay)).toBe('The time must be in the future.');
+    expect(await newDay.inputValue()).toBe(today);
+    expect(Date.parse((await postOf(id)).scheduledAt ?? '')).toBe(Date.parse(at));
+    // Another day answers the refusal: its error goes, and the post moves there.
+    const later = addDays(day, 1);
+    await newDay.fill(later);
+    await past.waitFor({ state: 'detached' });
+    expect(await newDay.getAttribute('aria-invalid')).toBeNull();
+    await dialog.getByRole('button', { name: 'Move' }).click();
+    await toast(page, `Moved “${REFUSED}” to ${dayName(later)}.`);
+    await dialog.waitFor({ state: 'detached' });
+    expect(Date.parse((await postOf(id)).scheduledAt ?? '')).toBe(Date.parse(at) + DAY_MS);
     await page.context().close();
   });
 

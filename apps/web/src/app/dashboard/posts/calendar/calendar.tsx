@@ -14,6 +14,7 @@ import {
 import { dayIn, onDayIn, timeIn } from '~/components/zone-dates';
 import { ZoneNote } from '~/components/zone-time';
 import { useToast } from '~/components/toast';
+import type { ActionResult } from '~/server/action-result';
 import { movePost } from '../actions';
 import { PostChannels } from '../post-channels';
 import { STATUS_LABELS } from '../post-status';
@@ -119,19 +120,32 @@ export function Calendar(props: CalendarProps) {
   const dragged = useRef<string | null>(null);
   const [over, setOver] = useState<string | null>(null);
 
-  const move = (post: CalendarPost, day: string) => {
+  /**
+   * Moves `post` to `day`, at `scheduledAt` (its time of day there), then reads the shown days
+   * again; answers as a form shows it. A dropped post stays where it was dropped meanwhile.
+   */
+  const moveTo = async (
+    post: CalendarPost,
+    day: string,
+    scheduledAt: string,
+  ): Promise<ActionResult> => {
+    const moved = await movePost({ id: post.id, scheduledAt });
+    if (!moved.ok) return moved;
+    const fresh = await load(range);
+    startTransition(() =>
+      setLoaded((current) => (current?.key === key ? { key, answer: fresh } : current)),
+    );
+    return { ...moved, ok: `Moved “${post.title}” to ${dayName(day)}.` };
+  };
+  /** A drop moves the post at once, and back if the move is refused; a toast says which. */
+  const drop = (post: CalendarPost, day: string) => {
     const scheduledAt = post.scheduledAt && onDayIn(post.scheduledAt, day, zone);
     if (!scheduledAt || day === dayIn(whenOf(post), zone)) return;
     startTransition(async () => {
       moveLocally({ id: post.id, scheduledAt });
-      const moved = await movePost({ id: post.id, scheduledAt });
-      if (!moved.ok) return show(moved.error ?? 'The post was not moved.', 'error');
-      show(`Moved “${post.title}” to ${dayName(day)}.`);
-      // The shown days read again; the moved post stays where it was dropped meanwhile.
-      const fresh = await load(range);
-      startTransition(() =>
-        setLoaded((current) => (current?.key === key ? { key, answer: fresh } : current)),
-      );
+      const answer = await moveTo(post, day, scheduledAt);
+      if (answer.ok) show(answer.ok);
+      else show(answer.error ?? 'The post was not moved.', 'error');
     });
   };
   // Only a future day can take a scheduled post; elsewhere the drop is refused at once.
@@ -149,7 +163,7 @@ export function Calendar(props: CalendarProps) {
             event.preventDefault();
             setOver(null);
             const post = shown.find((p) => p.id === dragged.current);
-            if (post) move(post, day);
+            if (post) drop(post, day);
           },
         }
       : {};
@@ -277,7 +291,7 @@ export function Calendar(props: CalendarProps) {
                             time={time}
                             zone={zone}
                             today={today}
-                            onMove={(day) => move(post, day)}
+                            onMove={(day, scheduledAt) => moveTo(post, day, scheduledAt)}
                           />
                         )}
                       </li>

@@ -3,7 +3,9 @@
 import { useState } from 'react';
 import { Dialog, DialogActions } from '~/components/dialog';
 import { Field } from '~/components/field';
-import { dayIn } from '~/components/zone-dates';
+import { useFormAction } from '~/components/use-form-action';
+import { dayIn, onDayIn } from '~/components/zone-dates';
+import type { ActionResult } from '~/server/action-result';
 import { isDay } from './calendar-grid';
 
 type MoveDialogProps = {
@@ -13,27 +15,51 @@ type MoveDialogProps = {
   time: string;
   zone: string;
   today: string;
-  onMove: (day: string) => void;
+  /** Moves the post to `day`, at `scheduledAt` (its time of day on that day). */
+  onMove: (day: string, scheduledAt: string) => Promise<ActionResult>;
 };
 
-/** The keyboard's way to do what dragging does: pick the post's new day. */
+// Moved out of the days shown, the post takes its button along: focus goes to the calendar's
+// title (a move within them finds the button on its new day).
+const calendarTitle = () => document.getElementById('calendar-title');
+
+const refused = (message: string): ActionResult => ({ error: message, fields: { day: message } });
+
+/**
+ * The keyboard's way to do what dragging does: pick the post's new day. The dialog waits for
+ * the answer, so that a refusal (that time of day already past on the day picked) shows beside
+ * the day, which stays as picked; a drag, which has no form, moves the post at once.
+ */
 export function MoveDialog({ title, scheduledAt, time, zone, today, onMove }: MoveDialogProps) {
   const [open, setOpen] = useState(false);
-  const [error, setError] = useState<string>();
-  const submit = (form: FormData) => {
-    const day = String(form.get('day') ?? '');
-    if (!isDay(day)) return setError('Pick a day.');
-    setError(undefined);
-    setOpen(false);
-    onMove(day);
+  const { result, form, pending, reset } = useFormAction(
+    async (_, data) => {
+      const answer = await onMove(String(data.get('day')), String(data.get('scheduledAt')));
+      // The API speaks of the instant; the dialog asks for its day.
+      const said = answer.fields?.scheduledAt;
+      return said ? { ...answer, fields: { day: said } } : answer;
+    },
+    {
+      prepare: (data) => {
+        const day = String(data.get('day') ?? '');
+        if (!isDay(day)) return refused('Pick a day.');
+        if (day === dayIn(scheduledAt, zone)) return refused('The post is on this day already.');
+        data.set('scheduledAt', onDayIn(scheduledAt, day, zone) ?? '');
+      },
+      onSuccess: () => setOpen(false),
+      focusAfter: calendarTitle,
+    },
+  );
+  const onOpenChange = (next: boolean) => {
+    setOpen(next);
+    if (!next) reset();
   };
+  const fields = result.fields ?? {};
   return (
     <Dialog
       open={open}
-      onOpenChange={setOpen}
-      // Moved out of the days shown, the post takes its button along: focus goes to the
-      // calendar's title (a move within them finds the button on its new day).
-      returnFocusTo={() => document.getElementById('calendar-title')}
+      onOpenChange={onOpenChange}
+      returnFocusTo={calendarTitle}
       title={`Move “${title}”`}
       description={`To another day, at the same time of day (${time}).`}
       trigger={
@@ -42,7 +68,7 @@ export function MoveDialog({ title, scheduledAt, time, zone, today, onMove }: Mo
         </button>
       }
     >
-      <form action={submit} className="form">
+      <form {...form} className="form">
         <Field
           label="New day"
           name="day"
@@ -50,9 +76,14 @@ export function MoveDialog({ title, scheduledAt, time, zone, today, onMove }: Mo
           required
           min={today}
           defaultValue={dayIn(scheduledAt, zone)}
-          error={error}
+          error={fields.day}
         />
-        <DialogActions submit="Move" pending={false} />
+        {result.error && !Object.keys(fields).length && (
+          <p className="error" role="alert">
+            {result.error}
+          </p>
+        )}
+        <DialogActions submit="Move" pending={pending} />
       </form>
     </Dialog>
   );
