@@ -1,8 +1,8 @@
 /**
- * The dashboard as a person uses it, in Chromium against `npm start`: sign-in and sign-out,
- * API keys (created, used, revoked), the session on the tRPC door, and two-factor
- * authentication (enrolled from the QR code's secret, then asked for at sign-in; a refused
- * code kept as typed).
+ * The dashboard as a person uses it, in Chromium against `npm start`: sign-in and sign-out
+ * (here and everywhere), API keys (created, used, revoked), the session on the tRPC door, and
+ * two-factor authentication (enrolled from the QR code's secret, then asked for at sign-in; a
+ * refused code kept as typed).
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -118,6 +118,34 @@ describe('sign-in', () => {
     await page.goto('/dashboard/api-keys');
     await page.waitForURL((url) => url.pathname === '/sign-in');
     await page.context().close();
+  });
+
+  it('signs out everywhere: every session of the user ends, and sign-in says why', async () => {
+    const key = await cliApiKey(ADMIN.email, 'e2e-everywhere', 'read,write');
+    const user = { email: 'e2e-everywhere@example.test', password: 'e2e-everywhere-password' };
+    const created = await api(key, {
+      method: 'POST',
+      body: JSON.stringify({ name: 'Every Where', ...user }),
+    });
+    expect(created.status).toBe(201);
+    const signedInAs = async () => {
+      const page = await newPage();
+      await page.goto('/sign-in');
+      await signIn(page, user.email, user.password);
+      await page.waitForURL((url) => url.pathname === '/dashboard');
+      return page;
+    };
+    const elsewhere = await signedInAs();
+    const page = await signedInAs();
+    await page.goto('/dashboard/security');
+    await page.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await page.waitForURL((url) => url.pathname === '/sign-in');
+    await page.getByRole('status').getByText('You were signed out on every device.').waitFor();
+    // The other browser's session ended too: its next page asks for a sign-in.
+    await elsewhere.goto('/dashboard');
+    await elsewhere.waitForURL((url) => url.pathname === '/sign-in');
+    await page.context().close();
+    await elsewhere.context().close();
   });
 });
 

@@ -10,6 +10,7 @@ export const metadata: Metadata = { title: { absolute: 'Sign in to Chorus' } };
 /** Why the dashboard sent the browser here (`?reason=`), where it ended the session itself. */
 const REASONS = new Map([
   ['password-changed', 'Your password was changed: sign in with the new one.'],
+  ['signed-out-everywhere', 'You were signed out on every device.'],
 ]);
 
 export default async function SignInPage({

@@ -35,9 +35,12 @@ export async function disableTwoFactor(_: ActionResult, form: FormData): Promise
   });
 }
 
-/** Ends every session of this user, this one included, then asks for a new sign-in. */
+/**
+ * Ends every session of this user, this one included, then asks for a new sign-in, whose page
+ * says why.
+ */
 export async function signOutEverywhere(): Promise<void> {
   const caller = await dashboardCaller(PATH);
   await caller.sessions.endAll();
-  redirect('/sign-in');
+  redirect('/sign-in?reason=signed-out-everywhere');
 }
