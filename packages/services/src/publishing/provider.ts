@@ -184,11 +184,11 @@ export interface Provider {
   }[];
   publish(request: PublishRequest, context: ProviderContext): Promise<Published>;
   /**
-   * The first post of a thread already live, read from the progress `publish` saved (networks
-   * with threads): a target that fails after it shows its link (docs/publishing.md, States).
-   * `url` is null where the progress has none.
+   * The target's first post, once live, read from the progress `publish` saved: a target that
+   * fails after it (a later thread part, the first comment) shows its link (docs/publishing.md,
+   * States). `url` is null where the progress has none.
    */
-  head?(progress: PublishProgress): { externalId: string; url: string | null } | undefined;
+  head(progress: PublishProgress): { externalId: string; url: string | null } | undefined;
   /** New credentials from the refresh token (or a new session); throws when refused. */
   refresh(credentials: ProviderCredentials, context: ProviderContext): Promise<ProviderCredentials>;
   classify(error: unknown): ClassifiedError;

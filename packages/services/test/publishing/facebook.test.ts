@@ -173,7 +173,11 @@ describe('facebook.publish', () => {
       message: 'Answer below!',
       fromPage: '501',
     });
-    expect(progress()).toEqual({ post: published.externalId, comment: comment?.id });
+    expect(progress()).toEqual({
+      post: published.externalId,
+      url: published.url,
+      comment: comment?.id,
+    });
   });
 });
 
@@ -203,7 +207,7 @@ describe('facebook retries', () => {
     expect(uploads().length).toBe(uploaded);
     expect(fb.posts.length).toBe(before + 1);
     expect(fb.posts.at(-1)?.photos).toEqual(first.progress().photos);
-    expect(retry.progress()).toEqual({ post: published.externalId });
+    expect(retry.progress()).toEqual({ post: published.externalId, url: published.url });
   });
 
   it('after a failed first comment, a retry comments without posting again', async () => {

@@ -89,7 +89,7 @@ describe('instagram.publish', () => {
     expect(item?.urls).toEqual([await photo.signedUrl()]);
     expect(media.fetches()).toContain(photo.id);
     expect(published.url).toBe(item?.permalink);
-    expect(progress()).toEqual({ media: published.externalId });
+    expect(progress()).toEqual({ media: published.externalId, url: published.url });
   });
 
   it('publishes a video as a reel, waiting while Instagram processes it', async () => {
@@ -145,7 +145,7 @@ describe('instagram retries', () => {
     const published = await instagram.publish(retry.request, context);
     expect(creations().length).toBe(made);
     expect(ig.media.length).toBe(before + 1);
-    expect(retry.progress()).toEqual({ media: published.externalId });
+    expect(retry.progress()).toEqual({ media: published.externalId, url: published.url });
   });
 
   it('a publish acted on but unanswered is an unknown outcome, and a retry never publishes it again', async () => {

@@ -77,7 +77,8 @@ describe('threads.publish', () => {
       text: 'Hello Threads 🎉',
     });
     expect(published.url).toBe(post?.permalink);
-    expect(progress()).toEqual({ posts: [published.externalId] });
+    // The link is kept too: a first comment failing after it shows it (head).
+    expect(progress()).toEqual({ posts: [published.externalId], url: post?.permalink });
   });
 
   it('publishes an image and a video from signed URLs Threads really fetches, with alt text', async () => {
@@ -156,7 +157,7 @@ describe('threads retries', () => {
     const chain = th.posts.slice(before);
     expect(chain.map((p) => p.text)).toEqual(['A', 'B', 'C']);
     expect(chain[0]?.id).toBe(published.externalId);
-    expect(retry.progress()).toEqual({ posts: chain.map((p) => p.id) });
+    expect(retry.progress()).toEqual({ posts: chain.map((p) => p.id), url: published.url });
   });
 
   it('a part published by a dropped request is an unknown outcome; a retry does not publish it twice', async () => {

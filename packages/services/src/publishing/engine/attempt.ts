@@ -210,7 +210,7 @@ async function settleFailure(
     decided.kind === 'retry'
       ? { status: 'pending', nextAttemptAt: decided.at, error: decided.error }
       : decided.kind === 'failed'
-        ? { status: 'failed', error: decided.error, head: provider.head?.(progress) }
+        ? { status: 'failed', error: decided.error, head: provider.head(progress) }
         : { status: decided.kind, error: decided.error };
   const reconnect = decided.kind === 'failed' && decided.reconnect;
   const written = await writeOutcome(db, claim, outcome, async (tx) => {

@@ -87,7 +87,7 @@ export type Outcome =
   | {
       status: 'failed' | 'unconfirmed';
       error: TargetError;
-      /** A thread's first post, live before a later part failed (Provider.head). */
+      /** The target's first post, live before a later part or its comment failed (Provider.head). */
       head?: { externalId: string; url: string | null };
     }
   | { status: 'pending'; nextAttemptAt: Date; error: TargetError };
@@ -105,7 +105,7 @@ function changes(outcome: Outcome) {
     case 'pending':
       return { status: outcome.status, nextAttemptAt: outcome.nextAttemptAt, error: outcome.error };
     default:
-      // A failed thread whose head is live links to it: the head is on the network, and the
+      // A failed target whose first post is live links to it: the post is on the network, and the
       // person deciding to retry or edit should see where (docs/publishing.md, States).
       return {
         status: outcome.status,

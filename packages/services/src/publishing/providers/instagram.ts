@@ -8,6 +8,7 @@ import {
   type ContainerStatus,
 } from './meta/containers';
 import { ProviderError } from './common/provider-error';
+import { singlePost } from './common/single-post';
 import { classifyGraph } from './meta/errors';
 import { fromStorage, Graph, longLivedTokens, ZId, type GraphParams } from './meta/graph';
 import { insights, readFigures } from './meta/insights';
@@ -137,15 +138,22 @@ export const instagram: Provider = {
       });
       await progress.save({ media: mediaId, ...released('post') });
     }
-    const { permalink } = await graph.get(mediaId, ZPermalink, { fields: 'permalink' });
+    let url = progress.get('url');
+    if (!url) {
+      // Saved: a failed comment shows it (head).
+      ({ permalink: url } = await graph.get(mediaId, ZPermalink, { fields: 'permalink' }));
+      await progress.save({ url });
+    }
     if (request.firstComment && !progress.get('comment')) {
       const { id } = await graph.post(`${mediaId}/comments`, ZId, {
         message: request.firstComment,
       });
       await progress.save({ comment: id });
     }
-    return { externalId: mediaId, url: permalink };
+    return { externalId: mediaId, url };
   },
+
+  ...singlePost('media'),
 
   refresh: (credentials, context) => tokens.refresh(credentials, context),
 

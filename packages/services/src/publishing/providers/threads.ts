@@ -1,6 +1,6 @@
 import { NETWORK_LIMITS } from '@chorus/validators';
 import { z } from 'zod';
-import type { Provider, PublishMedia, PublishPart } from '../provider';
+import type { Provider, PublishMedia, PublishPart, PublishProgress } from '../provider';
 import { publishContainer, released, type ContainerApi } from './meta/containers';
 import { ProviderError } from './common/provider-error';
 import { classifyGraph } from './meta/errors';
@@ -27,6 +27,10 @@ const ZStatus = z.object({
 });
 const ZPermalink = z.object({ permalink: z.string() });
 const tokens = longLivedTokens('th');
+/** The thread's posts published so far, in order. */
+const posted = (progress: PublishProgress) => (Array.isArray(progress.posts) ? progress.posts : []);
+const one = (value: string | string[] | undefined) =>
+  typeof value === 'string' ? value : undefined;
 
 /** Threads' image specifications: an aspect ratio of at most 10:1 either way. */
 const MAX_RATIO = 10;
@@ -121,21 +125,26 @@ export const threads: Provider = {
     }
     const [root] = posts;
     if (!root) throw new ProviderError({ class: 'rejected', message: 'A target needs a post.' });
-    const { permalink } = await graph.get(root, ZPermalink, { fields: 'permalink' });
+    let url = progress.get('url');
+    if (!url) {
+      // Saved: a failed comment shows it (head).
+      ({ permalink: url } = await graph.get(root, ZPermalink, { fields: 'permalink' }));
+      await progress.save({ url });
+    }
     if (request.firstComment && !progress.get('comment')) {
       const api = containers(graph, profile, { text: request.firstComment, media: [] }, root);
       const comment = await publishContainer({ api, progress, key: 'comment', media: [], signal });
       await progress.save({ comment, ...released('comment') });
     }
-    return { externalId: root, url: permalink };
+    return { externalId: root, url };
   },
 
   refresh: (credentials, context) => tokens.refresh(credentials, context),
 
   head(progress) {
-    const [root] = Array.isArray(progress.posts) ? progress.posts : [];
-    // Its permalink is asked of Threads once the whole thread is out.
-    return root === undefined ? undefined : { externalId: root, url: null };
+    const [root] = posted(progress);
+    // Its permalink is asked of Threads once the whole thread is out: none before.
+    return root === undefined ? undefined : { externalId: root, url: one(progress.url) ?? null };
   },
   classify: (error) => classifyGraph(error, { refreshable: true }),
 

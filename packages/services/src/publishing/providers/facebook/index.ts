@@ -1,6 +1,7 @@
 import { NETWORK_LIMITS } from '@chorus/validators';
 import { z } from 'zod';
 import type { Provider, ProviderContext, ProviderCredentials } from '../../provider';
+import { singlePost } from '../common/single-post';
 import { classifyGraph } from '../meta/errors';
 import { Graph, tokenRequest, ZId } from '../meta/graph';
 import { readFigures } from '../meta/insights';
@@ -103,14 +104,21 @@ export const facebook: Provider = {
       postId = await createPost(graph, page, part, progress, context.apiUrl);
       await progress.save({ post: postId, photos: undefined });
     }
-    const { permalink_url } = await graph.get(postId, ZPermalink, { fields: 'permalink_url' });
+    let url = progress.get('url');
+    if (!url) {
+      const { permalink_url } = await graph.get(postId, ZPermalink, { fields: 'permalink_url' });
+      // Videos' permalinks are relative to facebook.com. Saved: a failed comment shows it (head).
+      url = new URL(permalink_url, 'https://www.facebook.com').href;
+      await progress.save({ url });
+    }
     if (request.firstComment && !progress.get('comment')) {
       const { id } = await graph.post(`${postId}/comments`, ZId, { message: request.firstComment });
       await progress.save({ comment: id });
     }
-    // Videos' permalinks are relative to facebook.com.
-    return { externalId: postId, url: new URL(permalink_url, 'https://www.facebook.com').href };
+    return { externalId: postId, url };
   },
+
+  ...singlePost('post'),
 
   /**
    * The connection's user token is traded again for a long-lived one (sixty days). Channels

@@ -2,7 +2,8 @@ import { NETWORK_LIMITS } from '@chorus/validators';
 import { z } from 'zod';
 import { NetworkError } from '../../http';
 import type { PostFigures, Provider } from '../../provider';
-import { linkedinApi, restliList } from './api';
+import { singlePost } from '../common/single-post';
+import { linkedinApi, postUrl, restliList } from './api';
 import { discoverLinkedInChannels } from './channels';
 import { classifyLinkedIn } from './classify';
 import { kindOf } from './media';
@@ -65,6 +66,8 @@ export const linkedin: Provider = {
   },
 
   publish: publishLinkedIn,
+  // A post's link is made from its URN.
+  ...singlePost('post', postUrl),
   refresh: refreshLinkedIn,
   classify: classifyLinkedIn,
 
