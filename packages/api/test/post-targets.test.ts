@@ -140,6 +140,103 @@ describe('targets on a post', () => {
     expect(await targetRow(h, blue.id)).toBeUndefined();
   });
 
+  it('revised, keep the live posts of their unchanged first parts and the link to a head that stays', async () => {
+    const image = await mediaWith(h, h.main.accountId, 'image/png', 1000);
+    const thread = [{ content: 'two' }, { content: 'three' }];
+    const post = await createPost(h, {
+      title: 'T',
+      content: 'Hello',
+      mediaIds: [image],
+      targets: [
+        { channelId: bluesky, thread, firstComment: 'c1' },
+        { channelId: mastodon, firstComment: 'c1' },
+      ],
+    });
+    const [blue = { id: '' }, masto = { id: '' }] = post.targets as { id: string }[];
+    // As the engine leaves them: Bluesky's third part refused, Mastodon's comment refused.
+    const uri = (n: number) => `at://did:plc:a/app.bsky.feed.post/${n}`;
+    const blueHead = { externalId: uri(1), url: 'https://bsky.app/profile/did:plc:a/post/1' };
+    await setTarget(h, blue.id, {
+      status: 'failed',
+      ...blueHead,
+      progress: { posts: [`${uri(1)} cid1`, `${uri(2)} cid2`] },
+    });
+    const mastoHead = { externalId: '101', url: 'https://m.example/@a/101' };
+    await setTarget(h, masto.id, {
+      status: 'failed',
+      ...mastoHead,
+      progress: { posted: ['101'], url: mastoHead.url },
+    });
+
+    // The third part and the comment fixed: the head (and the part after it) are still true.
+    const fixed = await put(post.id, {
+      targets: [
+        {
+          channelId: bluesky,
+          thread: [thread[0], { content: 'three, fixed' }],
+          firstComment: 'c1',
+        },
+        { channelId: mastodon, firstComment: 'c2' },
+      ],
+    });
+    expect(fixed.status, JSON.stringify(fixed.json)).toBe(200);
+    expect(fixed.json.data.targets).toMatchObject([blueHead, mastoHead]);
+    expect(await targetRow(h, blue.id)).toMatchObject({
+      progress: { posts: [`${uri(1)} cid1`, `${uri(2)} cid2`] },
+      revision: 1,
+    });
+    expect(await targetRow(h, masto.id)).toMatchObject({
+      progress: { posted: ['101'], url: mastoHead.url },
+      revision: 1,
+    });
+
+    // The post's own text and image, now the target's own, and the post's image gone in the
+    // same update: the Mastodon head sends what it sent, so it stays.
+    const own = await put(post.id, {
+      mediaIds: [],
+      targets: [
+        {
+          channelId: bluesky,
+          thread: [thread[0], { content: 'three, fixed' }],
+          firstComment: 'c1',
+        },
+        { channelId: mastodon, content: 'Hello', mediaIds: [image], firstComment: 'c3' },
+      ],
+    });
+    expect(own.status, JSON.stringify(own.json)).toBe(200);
+    expect(await targetRow(h, masto.id)).toMatchObject({
+      ...mastoHead,
+      progress: { posted: ['101'], url: mastoHead.url },
+      revision: 2,
+    });
+    // Bluesky's head loses the post's image: a new head, nothing kept, no link to the old one.
+    expect(await targetRow(h, blue.id)).toMatchObject({
+      externalId: null,
+      url: null,
+      progress: {},
+      revision: 2,
+    });
+
+    // A new head text: nothing of the old post is kept (it starts a new one).
+    const text = await put(post.id, {
+      targets: [
+        {
+          channelId: bluesky,
+          thread: [thread[0], { content: 'three, fixed' }],
+          firstComment: 'c1',
+        },
+        { channelId: mastodon, content: 'Hello, again', mediaIds: [image], firstComment: 'c3' },
+      ],
+    });
+    expect(text.status).toBe(200);
+    expect(await targetRow(h, masto.id)).toMatchObject({
+      externalId: null,
+      url: null,
+      progress: {},
+      revision: 3,
+    });
+  });
+
   it('take back the targets a post answers as they are: null is the same as left out', async () => {
     const image = await mediaWith(h, h.main.accountId, 'image/png', 1000);
     const post = await createPost(h, {

@@ -42,8 +42,9 @@ import { until } from './until';
 /**
  * A first comment (or a later thread part) refused after the post itself went out, on each
  * network, through the REST door, a worker and the network stand-ins (docs/publishing.md,
- * States): the failed target links to the live post. What the networks receive is counted, not
- * only what Chorus answers.
+ * Targets and States): the failed target links to the live post, and fixing the comment, then
+ * publishing again, sends the comment alone. What the networks receive is counted, not only
+ * what Chorus answers.
  */
 
 let database: Database & { url: string };
@@ -366,26 +367,101 @@ const NETWORKS: Network[] = [
 ];
 
 describe('a first comment refused after the post went out', () => {
-  it.each(NETWORKS)('$name: the failed target links to the live post', async (network) => {
-    const handle = `c${network.name.toLowerCase()}`;
-    const channelId = await network.channel(handle);
-    const text = `${network.name} post whose comment is refused`;
-    network.refuseComment();
-    const created = await call('POST', '/api/content/posts', {
-      title: network.name,
-      content: text,
-      status: 'published',
-      targets: [{ channelId, firstComment: 'first words', ...(await network.extra()) }],
+  it.each(NETWORKS)(
+    '$name: the failed target links to the live post; the fixed comment goes out alone',
+    async (network) => {
+      const handle = `c${network.name.toLowerCase()}`;
+      const channelId = await network.channel(handle);
+      const text = `${network.name} post whose comment is refused`;
+      network.refuseComment();
+      const created = await call('POST', '/api/content/posts', {
+        title: network.name,
+        content: text,
+        status: 'published',
+        targets: [{ channelId, firstComment: 'first words', ...(await network.extra()) }],
+      });
+      expect(created.status, JSON.stringify(created.json)).toBe(201);
+      const postId: string = created.json.data.id;
+      const failed = await settled(postId);
+      const [target] = failed.targets;
+      expect(target).toMatchObject({ status: 'failed', error: { code: 'rejected' } });
+      expect(network.postsSent(text)).toBe(1);
+      // The post is live: the target says where, so nobody thinks nothing went out.
+      expect(target?.externalId).toEqual(expect.any(String));
+      expect(target?.url).toMatch(/^https?:\/\//);
+      expect(network.commentsOn(target?.externalId ?? '')).toEqual([]);
+
+      // The comment fixed the way a person can: back to draft, the new comment, publish.
+      expect((await call('PUT', `/api/content/posts/${postId}`, { status: 'draft' })).status).toBe(
+        200,
+      );
+      const fixed = await call('PUT', `/api/content/posts/${postId}`, {
+        status: 'published',
+        targets: failed.targets.map((t) => ({ ...t, firstComment: 'better words' })),
+      });
+      expect(fixed.status, JSON.stringify(fixed.json)).toBe(200);
+      const after = await settled(postId);
+      expect(after.status).toBe('published');
+      expect(after.targets[0]).toMatchObject({
+        id: target?.id,
+        status: 'published',
+        externalId: target?.externalId,
+        url: target?.url,
+        firstComment: 'better words',
+      });
+      // One post on the network, and the new comment under it.
+      expect(network.postsSent(text)).toBe(1);
+      expect(network.commentsOn(target?.externalId ?? '')).toEqual(['better words']);
+    },
+  );
+});
+
+describe('a later thread part refused after the head went out', () => {
+  it('Mastodon: the head and the parts before the fixed one stay, the rest go out under them', async () => {
+    const [onMastodon] = NETWORKS;
+    const channelId = (await onMastodon?.channel('cthread')) ?? '';
+    mastodon.faults.inject(mastodonFaults.rejected('Validation failed: Text is refused'), {
+      method: 'POST',
+      path: '/api/v1/statuses',
+      after: 2,
     });
-    expect(created.status, JSON.stringify(created.json)).toBe(201);
+    const created = await call('POST', '/api/content/posts', {
+      title: 'Thread',
+      content: 'cthread 1/3',
+      status: 'published',
+      targets: [
+        {
+          channelId,
+          thread: [{ content: 'cthread 2/3' }, { content: 'cthread 3/3 refused' }],
+          firstComment: 'cthread comment',
+        },
+      ],
+    });
+    expect(created.status).toBe(201);
     const postId: string = created.json.data.id;
     const failed = await settled(postId);
-    const [target] = failed.targets;
-    expect(target).toMatchObject({ status: 'failed', error: { code: 'rejected' } });
-    expect(network.postsSent(text)).toBe(1);
-    // The post is live: the target says where, so nobody thinks nothing went out.
-    expect(target?.externalId).toEqual(expect.any(String));
-    expect(target?.url).toMatch(/^https?:\/\//);
-    expect(network.commentsOn(target?.externalId ?? '')).toEqual([]);
+    const head = mastodon.published().find((s) => s.text === 'cthread 1/3');
+    expect(failed.targets[0]).toMatchObject({ status: 'failed', externalId: head?.id });
+
+    expect((await call('PUT', `/api/content/posts/${postId}`, { status: 'draft' })).status).toBe(
+      200,
+    );
+    const fixed = await call('PUT', `/api/content/posts/${postId}`, {
+      status: 'published',
+      targets: failed.targets.map((t) => ({
+        ...t,
+        thread: [{ content: 'cthread 2/3' }, { content: 'cthread 3/3 fixed' }],
+      })),
+    });
+    expect(fixed.status, JSON.stringify(fixed.json)).toBe(200);
+    const after = await settled(postId);
+    expect(after.targets[0]).toMatchObject({ status: 'published', externalId: head?.id });
+    const of = (words: string) => mastodon.published().filter((s) => s.text === words);
+    expect(of('cthread 1/3')).toHaveLength(1);
+    expect(of('cthread 2/3')).toHaveLength(1);
+    expect(of('cthread 3/3 fixed')).toMatchObject([{ inReplyToId: of('cthread 2/3')[0]?.id }]);
+    expect(of('cthread comment')).toMatchObject([{ inReplyToId: head?.id }]);
+    // Sent under the new revision's keys: not the refused part's.
+    expect(of('cthread 3/3 fixed')[0]?.idempotencyKey).toBe(`${failed.targets[0]?.id}.r1:2`);
   });
 });

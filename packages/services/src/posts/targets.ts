@@ -20,6 +20,7 @@ import {
 import { AppError } from '../shared/errors';
 import { newId } from '../shared/ids';
 import type { TargetRow } from './records';
+import { targetReviser } from './revise';
 import type { Tx } from './tx';
 
 const refuse = (issues: Issue[]) =>
@@ -197,8 +198,9 @@ export async function assertTargetList(
  * replaced (create, update, and so import and the dashboard). A channel that stays a target
  * keeps its target (id, status, outcome), so an edit never makes a published target new again,
  * and a locked one (published, unconfirmed) must stay, unchanged (assertLockedKept). When what
- * a target sends changes, it is revised (see followPostEdit): its `progress` is
- * cleared and its `revision` moves on.
+ * a target sends changes, it is revised (targetReviser): its `revision` moves on, and its
+ * `progress` keeps only the live posts of its unchanged first parts. Runs before the post's
+ * own content and media change in the same update (targetReviser reads them as they were).
  */
 export async function replaceTargets(
   tx: Tx,
@@ -209,6 +211,18 @@ export async function replaceTargets(
   const existing = await tx.select().from(postTargets).where(eq(postTargets.postId, postId));
   await assertTargetList(tx, principal, existing, targets);
   const byChannel = new Map<string, TargetRow>(existing.map((row) => [row.channelId, row]));
+  const revised = targets.filter((target) => {
+    const kept = byChannel.get(target.channelId);
+    return kept && sendable(kept) !== sendable(stored(target));
+  });
+  const revise =
+    revised.length > 0
+      ? await targetReviser(
+          tx,
+          postId,
+          revised.map((target) => target.channelId),
+        )
+      : undefined;
   // Deleted and inserted again rather than updated: positions are unique per post.
   await tx.delete(postTargets).where(eq(postTargets.postId, postId));
   if (targets.length === 0) return;
@@ -225,17 +239,8 @@ export async function replaceTargets(
         ...fields,
       };
       if (!kept) return { id: newId('tgt'), ...base, createdAt: now, updatedAt: now };
-      const changed = sendable(kept) !== sendable(fields);
-      return {
-        ...kept,
-        ...base,
-        progress: changed ? {} : kept.progress,
-        // A failed target's live head belonged to the old text (claim.ts, changes).
-        externalId: changed ? null : kept.externalId,
-        url: changed ? null : kept.url,
-        revision: changed ? kept.revision + 1 : kept.revision,
-        updatedAt: changed ? now : kept.updatedAt,
-      };
+      if (!revise || sendable(kept) === sendable(fields)) return { ...kept, ...base };
+      return { ...kept, ...base, ...revise(kept, fields), updatedAt: now };
     }),
   );
 }
@@ -249,9 +254,10 @@ export async function replaceTargets(
  * what may be on the network, and an unconfirmed one resolved as not published is retried with
  * that text and the same idempotency keys, which is what makes the retry safe.
  *
- * Any other target is revised, as when its own fields change in replaceTargets:
+ * Any other target that falls back to a changed field is revised (its head's text or media
+ * change, see targetReviser):
  * - its `progress` (what earlier attempts achieved at the network: thread parts posted, a
- *   container made) is cleared, since it described the old text: the next attempt sends the
+ *   container made) is cleared, since it described the old head: the next attempt sends the
  *   whole new text, and a part of the old one already live stays on the network as it is (a new
  *   thread starts; docs/publishing.md, Targets);
  * - its `revision` moves on, and with it the idempotency keys sent to the networks, so Mastodon

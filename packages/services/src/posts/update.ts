@@ -91,16 +91,16 @@ export async function updatePost(opts: {
       content: edited.includes('content') ? row.content : undefined,
       mediaIds: edited.includes('mediaIds') ? (await mediaIdsOf(tx, [id])).get(id) : undefined,
     };
-    if (input.mediaIds && edited.includes('mediaIds')) {
-      await assertOwnMedia(tx, principal, input.mediaIds);
-      await replaceMedia(tx, id, input.mediaIds);
-    }
+    const newMedia = edited.includes('mediaIds') ? input.mediaIds : undefined;
+    if (newMedia) await assertOwnMedia(tx, principal, newMedia);
     // Before followPostEdit: a locked target sent back as the post had it (falling back to the
-    // post's old content) is then the target it is, not a change to it.
+    // post's old content) is then the target it is, not a change to it. Before the post's media
+    // change too: a revised target's head is compared with what it sent (targetReviser).
     if (input.targets && edited.includes('targets')) {
       assertTargetsEditable(row, status);
       await replaceTargets(tx, principal, id, input.targets);
     }
+    if (newMedia) await replaceMedia(tx, id, newMedia);
     await followPostEdit(tx, id, before);
     const publishNow = status === 'published' && row.status !== 'published';
     const [updated] = await tx

@@ -189,6 +189,13 @@ export interface Provider {
    * States). `url` is null where the progress has none.
    */
   head(progress: PublishProgress): { externalId: string; url: string | null } | undefined;
+  /**
+   * What of `progress` stays true when a target is revised and its first `parts` parts (text
+   * and media) are unchanged (docs/publishing.md, Targets): the posts of those parts that are
+   * live, and nothing after them (later parts, the first comment, containers or uploads of a
+   * post not made yet). The next attempt then sends only what follows them. `{}` for 0 parts.
+   */
+  keepParts(progress: PublishProgress, parts: number): PublishProgress;
   /** New credentials from the refresh token (or a new session); throws when refused. */
   refresh(credentials: ProviderCredentials, context: ProviderContext): Promise<ProviderCredentials>;
   classify(error: unknown): ClassifiedError;

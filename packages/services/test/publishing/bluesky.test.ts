@@ -322,6 +322,36 @@ describe('Bluesky on the reference PDS', () => {
       expect(await countOf('Resume 2/2')).toBe(1);
     });
 
+    it('a revision keeping the first part sends only what follows it, under the new keys', async () => {
+      const { request, progress } = target([{ text: 'Kept 1/2' }, { text: 'Old 2/2' }], {
+        firstComment: 'Old comment',
+      });
+      const first = await bluesky.publish(request, context);
+      // What the revision keeps of a target whose second part and comment change.
+      const kept = bluesky.keepParts(progress(), 1);
+      expect(bluesky.head(kept)).toEqual(first);
+      expect(bluesky.keepParts(progress(), 0)).toEqual({});
+      const revised: PublishRequest = {
+        ...request,
+        revision: 1,
+        parts: [
+          { text: 'Kept 1/2', media: [] },
+          { text: 'New 2/2', media: [] },
+        ],
+        firstComment: 'New comment',
+        progress: kept,
+      };
+      expect(await bluesky.publish(revised, context)).toEqual(first);
+      expect(await Promise.all(['Kept 1/2', 'New 2/2', 'New comment'].map(countOf))).toEqual([
+        1, 1, 1,
+      ]);
+      const part = (await postsOf(alice)).find((entry) => entry.value.text === 'New 2/2');
+      expect(part?.value.reply?.parent.uri).toBe(first.externalId);
+      expect(part?.uri.split('/').at(-1)).toBe(
+        recordKey(request.targetId, 1, 0, `${request.targetId}.r1`),
+      );
+    });
+
     describe('when the PDS wrote the record but its answer was lost', () => {
       let dropping: StandIn;
       /** What the hop drops the connection on, once the PDS has answered. */

@@ -13,6 +13,7 @@ import {
 } from '@chorus/db';
 import type { Network } from '@chorus/validators';
 import { publishingCredentials, type PublishingCredentials } from '../credentials';
+import { partSpecs } from '../parts';
 import type { Provider, PublishPart } from '../provider';
 import { PROVIDERS } from '../providers';
 import type { Outcome, TargetRow } from './claim';
@@ -83,13 +84,11 @@ export async function prepareAttempts(
   for (const link of links) {
     mediaOfPost.set(link.postId, [...(mediaOfPost.get(link.postId) ?? []), link.mediaId]);
   }
-  const specsOf = (claim: TargetRow) => [
-    {
-      text: claim.content ?? textOf.get(claim.postId) ?? '',
-      mediaIds: claim.mediaIds ?? mediaOfPost.get(claim.postId) ?? [],
-    },
-    ...(claim.thread ?? []).map((part) => ({ text: part.content, mediaIds: part.mediaIds ?? [] })),
-  ];
+  const specsOf = (claim: TargetRow) =>
+    partSpecs(claim, {
+      content: textOf.get(claim.postId),
+      mediaIds: mediaOfPost.get(claim.postId),
+    });
   const mediaIds = unique(claims.flatMap((claim) => specsOf(claim).flatMap((s) => s.mediaIds)));
   const files =
     mediaIds.length > 0 ? await db.select().from(media).where(inArray(media.id, mediaIds)) : [];

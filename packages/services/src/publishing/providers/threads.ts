@@ -146,6 +146,12 @@ export const threads: Provider = {
     // Its permalink is asked of Threads once the whole thread is out: none before.
     return root === undefined ? undefined : { externalId: root, url: one(progress.url) ?? null };
   },
+  keepParts(progress, parts): PublishProgress {
+    const posts = posted(progress).slice(0, Math.max(parts, 0));
+    const url = one(progress.url);
+    if (posts.length === 0) return {};
+    return url === undefined ? { posts } : { posts, url };
+  },
   classify: (error) => classifyGraph(error, { refreshable: true }),
 
   metrics(ids, channel, context) {

@@ -2,7 +2,7 @@ import { NETWORK_LIMITS } from '@chorus/validators';
 import type { DiscoveredChannel, PostFigures, ProviderContext, Provider } from '../../provider';
 import { batches } from '../common/json';
 import { classifyBluesky } from './classify';
-import { blueskyHead, publishPost } from './post';
+import { blueskyHead, blueskyKeep, publishPost } from './post';
 import { refreshSession, session, type Session } from './session';
 import { query } from './xrpc';
 
@@ -93,6 +93,7 @@ export const bluesky: Provider = {
   publish: publishPost,
   refresh: refreshSession,
   head: blueskyHead,
+  keepParts: blueskyKeep,
   classify: classifyBluesky,
 
   /**

@@ -39,13 +39,19 @@ function decode(value: string | string[] | undefined): StrongRef[] {
   });
 }
 
-/** Where a person sees a post: the Bluesky app's address, by DID (handles can change). */
 /** The thread's first post, once it is live (`Provider.head`). */
 export function blueskyHead(progress: PublishProgress) {
   const [root] = decode(progress.posts);
   return root ? { externalId: root.uri, url: postUrl(root.uri) } : undefined;
 }
 
+/** The records of the first `parts` parts that are written (`Provider.keepParts`). */
+export function blueskyKeep(progress: PublishProgress, parts: number): PublishProgress {
+  const posts = decode(progress.posts).slice(0, Math.max(parts, 0));
+  return posts.length === 0 ? {} : { posts: posts.map(encode) };
+}
+
+/** Where a person sees a post: the Bluesky app's address, by DID (handles can change). */
 export function postUrl(uri: string): string {
   const [, , did, , rkey] = uri.split('/');
   return `https://bsky.app/profile/${did}/post/${rkey}`;

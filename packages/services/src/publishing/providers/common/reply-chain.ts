@@ -29,6 +29,14 @@ export function replyChainHead(progress: PublishProgress) {
   return first === undefined ? undefined : { externalId: first, url: text(progress.url) ?? null };
 }
 
+/** The first `parts` posts of the chain that are live, and the first one's link (`Provider.keepParts`). */
+export function replyChainKeep(progress: PublishProgress, parts: number): PublishProgress {
+  const posted = list(progress.posted).slice(0, Math.max(parts, 0));
+  const url = text(progress.url);
+  if (posted.length === 0) return {};
+  return url === undefined ? { posted } : { posted, url };
+}
+
 /**
  * Publishes a target's parts as a reply chain (each part a reply to the one before) and its
  * first comment as a reply to the first post. What is posted is saved before the next post

@@ -4,7 +4,7 @@ import { NetworkError } from '../../http';
 import type { PostFigures, Provider } from '../../provider';
 import { batches } from '../common/json';
 import { ProviderError } from '../common/provider-error';
-import { publishReplyChain, replyChainHead } from '../common/reply-chain';
+import { publishReplyChain, replyChainHead, replyChainKeep } from '../common/reply-chain';
 import { mastodonApi, ZStatus, type MastodonApi } from './api';
 import { discoverMastodonChannels } from './channels';
 import { classifyMastodon } from './classify';
@@ -70,6 +70,7 @@ export const mastodonProvider: Provider = {
     });
   },
   head: replyChainHead,
+  keepParts: replyChainKeep,
   classify: classifyMastodon,
   async metrics(externalIds, channel, context) {
     const api = mastodonApi(context, channel.credentials.accessToken);

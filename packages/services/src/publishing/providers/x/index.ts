@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { PostFigures, Provider } from '../../provider';
 import { batches, requestJson } from '../common/json';
 import { ProviderError } from '../common/provider-error';
-import { publishReplyChain, replyChainHead } from '../common/reply-chain';
+import { publishReplyChain, replyChainHead, replyChainKeep } from '../common/reply-chain';
 import { xApi } from './api';
 import { classifyX } from './classify';
 import { uploadXMedia } from './media';
@@ -150,6 +150,7 @@ export const xProvider: Provider = {
     };
   },
   head: replyChainHead,
+  keepParts: replyChainKeep,
   classify: classifyX,
   async metrics(externalIds, channel, context) {
     const api = xApi(context, channel.credentials.accessToken);
