@@ -72,3 +72,52 @@ export const cleanLine = (text: string) =>
     .replace(new RegExp(`${NUL.source}|${CONTROL.source}|${LINE.source}`, 'g'), ' ')
     .replace(/ {2,}/g, ' ')
     .trim();
+
+// Bidirectional overrides and isolates (U+202A–U+202E, U+2066–U+2069): they reorder what
+// follows them as it is shown, so that "gnp.exe" after a U+202E reads "exe.png".
+const BIDI = /[\u202A-\u202E\u2066-\u2069]/g;
+// Line and paragraph separators, which some readers take as line breaks.
+const SEPARATOR = /[\u2028\u2029]/g;
+// Half of a UTF-16 pair without its other half (JSON's "\ud800" reads as one): jsonb refuses it.
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** Shorter secrets are not looked for: they would match ordinary words. */
+const MIN_SECRET = 8;
+
+export const MESSAGE_MAX = 500;
+export const REDACTED = '[redacted]';
+
+/**
+ * Words a third party sent (a network's error message, an instance's refusal, an error's
+ * details for the log), as Chorus stores, shows and logs them: one line, each control
+ * character a space (C0 and C1: NUL, which PostgreSQL cannot hold, ESC and CSI, which drive a
+ * terminal, line breaks), bidirectional overrides and isolates removed, a lone surrogate
+ * U+FFFD; then each of `secrets` (a channel's tokens, which a network may echo) replaced by
+ * `[redacted]`, as it is or URL-encoded; then runs of spaces one, the ends trimmed, and at most
+ * `max` characters, the last an ellipsis when cut. The one rule for such words
+ * (docs/security.md, "Words from networks").
+ */
+export function cleanMessage(
+  text: string,
+  options: { secrets?: readonly string[]; max?: number } = {},
+): string {
+  const { secrets = [], max = MESSAGE_MAX } = options;
+  let clean = text
+    .replace(LONE_SURROGATE, '\uFFFD')
+    .replace(BIDI, '')
+    .replace(
+      new RegExp(`${NUL.source}|${CONTROL.source}|${LINE.source}|${SEPARATOR.source}`, 'g'),
+      ' ',
+    );
+  const hidden = secrets
+    .filter((secret) => secret.length >= MIN_SECRET)
+    .flatMap((secret) => [secret, encodeURIComponent(secret)])
+    // The longer first: a secret holding another is hidden whole.
+    .sort((a, b) => b.length - a.length);
+  for (const secret of hidden) clean = clean.split(secret).join(REDACTED);
+  clean = clean.replace(/ {2,}/g, ' ').trim();
+  if (clean.length <= max) return clean;
+  const chars = Array.from(clean);
+  if (chars.length <= max) return clean;
+  const kept = chars.slice(0, max - 1).join('');
+  return `${kept.trimEnd()}…`;
+}

@@ -1,4 +1,5 @@
 import { and, eq, mastodonApps, type Db } from '@chorus/db';
+import { cleanMessage } from '@chorus/validators';
 import { serviceFetch, serviceUrlRefused } from '../publishing/service-url';
 import { AppError } from '../shared/errors';
 import { TargetRefused } from '../webhooks/targets';
@@ -107,7 +108,9 @@ export async function instanceApp(db: Db, instanceUrl: string, redirectUri: stri
   const clientId = typeof body.client_id === 'string' ? body.client_id : '';
   const clientSecret = typeof body.client_secret === 'string' ? body.client_secret : '';
   if (!res.ok || !clientId || !clientSecret) {
-    const said = typeof body.error === 'string' ? `: ${body.error.slice(0, 200)}` : '';
+    // The instance's words, cleaned (docs/security.md, "Words from networks").
+    const words = typeof body.error === 'string' ? cleanMessage(body.error, { max: 200 }) : '';
+    const said = words ? `: ${words}` : '';
     throw refused(`The instance refused to register Chorus${said}.`);
   }
   // Two first connections at once each register an app; the first stored is the one kept.

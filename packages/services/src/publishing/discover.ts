@@ -2,6 +2,7 @@ import type { Network } from '@chorus/validators';
 import { AppError } from '../shared/errors';
 import { assertServiceAllowed } from './service-url';
 import { providerContext } from './engine/settings';
+import { classifyFailure, secretsOf } from './failure';
 import type { DiscoveredChannel, ProviderCredentials } from './provider';
 import { PROVIDERS } from './providers';
 
@@ -43,7 +44,8 @@ export async function discoverNetworkChannels(
   try {
     return await provider.discoverChannels(credentials, context);
   } catch (error) {
-    const classified = provider.classify(error);
+    // The network's words, cleaned and without the credentials it may echo (failure.ts).
+    const classified = classifyFailure(provider, error, secretsOf([credentials], context));
     // Refused at the call, past the check above: its DNS changed in between.
     if (classified.class === 'address_refused') {
       throw invalid(

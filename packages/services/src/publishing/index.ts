@@ -1,5 +1,6 @@
 export * from './provider';
 export * from './http';
+export * from './failure';
 export * from './providers';
 export * from './settle';
 export * from './credentials';

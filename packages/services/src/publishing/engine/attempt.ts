@@ -1,7 +1,7 @@
 import type { Db } from '@chorus/db';
 import type { Network } from '@chorus/validators';
-import { failureDetail } from '../http';
-import type { ClassifiedError, Provider, ProviderCredentials, PublishProgress } from '../provider';
+import { classifyFailure, secretsOf, type Failure } from '../failure';
+import type { Provider, ProviderCredentials, PublishProgress } from '../provider';
 import {
   claimTargets,
   heartbeat,
@@ -141,11 +141,12 @@ async function attempt(
   network: Network,
   provider: Provider,
 ) {
-  // Each failure with what its error said, for the worker's log (settleFailure).
-  const failed = (error: unknown): Failure => ({
-    ...provider.classify(error),
-    detail: failureDetail(error),
-  });
+  // The credentials this attempt used (a refreshed set too), whose secrets a network's
+  // words may echo: kept out of the target's error and the worker's log (failure.ts).
+  const used = [found.credentials];
+  const context = providerContext(network, found.credentials, opts.env);
+  const failed = (error: unknown): Failure =>
+    classifyFailure(provider, error, secretsOf(used, context));
   try {
     return await call(found.credentials);
   } catch (error) {
@@ -160,6 +161,7 @@ async function attempt(
     } catch (refusal) {
       return failed(refusal);
     }
+    used.push(fresh);
     try {
       return await call(fresh);
     } catch (again) {
@@ -167,9 +169,6 @@ async function attempt(
     }
   }
 }
-
-/** A classified failure and its error's details (hosts, socket codes), which only the log shows. */
-type Failure = ClassifiedError & { detail: string };
 
 async function settle(db: Db, claim: TargetRow, outcome: Outcome): Promise<AttemptResult> {
   return (await writeOutcome(db, claim, outcome)) ? outcome.status : null;

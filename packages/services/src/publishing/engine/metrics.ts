@@ -17,7 +17,7 @@ import { utcDay } from '../../analytics/records';
 import { applyFigures, type Figure } from '../../analytics/sync';
 import { warnOperator } from '../../shared/worker-log';
 import { publishingCredentials } from '../credentials';
-import { failureDetail } from '../http';
+import { classifyFailure, secretsOf } from '../failure';
 import type { PostFigures, Provider } from '../provider';
 import { PROVIDERS } from '../providers';
 import { markNeedsReconnect } from './claim';
@@ -52,17 +52,18 @@ async function notRead(
   provider: Provider,
   { channel, connection }: { channel: ChannelRow; connection: ConnectionRow },
   error: unknown,
+  secrets: string[],
 ) {
-  const { class: kind, message } = provider.classify(error);
+  const failure = classifyFailure(provider, error, secrets);
   warnOperator('published figures not read', {
     accountId: channel.accountId,
     integrationId: channel.integrationId,
     channelId: channel.id,
-    class: kind,
-    message,
-    detail: failureDetail(error),
+    class: failure.class,
+    message: failure.message,
+    detail: failure.detail,
   });
-  if (kind === 'revoked') await db.transaction((tx) => markNeedsReconnect(tx, connection));
+  if (failure.class === 'revoked') await db.transaction((tx) => markNeedsReconnect(tx, connection));
 }
 
 /**
@@ -119,17 +120,16 @@ export async function syncPublishedFigures(opts: {
     const found = publishingCredentials(channel, connection);
     if (!network || !provider || !found) continue;
     let figures: Map<string, PostFigures>;
+    const context = providerContext(network, found.credentials, opts.env);
     try {
       figures = await provider.metrics(
         group.map((row) => row.target.externalId ?? ''),
         { externalId: channel.externalId, credentials: found.credentials },
-        {
-          ...providerContext(network, found.credentials, opts.env),
-          signal: AbortSignal.timeout(30_000),
-        },
+        { ...context, signal: AbortSignal.timeout(30_000) },
       );
     } catch (error) {
-      await notRead(db, provider, { channel, connection }, error);
+      const secrets = secretsOf([found.credentials], context);
+      await notRead(db, provider, { channel, connection }, error, secrets);
       continue;
     }
     const key = `${channel.accountId}\u0000${channel.integrationId}`;

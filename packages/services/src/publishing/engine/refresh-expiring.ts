@@ -1,12 +1,13 @@
 import { and, channels, eq, integrationConnections, lte, notInArray, type Db } from '@chorus/db';
-import { NETWORKS } from '@chorus/validators';
+import { cleanMessage, NETWORKS } from '@chorus/validators';
 import { findEntry } from '../../integrations/catalogue';
 import { GrantRefused, refreshOAuthCredentials } from '../../integrations/token-refresh';
 import { connectionCredentials, publishingCredentials } from '../credentials';
+import { secretsOf } from '../failure';
 import { PROVIDERS } from '../providers';
 import { markNeedsReconnect } from './claim';
 import { networkRefresh, refreshedCredentials, type RefreshSubject } from './refresh';
-import { networkOf } from './settings';
+import { networkOf, providerContext } from './settings';
 import { warnOperator } from '../../shared/worker-log';
 
 type Env = Record<string, string | undefined>;
@@ -15,6 +16,8 @@ type Env = Record<string, string | undefined>;
 interface Due {
   subject: RefreshSubject;
   refused(error: unknown): boolean;
+  /** What a refusal's words must not show when logged: the credentials' and our app's secrets. */
+  secrets: string[];
 }
 
 /**
@@ -57,6 +60,7 @@ async function dueChannelCredentials(db: Db, horizon: Date, env?: Env): Promise<
         refresh: networkRefresh(network, provider, env),
       },
       refused: (error) => provider.classify(error).class === 'revoked',
+      secrets: secretsOf([found.credentials], providerContext(network, found.credentials, env)),
     });
   }
   return due;
@@ -93,6 +97,7 @@ async function dueConnectionCredentials(db: Db, horizon: Date, env?: Env): Promi
           refresh: (current) => refreshOAuthCredentials(entry, current, env),
         },
         refused: (error) => error instanceof GrantRefused,
+        secrets: secretsOf([credentials]),
       },
     ];
   });
@@ -118,7 +123,7 @@ export async function refreshExpiringCredentials(opts: {
     ...(await dueConnectionCredentials(db, horizon, env)),
   ];
   let refreshed = 0;
-  for (const { subject, refused } of due) {
+  for (const { subject, refused, secrets } of due) {
     try {
       await refreshedCredentials(opts, subject);
       refreshed += 1;
@@ -129,7 +134,7 @@ export async function refreshExpiringCredentials(opts: {
       warnOperator(gone ? 'token refresh refused' : 'token refresh failed', {
         accountId,
         integrationId,
-        message: error instanceof Error ? error.message : String(error),
+        message: cleanMessage(error instanceof Error ? error.message : String(error), { secrets }),
       });
       if (gone) await db.transaction((tx) => markNeedsReconnect(tx, subject.connection));
     }

@@ -8,7 +8,6 @@ import { classifyAnswered } from '../common/provider-error';
  * the token's scopes can only be fixed by connecting again.
  */
 
-const MAX_MESSAGE = 500;
 /** Media still processing: the same request succeeds in a moment. */
 const NOT_READY = /have not finished processing/i;
 /** A 403 that refuses one action rather than the account or its token. */
@@ -16,10 +15,11 @@ const NOT_ALLOWED = 'This action is not allowed';
 /** An app token (no user behind it) used where a user's is needed. */
 const NO_USER = 'This method requires an authenticated user';
 
+/** The instance's own words, as they came: the engine cleans and caps them (failure.ts). */
 export function mastodonMessage(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const { error } = body as { error?: unknown };
-  return typeof error === 'string' ? error.slice(0, MAX_MESSAGE) : undefined;
+  return typeof error === 'string' ? error : undefined;
 }
 
 /** X-RateLimit-Reset is an ISO 8601 timestamp on Mastodon. */

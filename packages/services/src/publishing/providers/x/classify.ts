@@ -9,10 +9,10 @@ import { classifyAnswered } from '../common/provider-error';
  * X no longer accepts (used, revoked) means connecting again.
  */
 
-const MAX_MESSAGE = 500;
 /** What X's token endpoint answers for a refresh token it does not accept. */
 const REFUSED_GRANT = new Set(['invalid_request', 'invalid_grant']);
 
+/** X's own words, as they came: the engine cleans and caps them (failure.ts). */
 export function xMessage(body: unknown): string | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const { errors, detail, title, error_description } = body as Record<string, unknown>;
@@ -22,7 +22,7 @@ export function xMessage(body: unknown): string | undefined {
   const message =
     messages.join('; ') ||
     [detail, title, error_description].find((value): value is string => typeof value === 'string');
-  return message ? message.slice(0, MAX_MESSAGE) : undefined;
+  return message || undefined;
 }
 
 /**
