@@ -13,10 +13,11 @@ import { insertPost, seedChannel, targetsOf } from './publishing-fixtures';
 /**
  * What a network answers is hostile (docs/security.md, "Words from networks"): its words reach a
  * target's error, the post's activity, events and the worker's log only cleaned (no control
- * character, no bidirectional override, capped) and without the channel's own secrets. Each
- * attempt is made as a worker makes it (`publishTarget`), then the sweep of abandoned claims
- * runs as after the lease, three times over: a target the attempt left `publishing` would be
- * sent again there.
+ * character, no bidirectional override, capped) and without the channel's own secrets; and a
+ * failure to write an attempt's outcome never has the request sent again (docs/publishing.md,
+ * States). Each attempt is made as a worker makes it (`publishTarget`), then the sweep of
+ * abandoned claims runs as after the lease, three times over: a target the attempt left
+ * `publishing` would be sent again there.
  */
 
 let database: Database;
@@ -30,6 +31,26 @@ beforeAll(async () => {
   process.env.CHORUS_WEBHOOK_ALLOW_PRIVATE_TARGETS = 'true';
   database = await createTestDatabase();
   mastodon = await startMastodonStandIn();
+  // The database's own refusal of an outcome: a trigger that fails its write, for the statuses
+  // listed in outcome_faults (always, or only the first write when `once`).
+  for (const statement of [
+    'create table outcome_faults (status text primary key, once boolean not null)',
+    'create sequence outcome_fault_once',
+    `create function refuse_outcome() returns trigger language plpgsql as $$
+     begin
+       if old.status = 'publishing' and exists (
+         select 1 from outcome_faults f
+         where f.status = new.status::text and (not f.once or nextval('outcome_fault_once') = 1)
+       ) then
+         raise exception 'the outcome write failed (a test''s fault)';
+       end if;
+       return new;
+     end $$`,
+    `create trigger refuse_outcome before update on post_targets
+     for each row execute function refuse_outcome()`,
+  ]) {
+    await database.db.execute(sql.raw(statement));
+  }
 });
 
 afterAll(async () => {
@@ -40,6 +61,8 @@ afterAll(async () => {
 beforeEach(async () => {
   mastodon.faults.clear();
   logged.length = 0;
+  await database.db.execute(sql`delete from outcome_faults`);
+  await database.db.execute(sql`alter sequence outcome_fault_once restart`);
   const write = process.stderr.write.bind(process.stderr);
   vi.spyOn(process.stderr, 'write').mockImplementation((chunk, ...rest) => {
     logged.push(String(chunk));
@@ -172,5 +195,60 @@ describe("a network's words", () => {
     expect(recorded.map((event) => event.type)).toContain('integration.needs_reconnect');
     expect(log).toContain('[redacted]');
     expect(JSON.stringify([await targetOf(postId), activity, recorded, log])).not.toContain(token);
+  });
+});
+
+describe('an outcome the database will not write', () => {
+  it("once: written again, the network's answer kept, the post never sent again", async () => {
+    const { postId, targetId } = await postToMastodon('Refused once');
+    mastodon.faults.inject(mastodonFaults.rejected('Text is too silly'), {
+      method: 'POST',
+      path: '/api/v1/statuses',
+    });
+    await database.db.execute(sql`insert into outcome_faults values ('failed', true)`);
+    const first = await attemptThenSweep(targetId);
+    expect(sent('Refused once')).toHaveLength(1);
+    expect(first).toBe('failed');
+    expect(await targetOf(postId)).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      error: { code: 'rejected', message: 'Text is too silly', retryable: false },
+    });
+  });
+
+  it('never as failed: unconfirmed, not sent again', async () => {
+    const { postId, targetId } = await postToMastodon('Never failed');
+    mastodon.faults.inject(mastodonFaults.rejected('Text is too silly'), {
+      method: 'POST',
+      path: '/api/v1/statuses',
+    });
+    await database.db.execute(sql`insert into outcome_faults values ('failed', false)`);
+    const first = await attemptThenSweep(targetId);
+    expect(sent('Never failed')).toHaveLength(1);
+    expect(first).toBe('unconfirmed');
+    expect(await targetOf(postId)).toMatchObject({
+      status: 'unconfirmed',
+      attempts: 1,
+      error: { code: 'unconfirmed', retryable: false },
+    });
+    expect(logged.join('')).toContain('publishing outcome not written');
+  });
+
+  it('never as published: unconfirmed, saying the network answered, one status', async () => {
+    const { postId, targetId } = await postToMastodon('Never published');
+    await database.db.execute(sql`insert into outcome_faults values ('published', false)`);
+    const first = await attemptThenSweep(targetId);
+    expect(sent('Never published')).toHaveLength(1);
+    expect(first).toBe('unconfirmed');
+    expect(mastodon.published().filter((s) => s.text === 'Never published')).toHaveLength(1);
+    expect(await targetOf(postId)).toMatchObject({
+      status: 'unconfirmed',
+      attempts: 1,
+      error: {
+        code: 'unconfirmed',
+        message: expect.stringContaining('The network published this post'),
+        retryable: false,
+      },
+    });
   });
 });

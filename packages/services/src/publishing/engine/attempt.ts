@@ -11,6 +11,7 @@ import {
   type Outcome,
   type TargetRow,
 } from './claim';
+import { recordOutcome } from './record';
 import type { MediaSource } from './media';
 import { verdict } from './policy';
 import { prepareAttempts, type Prepared, type Ready } from './prepare';
@@ -124,7 +125,7 @@ async function send(
   try {
     const outcome = await attempt(opts, found, call, network, provider);
     if ('externalId' in outcome) {
-      return await settle(db, claim, { status: 'published', ...outcome });
+      return await recordOutcome(db, claim, { status: 'published', ...outcome });
     }
     return await settleFailure(db, claim, found, outcome, settings, provider, progress);
   } finally {
@@ -170,6 +171,10 @@ async function attempt(
   }
 }
 
+/**
+ * An outcome decided before any network call (the attempt could not start): a write that fails
+ * leaves the target to the sweep, which may send it, as nothing was sent yet.
+ */
 async function settle(db: Db, claim: TargetRow, outcome: Outcome): Promise<AttemptResult> {
   return (await writeOutcome(db, claim, outcome)) ? outcome.status : null;
 }
@@ -212,8 +217,7 @@ async function settleFailure(
         ? { status: 'failed', error: decided.error, head: provider.head(progress) }
         : { status: decided.kind, error: decided.error };
   const reconnect = decided.kind === 'failed' && decided.reconnect;
-  const written = await writeOutcome(db, claim, outcome, async (tx) => {
+  return recordOutcome(db, claim, outcome, async (tx) => {
     if (reconnect) await markNeedsReconnect(tx, found.connection);
   });
-  return written ? outcome.status : null;
 }
