@@ -306,6 +306,45 @@ describe('the composer', () => {
     await page.context().close();
   });
 
+  it('wraps a long handle in the Channels box between its parts, never inside a word', async () => {
+    const page = await signedIn(browser, base, ADMIN, { width: 1280, timezoneId: 'UTC' });
+    await page.goto('/dashboard/posts/new');
+    const label = page
+      .getByRole('group', { name: 'Channels' })
+      .locator('li')
+      .filter({ hasText: '· Mastodon' })
+      .locator('.channel-badge .muted');
+    // The lines the handle is drawn on, read from where each character lands.
+    const lines = await label.evaluate((element) => {
+      const drawn: string[] = [];
+      let top: number | null = null;
+      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? '';
+        for (let i = 0; i < text.length; i++) {
+          const range = document.createRange();
+          range.setStart(node, i);
+          range.setEnd(node, i + 1);
+          const rect = range.getClientRects()[0];
+          if (!rect || rect.width === 0) continue;
+          if (top === null || rect.top > top + 2) {
+            drawn.push('');
+            top = rect.top;
+          }
+          drawn[drawn.length - 1] += text[i];
+        }
+      }
+      return drawn.map((line) => line.trim());
+    });
+    // Long enough to wrap at this width: the test is about where.
+    expect(lines.length).toBeGreaterThan(1);
+    for (let i = 1; i < lines.length; i++) {
+      const cut = `${lines[i - 1]} | ${lines[i]}`;
+      expect(/\w$/.test(lines[i - 1] ?? '') && /^\w/.test(lines[i] ?? ''), cut).toBe(false);
+    }
+    await page.context().close();
+  });
+
   it('asks before leaving unsaved changes, by a link, Back or Forward, or closing the tab; not once saved', async () => {
     const page = await signedIn(browser, base, ADMIN, { timezoneId: 'UTC' });
     await page.goto('/dashboard/posts/new');

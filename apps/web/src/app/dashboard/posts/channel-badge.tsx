@@ -1,4 +1,5 @@
 import { NETWORK_NAMES, type Channel } from '@chorus/validators';
+import { Fragment } from 'react';
 
 /**
  * A channel's mark: its profile picture, over its network's initial on the network's colour,
@@ -26,7 +27,21 @@ export const channelInWords = (channel: Channel | undefined) =>
     ? `${channel.name} (${NETWORK_NAMES[channel.integrationId]})`
     : 'a channel since disconnected';
 
-/** A channel as people recognise it: mark, name, handle and network. */
+/**
+ * A handle that may wrap before each of its `@` but the first (`@alice` `@social.example`):
+ * where it is wider than its box, its parts go on lines of their own, not cut mid-word.
+ */
+function Handle({ handle }: { handle: string }) {
+  const parts = handle.split(/(?=@)/);
+  return parts.map((part, i) => (
+    <Fragment key={i}>
+      {i > 0 && <wbr />}
+      {part}
+    </Fragment>
+  ));
+}
+
+/** A channel as people recognise it: mark, name, handle and network (kept with its dot). */
 export function ChannelBadge({ channel }: { channel: Channel }) {
   return (
     <span className="channel-badge">
@@ -34,7 +49,8 @@ export function ChannelBadge({ channel }: { channel: Channel }) {
       <span>
         <strong>{channel.name}</strong>{' '}
         <span className="muted small">
-          {channel.handle} · {NETWORK_NAMES[channel.integrationId]}
+          <Handle handle={channel.handle} />{' '}
+          <span className="nowrap">· {NETWORK_NAMES[channel.integrationId]}</span>
         </span>
       </span>
     </span>
