@@ -306,6 +306,28 @@ describe('the composer', () => {
     await page.context().close();
   });
 
+  it('keeps a channel’s own text when it is unticked, and brings it back when ticked again', async () => {
+    const page = await signedIn(browser, base, ADMIN, { timezoneId: 'UTC' });
+    await page.goto('/dashboard/posts/new');
+    await page.getByLabel('Title').fill('Composer e2e: untick and tick again');
+    await page.getByLabel('Content').fill('The shared text.');
+    const mastodonBox = page
+      .getByRole('group', { name: 'Channels' })
+      .getByRole('checkbox', { name: /· Mastodon/ });
+    await mastodonBox.check();
+    const panel = page.getByRole('tabpanel', { name: /Mastodon/ });
+    await panel.getByRole('checkbox', { name: /Write a different text/ }).check();
+    await panel.getByLabel(/^Text for /).fill('Written for Mastodon alone.');
+    await mastodonBox.uncheck();
+    await panel.waitFor({ state: 'detached' });
+    await mastodonBox.check();
+    expect(await panel.getByRole('checkbox', { name: /Write a different text/ }).isChecked()).toBe(
+      true,
+    );
+    expect(await panel.getByLabel(/^Text for /).inputValue()).toBe('Written for Mastodon alone.');
+    await page.context().close();
+  });
+
   it('wraps a long handle in the Channels box between its parts, never inside a word', async () => {
     const page = await signedIn(browser, base, ADMIN, { width: 1280, timezoneId: 'UTC' });
     await page.goto('/dashboard/posts/new');

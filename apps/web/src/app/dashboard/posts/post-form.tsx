@@ -70,6 +70,9 @@ type ComposerProps = PostFormProps & {
   pending: boolean;
   error?: string;
   onWhenChange: (when: string) => void;
+  /** Versions of channels unticked since the page opened, by channel: ticked again, they return. */
+  unticked: ReadonlyMap<string, Variant>;
+  onUntick: (unticked: ReadonlyMap<string, Variant>) => void;
 };
 
 function Composer(props: ComposerProps) {
@@ -117,13 +120,24 @@ function Composer(props: ComposerProps) {
   );
   const setVariant = (index: number, variant: Variant) =>
     setDraft((d) => ({ ...d, variants: d.variants.map((v, i) => (i === index ? variant : v)) }));
-  const toggle = (channelId: string, on: boolean) =>
-    setDraft((d) => ({
-      ...d,
-      variants: on
-        ? [...d.variants, variantOf(channelId)]
-        : d.variants.filter((v) => v.channelId !== channelId || v.locked),
-    }));
+  // An unticked channel's version is kept while the page lives: its own text, media, thread
+  // and first comment come back when it is ticked again, instead of being lost to a misclick.
+  const toggle = (channelId: string, on: boolean) => {
+    const unticked = new Map(props.unticked);
+    if (on) {
+      const kept = unticked.get(channelId) ?? variantOf(channelId);
+      unticked.delete(channelId);
+      setDraft((d) => ({ ...d, variants: [...d.variants, kept] }));
+    } else {
+      const leaving = draft.variants.find((v) => v.channelId === channelId && !v.locked);
+      if (leaving) unticked.set(channelId, leaving);
+      setDraft((d) => ({
+        ...d,
+        variants: d.variants.filter((v) => v.channelId !== channelId || v.locked),
+      }));
+    }
+    props.onUntick(unticked);
+  };
   // A locked channel's text went out already: no counter for it under the shared text.
   const shared = chosen.filter((v) => !v.override && !v.locked);
   const contentError = fields.content;
@@ -292,6 +306,7 @@ export function PostForm({ post, media, moreMedia, channels, submits, zone }: Po
   );
   // Drawn anew when the saved post arrives from the server (a refusal leaves it as typed).
   const formRef = useUnsavedChanges(post?.updatedAt ?? '');
+  const [unticked, setUnticked] = useState<ReadonlyMap<string, Variant>>(() => new Map());
   return (
     <form {...form} className="form composer" key={post?.updatedAt} ref={formRef}>
       {post && <input type="hidden" name="id" value={post.id} />}
@@ -319,6 +334,8 @@ export function PostForm({ post, media, moreMedia, channels, submits, zone }: Po
         pending={pending}
         error={result.error}
         onWhenChange={setWhen}
+        unticked={unticked}
+        onUntick={setUnticked}
       >
         <Field
           label="Tags"
