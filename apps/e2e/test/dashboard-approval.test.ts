@@ -120,20 +120,29 @@ describe('approval in the dashboard', () => {
     await member.goto('/dashboard/posts/new');
     await member.getByRole('heading', { name: 'New post', level: 1 }).waitFor();
     expect(await member.getByRole('button', { name: 'Schedule', exact: true }).count()).toBe(0);
-    // A time already past: the draft is kept (its page opens) and the refusal says why.
+    // A time already past is refused before anything is saved: beside the field, with
+    // everything typed kept on the new post's form, as on a draft's page.
     const early = `${TITLE}, too early`;
     await member.getByLabel('Title').fill(early);
-    await member.getByLabel('Publish at, once approved').fill('2020-01-01T09:00');
+    await member.getByLabel('Content').fill('Written before the refusal.');
+    const wish = member.getByLabel('Publish at, once approved');
+    await wish.fill('2020-01-01T09:00');
     await member.getByRole('button', { name: 'Submit for approval' }).click();
-    await member
-      .getByRole('status')
-      .getByText(`Saved “${early}” as a draft, but it was not submitted:`, { exact: false })
-      .waitFor();
-    await member.waitForURL(/\/dashboard\/posts\/post_/);
-    const kept = member.url().split('/').at(-1) ?? '';
-    expect((await callApi(memberKey, 'GET', `/api/content/posts/${kept}`)).json.data.status).toBe(
-      'draft',
+    await member.getByRole('status').getByText('must be in the future', { exact: false }).waitFor();
+    await expect.poll(() => wish.getAttribute('aria-invalid')).toBe('true');
+    const why = (await wish.getAttribute('aria-describedby'))?.split(' ') ?? [];
+    const beside = await Promise.all(why.map((id) => member.locator(`[id="${id}"]`).textContent()));
+    expect(beside.join(' ')).toMatch(/must be in the future/);
+    expect(new URL(member.url()).pathname).toBe('/dashboard/posts/new');
+    expect(await wish.inputValue()).toBe('2020-01-01T09:00');
+    expect(await member.getByLabel('Title').inputValue()).toBe(early);
+    expect(await member.getByLabel('Content').inputValue()).toBe('Written before the refusal.');
+    const saved = await callApi(
+      memberKey,
+      'GET',
+      `/api/content/posts?q=${encodeURIComponent(early)}`,
     );
+    expect(saved.json.data).toEqual([]);
 
     await member.goto('/dashboard/posts/new');
     const title = `${TITLE}, written`;

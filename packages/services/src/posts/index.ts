@@ -1,6 +1,7 @@
 export { listPosts } from './list';
 export { publishDuePosts } from './publish';
 export { getPost } from './records';
+export { requireFutureSchedule } from './rules';
 export { deletePost } from './remove';
 export { POST_TRANSITIONS, statusChangesOf } from './transitions';
 export { createPost, validatePost } from './create';

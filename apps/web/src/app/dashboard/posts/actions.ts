@@ -1,6 +1,7 @@
 'use server';
 
 import { toApiError } from '@chorus/api';
+import { requireFutureSchedule } from '@chorus/services';
 import { ZPostStatus, type Issue, type PostStatus, ZTargetInput } from '@chorus/validators';
 import { z } from 'zod';
 import { inDashboardWords } from '~/components/api-words';
@@ -127,11 +128,22 @@ async function submitting(caller: DashboardCaller, form: FormData, id: string) {
   return true;
 }
 
+/**
+ * A time already past, wished for a submission, is refused before anything is written (the
+ * submission would refuse it after the save): beside the time field, everything typed kept. A
+ * new post's draft saved first would open on a page without the wished time.
+ */
+function wishAhead(form: FormData) {
+  const at = when(form);
+  if (form.get('intent') === 'submit' && at) requireFutureSchedule(new Date(at), new Date());
+}
+
 export async function createPost(_: ActionResult, form: FormData): Promise<ActionResult> {
   const input = postForm(form);
   if (!input.success) return malformed();
   const refused = refusedNamingChannels(form, input.data.targets);
   return act({ ...on(PATH), refused }, async (caller) => {
+    wishAhead(form);
     const { data } = await caller.posts.create({ ...input.data, ...scheduling(form) });
     const location = `${PATH}/${data.id}`;
     try {
@@ -161,6 +173,7 @@ export async function updatePost(_: ActionResult, form: FormData): Promise<Actio
   if (!id.success || !input.success) return malformed();
   const refused = refusedNamingChannels(form, input.data.targets);
   return act({ ...on(`${PATH}/${id.data}`), refused }, async (caller) => {
+    wishAhead(form);
     const { data } = await caller.posts.update({ id: id.data, ...input.data, ...scheduling(form) });
     // A refused submission leaves the saved post, which the pages show.
     try {
