@@ -293,6 +293,32 @@ describe('approval in the dashboard', () => {
     }
   });
 
+  it('an admin’s Approve of a pending post they edited saves the edit with it', async () => {
+    const title = `${TITLE}, fixed by the admin`;
+    const draft = await callApi(memberKey, 'POST', '/api/content/posts', {
+      title,
+      content: 'Teh member’s text.',
+    });
+    expect(draft.status).toBe(201);
+    const id = draft.json.data.id as string;
+    expect((await callApi(memberKey, 'POST', `/api/content/posts/${id}/submit`, {})).status).toBe(
+      200,
+    );
+    const admin = await signedIn(browser, base, ADMIN);
+    await admin.goto(`/dashboard/posts/${id}`);
+    const status = admin.getByRole('region', { name: 'Status' });
+    await status.getByRole('button', { name: `Approve “${title}”`, exact: true }).waitFor();
+    await admin
+      .getByRole('region', { name: 'Content' })
+      .getByLabel('Content')
+      .fill('The member’s text.');
+    await status.getByRole('button', { name: `Save and approve “${title}”`, exact: true }).click();
+    await admin.getByRole('status').getByText(`Approved “${title}”`, { exact: false }).waitFor();
+    const post = (await callApi(key, 'GET', `/api/content/posts/${id}`)).json.data;
+    expect([post.status, post.content]).toEqual(['published', 'The member’s text.']);
+    await admin.context().close();
+  });
+
   it.each([1280, 375])('axe finds no serious or critical violation at %i px', async (width) => {
     const admin = await signedIn(browser, base, ADMIN, { width });
     await admin.goto('/dashboard/posts/approvals');

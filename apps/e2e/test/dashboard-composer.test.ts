@@ -306,6 +306,81 @@ describe('the composer', () => {
     await page.context().close();
   });
 
+  it('the Status panel’s buttons save what the composer holds with their change: Publish now sends the typed text', async () => {
+    const channelId = (await api('GET', '/api/content/channels?integrationId=mastodon')).json
+      .data[0].id as string;
+    const stamp = Date.now();
+    const draft = await api('POST', '/api/content/posts', {
+      title: `Composer e2e: saved title ${stamp}`,
+      content: `The saved text ${stamp}.`,
+      targets: [{ channelId }],
+    });
+    expect(draft.status).toBe(201);
+    const id = draft.json.data.id as string;
+    const page = await signedIn(browser, base, ADMIN, { timezoneId: 'UTC' });
+    await page.goto(`/dashboard/posts/${id}`);
+    const status = page.getByRole('region', { name: 'Status' });
+    const content = page.getByRole('region', { name: 'Content' });
+    // Nothing typed yet: the button says what it does, to the post as saved.
+    await status.getByRole('button', { name: 'Publish now', exact: true }).waitFor();
+    const title = `Composer e2e: typed title ${stamp}`;
+    const typed = `The typed text ${stamp}.`;
+    await content.getByLabel('Title').fill(title);
+    await content.getByLabel('Content').fill(typed);
+    // Typed, it says it saves them first; its dialog names what goes out.
+    await status.getByRole('button', { name: 'Save and publish now', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Publish this post now?' });
+    await dialog.getByText(`“${title}” goes out now to `, { exact: false }).waitFor();
+    await dialog.getByText('Your changes below are saved first', { exact: false }).waitFor();
+    await dialog.getByRole('button', { name: 'Save and publish now', exact: true }).click();
+    await page.getByRole('status').getByText(`“${title}”`, { exact: false }).waitFor();
+    // The network got what the composer showed, never the text saved before.
+    await expect
+      .poll(() => mastodon.published().map((s) => s.text), { timeout: 30_000 })
+      .toContain(typed);
+    expect(mastodon.published().some((s) => s.text.includes(`The saved text ${stamp}`))).toBe(
+      false,
+    );
+    const post = (await api('GET', `/api/content/posts/${id}`)).json.data;
+    expect([post.title, post.content]).toEqual([title, typed]);
+    await page.context().close();
+  });
+
+  it('Move back to draft keeps what was typed in the composer, saved with the change', async () => {
+    const stamp = Date.now();
+    const scheduled = await api('POST', '/api/content/posts', {
+      title: `Composer e2e: back to draft ${stamp}`,
+      content: 'Scheduled words.',
+      status: 'scheduled',
+      scheduledAt: new Date(Date.now() + 5 * 86_400_000).toISOString(),
+    });
+    expect(scheduled.status).toBe(201);
+    const id = scheduled.json.data.id as string;
+    const page = await signedIn(browser, base, ADMIN, { timezoneId: 'UTC' });
+    await page.goto(`/dashboard/posts/${id}`);
+    const content = page.getByRole('region', { name: 'Content' });
+    const typed = `Rewritten while scheduled ${stamp}.`;
+    await content.getByLabel('Content').fill(typed);
+    await page
+      .getByRole('region', { name: 'Status' })
+      .getByRole('button', { name: 'Save and move back to draft', exact: true })
+      .click();
+    await page
+      .getByRole('status')
+      .getByText(`“Composer e2e: back to draft ${stamp}” is a draft again.`)
+      .waitFor();
+    const post = (await api('GET', `/api/content/posts/${id}`)).json.data;
+    expect([post.status, post.content]).toEqual(['draft', typed]);
+    // The page shows the draft as saved: the text stays, and nothing is left unsaved.
+    await content.getByRole('button', { name: 'Schedule', exact: true }).waitFor();
+    expect(await content.getByLabel('Content').inputValue()).toBe(typed);
+    await page
+      .getByRole('region', { name: 'Status' })
+      .getByRole('button', { name: 'Publish now', exact: true })
+      .waitFor();
+    await page.context().close();
+  });
+
   it('keeps a channel’s own text when it is unticked, and brings it back when ticked again', async () => {
     const page = await signedIn(browser, base, ADMIN, { timezoneId: 'UTC' });
     await page.goto('/dashboard/posts/new');

@@ -10,6 +10,7 @@ import { failed, malformed, succeeded, text, type ActionResult } from '~/server/
 import { accountZone } from '~/server/account-zone';
 import type { DashboardCaller } from '~/server/dashboard';
 import { formError } from '~/server/form-errors';
+import { approvedIn } from './approval/approved';
 import { refusedNamingChannels } from './refusal-channels';
 
 const PATH = '/dashboard/posts';
@@ -92,15 +93,23 @@ const postForm = (form: FormData) =>
 const when = (form: FormData) => text(form, 'scheduledAt') || undefined;
 
 /**
+ * The changes of status the post page's Status panel makes through the composer's form, with
+ * what it holds: its unsaved changes are saved in the same change (docs/dashboard.md).
+ */
+const ZStatusIntent = z.enum(['draft', 'published', 'archived']);
+
+/**
  * The composer's Schedule (or Reschedule) button: the post is written straight into
  * `scheduled`, with its text, in one change; Next free slot lets the API choose the time
- * (`schedule: "next_slot"`), the time field left aside.
+ * (`schedule: "next_slot"`), the time field left aside. A Status panel button writes its
+ * status the same way.
  */
 function scheduling(form: FormData) {
   const intent = form.get('intent');
   if (intent === 'schedule') return { status: 'scheduled' as const, scheduledAt: when(form) };
   if (intent === 'queue') return { schedule: 'next_slot' as const };
-  return {};
+  const status = ZStatusIntent.safeParse(intent);
+  return status.success ? { status: status.data } : {};
 }
 
 /** What a toast says of a post put in its next free slot: when, on the account's clock. */
@@ -175,16 +184,21 @@ export async function updatePost(_: ActionResult, form: FormData): Promise<Actio
   return act({ ...on(`${PATH}/${id.data}`), refused }, async (caller) => {
     wishAhead(form);
     const { data } = await caller.posts.update({ id: id.data, ...input.data, ...scheduling(form) });
-    // A refused submission leaves the saved post, which the pages show.
+    const intent = form.get('intent');
+    // A refused submission or approval leaves the saved post, which the pages show.
     try {
       if (await submitting(caller, form, data.id)) {
         return `Submitted “${data.title}” for approval.`;
       }
+      if (intent === 'approve') {
+        return approvedIn((await caller.posts.approve({ id: data.id })).data);
+      }
     } catch (error) {
       return failed(error);
     }
-    if (form.get('intent') === 'queue') return scheduledFor(caller, data);
-    const done = form.get('intent') === 'schedule' ? 'Scheduled' : 'Saved';
+    if (intent === 'queue') return scheduledFor(caller, data);
+    if (ZStatusIntent.safeParse(intent).success) return DONE[data.status](data.title);
+    const done = intent === 'schedule' ? 'Scheduled' : 'Saved';
     return `${done} “${data.title}”.`;
   });
 }

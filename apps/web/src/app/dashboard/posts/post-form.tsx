@@ -7,6 +7,7 @@ import { Field, SelectField } from '~/components/field';
 import { useFormAction } from '~/components/use-form-action';
 import { fromInputIn, inputIn } from '~/components/zone-dates';
 import { createPost, updatePost } from './actions';
+import { channelInWords } from './channel-badge';
 import { ChannelPicker } from './composer/channel-picker';
 import { Counter, countsSpoken } from './composer/counter';
 import {
@@ -22,7 +23,7 @@ import {
   type Variant,
 } from './composer/draft';
 import { LockedVariant } from './composer/locked-variant';
-import { useReportBlocked } from './composer/problems';
+import { useReportComposer } from './composer/composer-state';
 import { composerStep } from './composer/step';
 import { SubmitBar } from './composer/submit-bar';
 import { useNextSlot } from './composer/use-next-slot';
@@ -42,6 +43,8 @@ type PostFormProps = {
   submits?: boolean;
   /** The account's time zone: the time field is read and written on its clock. */
   zone: string;
+  /** The form's id, for buttons elsewhere on the page that submit it (the Status panel's). */
+  id?: string;
 };
 
 /** Channels can change while the post has not gone out (the API refuses it after). */
@@ -70,6 +73,8 @@ type ComposerProps = PostFormProps & {
   pending: boolean;
   error?: string;
   onWhenChange: (when: string) => void;
+  /** Told after each change of what the composer draws (the form's unsaved state may change). */
+  onDraw: () => void;
   /** Versions of channels unticked since the page opened, by channel: ticked again, they return. */
   unticked: ReadonlyMap<string, Variant>;
   onUntick: (unticked: ReadonlyMap<string, Variant>) => void;
@@ -138,6 +143,10 @@ function Composer(props: ComposerProps) {
     }
     props.onUntick(unticked);
   };
+  // What the composer draws from its state (the targets' hidden field) may differ from the
+  // post as saved only once drawn.
+  const { onDraw } = props;
+  useEffect(() => onDraw(), [draft, onDraw]);
   // A locked channel's text went out already: no counter for it under the shared text.
   const shared = chosen.filter((v) => !v.override && !v.locked);
   const contentError = fields.content;
@@ -146,7 +155,10 @@ function Composer(props: ComposerProps) {
     : issues.length > 0
       ? `Fix ${issues.length === 1 ? 'this' : `these ${issues.length} problems`} first: ${issues.map((i) => i.message).join(' ')}`
       : null;
-  useReportBlocked(blocked);
+  useReportComposer({
+    blocked,
+    channels: chosen.map((v) => channelInWords(channelById.get(v.channelId))),
+  });
   return (
     <>
       {editable && (
@@ -286,7 +298,8 @@ function repeatOptions(current: string | null) {
  * channels it goes to with a version per channel, each counted as its network counts it and
  * checked by the server as the user types. A refusal keeps what was typed and checked.
  */
-export function PostForm({ post, media, moreMedia, channels, submits, zone }: PostFormProps) {
+export function PostForm(props: PostFormProps) {
+  const { post, media, moreMedia, channels, submits, zone } = props;
   const router = useRouter();
   // The time field holds the account's clock; the action takes an instant.
   const prepare = (form: FormData) => {
@@ -305,10 +318,18 @@ export function PostForm({ post, media, moreMedia, channels, submits, zone }: Po
     post?.scheduledAt ? inputIn(post.scheduledAt, zone) : '',
   );
   // Drawn anew when the saved post arrives from the server (a refusal leaves it as typed).
-  const formRef = useUnsavedChanges(post?.updatedAt ?? '');
+  const { ref, unsaved, recheck } = useUnsavedChanges(post?.updatedAt ?? '');
   const [unticked, setUnticked] = useState<ReadonlyMap<string, Variant>>(() => new Map());
+  useReportComposer({ unsaved, pending });
   return (
-    <form {...form} className="form composer" key={post?.updatedAt} ref={formRef}>
+    <form
+      {...form}
+      onInput={recheck}
+      id={props.id}
+      className="form composer"
+      key={post?.updatedAt}
+      ref={ref}
+    >
       {post && <input type="hidden" name="id" value={post.id} />}
       <Field
         label="Title"
@@ -334,6 +355,7 @@ export function PostForm({ post, media, moreMedia, channels, submits, zone }: Po
         pending={pending}
         error={result.error}
         onWhenChange={setWhen}
+        onDraw={recheck}
         unticked={unticked}
         onUntick={setUnticked}
       >

@@ -12,11 +12,10 @@ import { ActivityList } from '../approval/activity-list';
 import { ApprovalControls } from '../approval/approval-controls';
 import { RejectionNotice } from '../approval/rejection-notice';
 import { accountChannels } from '../channels';
-import { ProblemsProvider } from '../composer/problems';
+import { ComposerStateProvider } from '../composer/composer-state';
 import { readOnlyBecause } from '../composer/step';
 import { editorMedia } from '../editor-media';
 import { PostForm } from '../post-form';
-import { channelInWords } from '../channel-badge';
 import { PostStatusBadge } from '../post-status';
 import { PostView } from '../post-view';
 import { StatusActions } from '../status-actions';
@@ -28,6 +27,9 @@ export const dynamic = 'force-dynamic';
 export const metadata: Metadata = { title: 'Post' };
 
 type Params = Promise<{ id: string }>;
+
+/** The composer form's id: the Status panel's buttons submit it. */
+const COMPOSER = 'composer';
 
 export default async function PostPage(props: { params: Params }) {
   const { id } = await props.params;
@@ -50,8 +52,10 @@ export default async function PostPage(props: { params: Params }) {
   ]);
   const channels = new Map(channelList.map((c) => [c.id, c]));
   const readOnly = readOnlyBecause(post, may.submits, me.role === 'admin');
-  // The composer is shown: the post can be changed here, and by this user.
+  // The composer is shown: the post can be changed here, and by this user. The Status panel's
+  // buttons then submit its form, so that what is typed there goes with them.
   const editable = may.edit && !readOnly;
+  const composer = editable ? COMPOSER : undefined;
   return (
     <>
       <p className="small">
@@ -77,7 +81,7 @@ export default async function PostPage(props: { params: Params }) {
           />
         )}
       </div>
-      <ProblemsProvider>
+      <ComposerStateProvider>
         <section className="panel" aria-labelledby="post-status">
           <h2 id="post-status">Status</h2>
           <p>
@@ -90,13 +94,9 @@ export default async function PostPage(props: { params: Params }) {
           <SeriesOrigin post={post} />
           <RejectionNotice rejection={post.rejection} zone={zone} />
           {may.edit && (
-            <StatusActions
-              post={post}
-              next={statusChangesFor(post, may)}
-              channels={post.targets.map((t) => channelInWords(channels.get(t.channelId)))}
-            />
+            <StatusActions post={post} next={statusChangesFor(post, may)} composer={composer} />
           )}
-          <ApprovalControls post={post} canDecide={may.decide} />
+          <ApprovalControls post={post} canDecide={may.decide} composer={composer} />
           {may.edit && readOnly && <p className="small muted">{readOnly}</p>}
           <p className="small muted">
             <ZoneNote zone={zone} />
@@ -117,6 +117,7 @@ export default async function PostPage(props: { params: Params }) {
           )}
           {editable ? (
             <PostForm
+              id={COMPOSER}
               post={post}
               media={media}
               moreMedia={more}
@@ -128,7 +129,7 @@ export default async function PostPage(props: { params: Params }) {
             <PostView post={post} media={media} />
           )}
         </section>
-      </ProblemsProvider>
+      </ComposerStateProvider>
       <ActivityList caller={caller} id={post.id} channels={channels} zone={zone} />
       {(dueSoon(post) || post.status === 'publishing') && <AutoRefresh seconds={5} />}
     </>

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { malformed, text, type ActionResult } from '~/server/action-result';
 import { act } from '~/server/action';
+import { approvedIn } from './approved';
 
 const PATH = '/dashboard/posts';
 // The list, each post's page and the queue show what these actions change.
@@ -14,8 +15,7 @@ export async function approvePost(_: ActionResult, form: FormData): Promise<Acti
   if (!id.success) return malformed();
   return act(on(id.data), async (caller) => {
     const { data } = await caller.posts.approve({ id: id.data });
-    const outcome = data.status === 'scheduled' ? 'scheduled' : 'publishing now';
-    return `Approved “${data.title}”: ${outcome}.`;
+    return approvedIn(data);
   });
 }
 

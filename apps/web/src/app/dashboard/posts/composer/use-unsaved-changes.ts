@@ -1,6 +1,6 @@
 'use client';
 
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { leavesForAppPage } from './leaves-page';
 
 const ASK = 'Leave this page? Your changes to this post are not saved.';
@@ -12,6 +12,10 @@ const snapshot = (form: HTMLFormElement) =>
       [name, typeof value === 'string' ? value : value.name].join('='),
     ),
   );
+
+/** Whether the form differs from its fields as last saved. */
+const differs = (form: HTMLFormElement | null, baseline: { fields: string } | null) =>
+  !!form && !!baseline && snapshot(form) !== baseline.fields;
 
 /**
  * The part of the Navigation API read here (not yet in TypeScript's DOM types): Chromium and
@@ -32,25 +36,29 @@ interface TraversalEvent extends Event {
  * without unloading anything (the Navigation API's `navigate` event, cancelable for such a
  * step once the page has been used; no `beforeunload` fires for it). Changed means the form
  * differs from the post as last saved (`saved`, a change when a save answered), so typing then
- * undoing it asks nothing; a refused save keeps the changes unsaved. The answer is the form's ref.
+ * undoing it asks nothing; a refused save keeps the changes unsaved. `ref` goes on the form;
+ * `unsaved` says whether it holds changes now, as of the last `recheck` (the form calls it on
+ * each input, the composer after each change of what it draws itself).
  */
 export function useUnsavedChanges(saved: string) {
   const form = useRef<HTMLFormElement | null>(null);
   const baseline = useRef<{ saved: string; fields: string } | null>(null);
+  const [unsaved, setUnsaved] = useState(false);
+  const recheck = useCallback(() => setUnsaved(differs(form.current, baseline.current)), []);
   // The form is drawn anew after each save (a refusal leaves it as it is): its first drawing
   // after a save is the baseline.
-  const remember = useCallback(
+  const ref = useCallback(
     (element: HTMLFormElement | null) => {
       form.current = element;
       if (element && baseline.current?.saved !== saved) {
         baseline.current = { saved, fields: snapshot(element) };
+        setUnsaved(false);
       }
     },
     [saved],
   );
   useEffect(() => {
-    const changed = () =>
-      !!form.current && !!baseline.current && snapshot(form.current) !== baseline.current.fields;
+    const changed = () => differs(form.current, baseline.current);
     const onBeforeUnload = (event: BeforeUnloadEvent) => {
       if (!changed()) return;
       event.preventDefault();
@@ -87,5 +95,5 @@ export function useUnsavedChanges(saved: string) {
       navigation?.removeEventListener('navigate', onTraverse);
     };
   }, []);
-  return remember;
+  return { ref, unsaved, recheck };
 }
