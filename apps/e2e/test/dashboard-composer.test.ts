@@ -428,7 +428,7 @@ describe('the composer', () => {
             drawn.push('');
             top = rect.top;
           }
-          drawn[drawn.length - 1] += text[i];
+          drawn[drawn.length - 1] = `${drawn.at(-1) ?? ''}${text.charAt(i)}`;
         }
       }
       return drawn.map((line) => line.trim());
