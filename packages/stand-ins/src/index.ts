@@ -15,3 +15,4 @@ export * from './dropbox';
 export * from './google';
 export * from './canva';
 export * from './figma';
+export * from './hostile';

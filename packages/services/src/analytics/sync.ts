@@ -10,6 +10,7 @@ import {
 } from '@chorus/db';
 import { ZDay, ZTrackedEventType, type TrackedEventType } from '@chorus/validators';
 import { z } from 'zod';
+import { AnswerTooLarge, readAnswerText } from '../shared/answer-body';
 import { newId } from '../shared/ids';
 import { CATALOGUE, findEntry } from '../integrations/catalogue';
 import { readCredentials } from '../integrations/connections';
@@ -24,7 +25,6 @@ type Env = Record<string, string | undefined>;
 /** Days read back at every sync: platforms revise recent figures. */
 export const SYNC_WINDOW_DAYS = 30;
 const TIMEOUT_MS = 10_000;
-const MAX_ANSWER_BYTES = 5 * 1024 * 1024;
 /** Keys per `in (…)` list, well under PostgreSQL's 65,535 parameters. */
 const CHUNK = 5000;
 
@@ -85,11 +85,13 @@ async function fetchFigures(url: string, accessToken: string, today: string): Pr
   });
   if (res.status === 401) throw new TokenRefused();
   if (res.status !== 200) throw new Error(`the metrics endpoint answered ${res.status}`);
-  const declared = Number(res.headers.get('content-length') ?? 0);
-  if (declared > MAX_ANSWER_BYTES) throw new Error('the metrics answer is too large');
-  const text = await res.text();
-  if (Buffer.byteLength(text) > MAX_ANSWER_BYTES)
-    throw new Error('the metrics answer is too large');
+  let text: string;
+  try {
+    text = await readAnswerText(res);
+  } catch (error) {
+    if (error instanceof AnswerTooLarge) throw new Error('the metrics answer is too large');
+    throw error;
+  }
   return figuresOf(JSON.parse(text));
 }
 

@@ -1,6 +1,7 @@
 import { and, eq, mastodonApps, type Db } from '@chorus/db';
 import { cleanMessage } from '@chorus/validators';
 import { serviceFetch, serviceUrlRefused } from '../publishing/service-url';
+import { AnswerTooLarge, inWords, readAnswerStart, readAnswerText } from '../shared/answer-body';
 import { AppError } from '../shared/errors';
 import { TargetRefused } from '../webhooks/targets';
 import type { OAuthEntry } from './catalogue';
@@ -81,6 +82,25 @@ export async function registeredApp(db: Db, instanceUrl: string, redirectUri: st
     : null;
 }
 
+/**
+ * The instance's answer to registering Chorus: its JSON object, read under the cap of every
+ * answer (a refusal's only for its start); {} when it is not one or breaks off.
+ */
+async function registration(instanceUrl: string, res: Response): Promise<Record<string, unknown>> {
+  try {
+    const parsed: unknown = JSON.parse(
+      res.ok ? await readAnswerText(res) : await readAnswerStart(res),
+    );
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
+  } catch (error) {
+    if (!(error instanceof AnswerTooLarge)) return {};
+    throw new AppError(
+      'integration_unreachable',
+      `The instance ${instanceUrl} answered with more than ${inWords(error.limit)}.`,
+    );
+  }
+}
+
 /** Our app on the instance for this callback URL: the one registered before, else a new one. */
 export async function instanceApp(db: Db, instanceUrl: string, redirectUri: string) {
   const known = await registeredApp(db, instanceUrl, redirectUri);
@@ -104,7 +124,7 @@ export async function instanceApp(db: Db, instanceUrl: string, redirectUri: stri
     if (error instanceof TargetRefused) throw serviceUrlRefused(error);
     throw new AppError('integration_unreachable', `The instance ${instanceUrl} cannot be reached.`);
   }
-  const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+  const body = await registration(instanceUrl, res);
   const clientId = typeof body.client_id === 'string' ? body.client_id : '';
   const clientSecret = typeof body.client_secret === 'string' ? body.client_secret : '';
   if (!res.ok || !clientId || !clientSecret) {

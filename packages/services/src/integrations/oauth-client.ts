@@ -3,6 +3,7 @@ import { cleanLine, type ConnectionMeta } from '@chorus/validators';
 import { z } from 'zod';
 import type { JsonPath, OAuthEntry } from './catalogue';
 import { serviceFetch } from '../publishing/service-url';
+import { readAnswerStart, readAnswerText } from '../shared/answer-body';
 import { TargetRefused } from '../webhooks/targets';
 import type { ConfiguredProvider, ProviderSettings } from './settings';
 
@@ -67,9 +68,13 @@ function authenticateClient(
   }
 }
 
-/** Token responses are JSON (RFC 6749 §5.1), though some providers still answer a form. */
+/**
+ * Token responses are JSON (RFC 6749 §5.1), though some providers still answer a form. Read
+ * under the cap of every answer (shared/answer-body.ts): past it, `AnswerTooLarge`; an error's
+ * only for its start, which holds its `error` code.
+ */
 async function readPayload(res: Response): Promise<Record<string, unknown>> {
-  const text = await res.text();
+  const text = res.ok ? await readAnswerText(res) : await readAnswerStart(res);
   try {
     const parsed: unknown = JSON.parse(text);
     return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};

@@ -1,3 +1,10 @@
+import {
+  ANSWER_LIMIT,
+  AnswerTooLarge,
+  inWords,
+  readAnswerStart,
+  readAnswerText,
+} from '../shared/answer-body';
 import { TargetRefused } from '../webhooks/targets';
 import type { ClassifiedError } from './provider';
 import { serviceFetch } from './service-url';
@@ -10,8 +17,6 @@ import { serviceFetch } from './service-url';
  */
 
 const DEFAULT_TIMEOUT_MS = 30_000;
-/** The most of an error body kept (a network's message, never a whole page). */
-const MAX_ERROR_BODY = 8 * 1024;
 
 /** Node's codes for a connection that failed before any byte of the request was sent. */
 const NOT_SENT = new Set([
@@ -31,7 +36,7 @@ export class NetworkError extends Error {
       /** The network's HTTP status; absent when it never answered. */
       status?: number;
       headers?: Headers;
-      /** The answer's body (truncated), JSON-parsed when it was JSON. */
+      /** The start of the answer's body (shared/answer-body.ts), JSON-parsed when it was JSON. */
       body?: unknown;
       /** False only when the request certainly never reached the network. */
       sent: boolean;
@@ -59,7 +64,7 @@ function causeCode(error: unknown): string | undefined {
 }
 
 async function readErrorBody(res: Response): Promise<unknown> {
-  const text = (await res.text().catch(() => '')).slice(0, MAX_ERROR_BODY);
+  const text = await readAnswerStart(res);
   try {
     return JSON.parse(text) as unknown;
   } catch {
@@ -118,6 +123,29 @@ export async function networkFetch(
     sent: true,
     wire: `${new URL(url).host} answered ${res.status}`,
   });
+}
+
+/**
+ * A successful answer's JSON body (null when empty), read under the cap of every answer
+ * (shared/answer-body.ts). Larger is a `NetworkError` without a status: the request was sent and
+ * may have been acted on, and what the network answered is unknown (an unknown outcome, as for
+ * a connection lost before the answer), never the network's refusal.
+ */
+export async function readAnswer(res: Response, url: string | URL): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readAnswerText(res, ANSWER_LIMIT);
+  } catch (error) {
+    if (!(error instanceof AnswerTooLarge)) throw error;
+    throw new NetworkError(
+      `The network's answer was too large to read (over ${inWords(error.limit)}).`,
+      {
+        sent: true,
+        wire: `${new URL(url).host} answered ${res.status} with more than ${inWords(error.limit)}: not read`,
+      },
+    );
+  }
+  return text === '' ? null : (JSON.parse(text) as unknown);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { networkFetch } from '../../http';
+import { networkFetch, readAnswer } from '../../http';
 import type { ProviderContext } from '../../provider';
 
 /** The request (and the fetch options the DOM types lack) a network call is made with. */
@@ -21,12 +21,7 @@ export async function requestJson(url: string, init: NetworkInit = {}) {
     headers: json === undefined ? headers : { 'content-type': 'application/json', ...headers },
     body: json === undefined ? rest.body : JSON.stringify(json),
   });
-  const text = await res.text();
-  return {
-    status: res.status,
-    headers: res.headers,
-    data: text === '' ? null : (JSON.parse(text) as unknown),
-  };
+  return { status: res.status, headers: res.headers, data: await readAnswer(res, url) };
 }
 
 /**

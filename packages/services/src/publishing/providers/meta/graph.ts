@@ -1,5 +1,5 @@
 import { z, type ZodType } from 'zod';
-import { networkFetch } from '../../http';
+import { networkFetch, readAnswer } from '../../http';
 import { multipartBody, type MultipartFile } from '../common/multipart';
 import { ProviderError } from '../common/provider-error';
 import type { DiscoveredChannel, ProviderContext, ProviderCredentials } from '../../provider';
@@ -104,7 +104,7 @@ export class Graph {
         },
         signal: this.signal,
       });
-      return schema.parse(await res.json());
+      return schema.parse(await readAnswer(res, url));
     } catch (error) {
       throw safe ? new RetrySafe(error) : error;
     }
@@ -127,7 +127,7 @@ export async function tokenRequest(
 ): Promise<ProviderCredentials> {
   try {
     const res = await networkFetch(url, { method: 'GET', signal });
-    const { access_token, expires_in } = ZToken.parse(await res.json());
+    const { access_token, expires_in } = ZToken.parse(await readAnswer(res, url));
     return {
       accessToken: access_token,
       ...(expires_in ? { expiresAt: new Date(now + expires_in * 1000).toISOString() } : {}),
