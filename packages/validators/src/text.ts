@@ -64,22 +64,37 @@ export const singleLine = <T extends z.ZodType<string>>(schema: T) =>
   schema.refine((text) => !LINE.test(text), SINGLE_LINE_MESSAGE);
 
 /**
- * Text from a third party (a profile's name), kept as one clean line: control characters and
- * line breaks become spaces, runs of spaces one, and the ends are trimmed.
+ * The bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069), which
+ * reorder the text after them as it is shown: a name holding U+202E reads backwards, and
+ * drags what a page shows next to it along (Trojan Source). Marks (U+200E, U+200F) only
+ * set the direction of neutral characters and stay.
  */
-export const cleanLine = (text: string) =>
-  text
-    .replace(new RegExp(`${NUL.source}|${CONTROL.source}|${LINE.source}`, 'g'), ' ')
-    .replace(/ {2,}/g, ' ')
-    .trim();
+const BIDI_CONTROL = /[\u202A-\u202E\u2066-\u2069]/g;
+/** The Unicode line and paragraph separators: line breaks to a renderer. */
+const SEPARATOR = /[\u2028\u2029]/;
 
-// Bidirectional overrides and isolates (U+202A–U+202E, U+2066–U+2069): they reorder what
-// follows them as it is shown, so that "gnp.exe" after a U+202E reads "exe.png".
-const BIDI = /[\u202A-\u202E\u2066-\u2069]/g;
-// Line and paragraph separators, which some readers take as line breaks.
-const SEPARATOR = /[\u2028\u2029]/g;
+/**
+ * Text from a third party (a profile's name), kept as one clean line (oneLine: control
+ * characters and line breaks spaces, bidirectional controls dropped, a lone surrogate U+FFFD),
+ * runs of spaces one, the ends trimmed.
+ */
+export const cleanLine = (text: string) => oneLine(text).replace(/ {2,}/g, ' ').trim();
+
 // Half of a UTF-16 pair without its other half (JSON's "\ud800" reads as one): jsonb refuses it.
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const BREAKING = new RegExp(
+  `${NUL.source}|${CONTROL.source}|${LINE.source}|${SEPARATOR.source}`,
+  'g',
+);
+
+/**
+ * Third-party text made one line that PostgreSQL can store and a terminal or a page shows as
+ * it reads: a lone surrogate U+FFFD, bidirectional controls dropped, every control character
+ * and line break a space (cleanLine and cleanMessage, the one rule for both).
+ */
+const oneLine = (text: string) =>
+  text.replace(LONE_SURROGATE, '\uFFFD').replace(BIDI_CONTROL, '').replace(BREAKING, ' ');
+
 /** Shorter secrets are not looked for: they would match ordinary words. */
 const MIN_SECRET = 8;
 
@@ -101,13 +116,7 @@ export function cleanMessage(
   options: { secrets?: readonly string[]; max?: number } = {},
 ): string {
   const { secrets = [], max = MESSAGE_MAX } = options;
-  let clean = text
-    .replace(LONE_SURROGATE, '\uFFFD')
-    .replace(BIDI, '')
-    .replace(
-      new RegExp(`${NUL.source}|${CONTROL.source}|${LINE.source}|${SEPARATOR.source}`, 'g'),
-      ' ',
-    );
+  let clean = oneLine(text);
   const hidden = secrets
     .filter((secret) => secret.length >= MIN_SECRET)
     .flatMap((secret) => [secret, encodeURIComponent(secret)])
@@ -119,5 +128,27 @@ export function cleanMessage(
   const chars = Array.from(clean);
   if (chars.length <= max) return clean;
   const kept = chars.slice(0, max - 1).join('');
+  return `${kept.trimEnd()}…`;
+}
+
+/** Whether `text` holds a bidirectional control (an id never does). */
+export const hasBidiControl = (text: string) => text.search(BIDI_CONTROL) !== -1;
+
+/**
+ * `text` in at most `max` UTF-16 units (JavaScript's `length`): longer, it is cut at the last
+ * whole character (a grapheme: an emoji, a letter and its accents) that leaves room for `…`.
+ */
+export function clipLine(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let kept = '';
+  // Made here, not as the module loads: the dashboard's browsers load this module too.
+  const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+  // Only the first `max` units are read: the last grapheme there may be cut, and is dropped.
+  const parts = [...graphemes.segment(text.slice(0, max))].map((part) => part.segment);
+  parts.pop();
+  for (const part of parts) {
+    if (kept.length + part.length > max - 1) break;
+    kept += part;
+  }
   return `${kept.trimEnd()}…`;
 }

@@ -14,7 +14,6 @@ import {
   type RowOf,
 } from '@chorus/db';
 import {
-  cleanLine,
   NETWORK_LIMITS,
   type Channel,
   type ListChannelsQuery,
@@ -148,11 +147,11 @@ export async function saveDiscoveredChannels(
   }
   for (const found of discovered) {
     const id = known.get(found.externalId) ?? newId('chn');
-    // A network's names may hold NUL (which Postgres text refuses) or other control characters.
+    // Name and handle as discovery keeps them: clean lines of a sensible length (discover.ts).
     const values = {
       kind: found.kind,
-      name: cleanLine(found.name) || found.externalId,
-      handle: cleanLine(found.handle) || found.externalId,
+      name: found.name,
+      handle: found.handle,
       // Shown as an image by the dashboard and any client: an http(s) URL or nothing.
       avatarUrl: networkLink(found.avatarUrl, { integrationId, externalId: found.externalId }),
       credentials: found.credentials
