@@ -85,4 +85,62 @@ describe('a refusal in words', () => {
     expect(formError(noSlot)).toBe(`Next free slot: ${words}`);
     expect(failed(noSlot).fields?.schedule).toBe(words);
   });
+
+  it('says a transition, a resolve and a locked target as the dashboard does: no request path, no id', () => {
+    const target = '8c1f0a52-3d7e-4b8e-9a51-0f6f2d1c9e01';
+    const channel = '2b7d9e44-61aa-4f0e-8c3b-5d9a7e1f3c22';
+    const resolve = '(POST /api/content/posts/{id}/targets/{targetId}/resolve)';
+    // The API's own messages (services' posts/transitions.ts, posts/publish-now.ts and
+    // posts/targets.ts), kept for its clients.
+    const said = (code: 'invalid_status_transition' | 'target_locked', message: string) =>
+      formError(new AppError(code, message));
+    const cases: [ReturnType<typeof said>, string][] = [
+      [
+        said(
+          'invalid_status_transition',
+          'A draft post becomes pending_approval through POST /api/content/posts/{id}/submit.',
+        ),
+        'A draft goes for approval with Submit for approval, in the composer.',
+      ],
+      [
+        said(
+          'invalid_status_transition',
+          'A pending_approval post becomes published through POST /api/content/posts/{id}/approve.',
+        ),
+        'A post awaiting approval is scheduled or published when an admin approves it.',
+      ],
+      [
+        said(
+          'invalid_status_transition',
+          `2 targets of this post may already be on the network (unconfirmed: ${target}, ${channel}): resolve them first ${resolve}.`,
+        ),
+        'This post may already be on a network (a channel marked Unconfirmed): say whether it is there first, with Resolve… under Channels.',
+      ],
+      [
+        said(
+          'target_locked',
+          `2 targets are locked. Target ${target} (channel ${channel}) is published and is never sent again: it stays among the targets. Target ${channel} (channel ${target}) is unconfirmed and may already be on the network: what it sends (content, mediaIds, thread, firstComment) cannot change until it is resolved ${resolve}.`,
+        ),
+        'A channel the post went out on stays among its channels: it is never sent again. A channel marked Unconfirmed may already have the post: what it sends cannot change until you say whether it is there, with Resolve… under Channels.',
+      ],
+      [
+        said(
+          'target_locked',
+          `Target ${target} (channel ${channel}) is unconfirmed and may already be on the network: it stays among the targets until it is resolved ${resolve}.`,
+        ),
+        'A channel marked Unconfirmed may already have the post: it stays among its channels until you say whether it is there, with Resolve… under Channels.',
+      ],
+      [
+        said(
+          'target_locked',
+          `Target ${target} (channel ${channel}) is published and is never sent again: what it sends (content, mediaIds, thread, firstComment) cannot change.`,
+        ),
+        'What went out on a channel cannot change: it is never sent again.',
+      ],
+    ];
+    for (const [words, expected] of cases) {
+      expect(words).not.toMatch(/\/api\/|pending_approval|[0-9a-f]{8}-/);
+      expect(words).toBe(expected);
+    }
+  });
 });
