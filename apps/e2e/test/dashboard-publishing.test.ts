@@ -102,6 +102,46 @@ describe('a post’s page after publishing', () => {
     await page.context().close();
   });
 
+  it('Retry failed channels saves what the composer holds first: the network gets the typed text', async () => {
+    standIn.faults.inject(mastodonFaults.rejected('Validation failed: Text is not allowed'), {
+      method: 'POST',
+      path: '/api/v1/statuses',
+    });
+    const stamp = Date.now();
+    const title = `Publishing e2e: fixed before retry ${stamp}`;
+    const created = await api('POST', '/api/content/posts', {
+      title,
+      content: `The refused text ${stamp}.`,
+      status: 'published',
+      targets: [{ channelId: channel.id }],
+    });
+    expect(created.status).toBe(201);
+    const id = created.json.data.id as string;
+    await expect.poll(async () => (await postOf(id)).status, { timeout: 60_000 }).toBe('failed');
+
+    const page = await signedIn(browser, base, ADMIN);
+    await page.goto(`/dashboard/posts/${id}`);
+    const channels = page.getByRole('region', { name: 'Channels' });
+    await channels.getByRole('button', { name: 'Retry failed channels', exact: true }).waitFor();
+    const typed = `The fixed text ${stamp}.`;
+    await page.getByRole('region', { name: 'Content' }).getByLabel('Content').fill(typed);
+    const retry = channels.getByRole('button', { name: /retry failed channels$/i });
+    const name = await retry.textContent();
+    await retry.click();
+    await page.getByRole('status').getByText(`Sending “${title}” again`).waitFor();
+    // The network got what the composer showed, never the text saved before.
+    await expect
+      .poll(() => standIn.published().map((s) => s.text), { timeout: 60_000 })
+      .toContain(typed);
+    expect(standIn.published().some((s) => s.text.includes(`The refused text ${stamp}`))).toBe(
+      false,
+    );
+    // With the edit unsaved, the button said it saves it first.
+    expect(name).toBe('Save and retry failed channels');
+    expect((await api('GET', `/api/content/posts/${id}`)).json.data.content).toBe(typed);
+    await page.context().close();
+  });
+
   it('resolves an unconfirmed channel through its dialog', async () => {
     const created = await api('POST', '/api/content/posts', {
       title: 'Publishing e2e: unconfirmed',

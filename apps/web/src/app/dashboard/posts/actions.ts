@@ -185,7 +185,7 @@ export async function updatePost(_: ActionResult, form: FormData): Promise<Actio
     wishAhead(form);
     const { data } = await caller.posts.update({ id: id.data, ...input.data, ...scheduling(form) });
     const intent = form.get('intent');
-    // A refused submission or approval leaves the saved post, which the pages show.
+    // A refused submission, approval or retry leaves the saved post, which the pages show.
     try {
       if (await submitting(caller, form, data.id)) {
         return `Submitted “${data.title}” for approval.`;
@@ -193,6 +193,7 @@ export async function updatePost(_: ActionResult, form: FormData): Promise<Actio
       if (intent === 'approve') {
         return approvedIn((await caller.posts.approve({ id: data.id })).data);
       }
+      if (intent === 'retry') return sendingAgain((await caller.posts.retry({ id: data.id })).data);
     } catch (error) {
       return failed(error);
     }
@@ -246,13 +247,16 @@ export async function deletePost(_: ActionResult, form: FormData): Promise<Actio
   });
 }
 
+/** What a toast says of a failed post sent again. */
+const sendingAgain = (post: { title: string }) =>
+  `Sending “${post.title}” again to the channels that failed.`;
+
 /** Sends a failed post's failed targets again (published ones never go twice). */
 export async function retryPost(_: ActionResult, form: FormData): Promise<ActionResult> {
   const input = ZRetry.safeParse(Object.fromEntries(form));
   if (!input.success) return malformed();
   return act(on(`${PATH}/${input.data.id}`), async (caller) => {
-    const { data } = await caller.posts.retry(input.data);
-    return `Sending “${data.title}” again to the channels that failed.`;
+    return sendingAgain((await caller.posts.retry(input.data)).data);
   });
 }
 

@@ -103,7 +103,7 @@ export default async function PostPage(props: { params: Params }) {
           </p>
         </section>
         {post.targets.length > 0 && (
-          <PostTargets post={post} channels={channels} may={may} zone={zone} />
+          <PostTargets post={post} channels={channels} may={may} zone={zone} composer={composer} />
         )}
         <section className="panel" aria-labelledby="post-content">
           <h2 id="post-content">Content</h2>

@@ -1,10 +1,10 @@
 import { NETWORK_NAMES, type Channel, type Post, type Target } from '@chorus/validators';
 import Link from 'next/link';
-import { ActionButton } from '~/components/action-button';
 import { ZoneTime } from '~/components/zone-time';
 import type { PostAccess } from '~/server/post-access';
 import { retryPost } from '../actions';
 import { ChannelBadge, channelInWords } from '../channel-badge';
+import { StatusButton } from '../composer/status-button';
 import { ResolveDialog } from './resolve-dialog';
 import { targetLabel } from './target-label';
 
@@ -73,10 +73,12 @@ type PostTargetsProps = {
   may: Pick<PostAccess, 'retry' | 'resolve' | 'submits'>;
   /** The account's time zone, as the rest of the post's page. */
   zone: string;
+  /** The composer form's id, when the page shows the composer: Retry saves what it holds. */
+  composer?: string;
 };
 
 /** Where the post goes and how it went on each channel, with what can be done about it. */
-export function PostTargets({ post, channels, may, zone }: PostTargetsProps) {
+export function PostTargets({ post, channels, may, zone, composer }: PostTargetsProps) {
   const retryable = post.status === 'failed' && post.targets.some((t) => t.status === 'failed');
   return (
     <section className="panel" aria-labelledby="post-channels">
@@ -110,9 +112,17 @@ export function PostTargets({ post, channels, may, zone }: PostTargetsProps) {
         })}
       </ul>
       {retryable && may.retry && (
-        <ActionButton action={retryPost} values={{ id: post.id }} className="primary">
+        // What the composer holds goes out, saved first ("Save and retry failed channels"): once
+        // publishing, the page is read-only and an unsaved edit would be lost.
+        <StatusButton
+          composer={composer}
+          intent="retry"
+          action={retryPost}
+          values={{ id: post.id }}
+          className="primary"
+        >
           Retry failed channels
-        </ActionButton>
+        </StatusButton>
       )}
       {retryable && may.submits && (
         <p className="small muted">

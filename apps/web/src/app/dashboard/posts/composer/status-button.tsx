@@ -10,7 +10,7 @@ type StatusButtonProps = {
   label?: string;
   /** The composer form's id when the page shows the composer. */
   composer?: string;
-  /** What the composer's action does (its `intent`): a status, or `approve`. */
+  /** What the composer's action does (its `intent`): a status, `approve` or `retry`. */
   intent: string;
   /** Without a composer: the action alone, with hidden inputs that say what to act on. */
   action: (state: ActionResult, form: FormData) => Promise<ActionResult>;
