@@ -54,7 +54,10 @@ describe('an answer larger than any real one', () => {
     const res = await connect({ apiKey: 'a-token-of-the-instance' });
     expect(res.status).toBe(502);
     expect(res.json.error.code).toBe('integration_unreachable');
-    expect(res.json.error.message).toContain('too large to read (over 5 MiB)');
+    // It was reached, and answered too much: never "could not be reached".
+    expect(res.json.error.message).toBe(
+      `Mastodon at ${instance.url} answered more than Chorus reads (over 5 MiB).`,
+    );
     await hungUpEarly();
     expect(await h.db.select().from(integrationConnections)).toEqual([]);
   });

@@ -66,7 +66,7 @@ describe("a network's answer is read up to its cap", () => {
       // Acted on or not, the request's answer is unread: an unknown outcome, never a refusal.
       expect(classifyHttp(error).class).toBe('unknown_outcome');
       expect(classifyHttp(error).message).toBe(
-        "The network's answer was too large to read (over 5 MiB).",
+        'The network answered more than Chorus reads (over 5 MiB).',
       );
       await hungUpEarly();
     });

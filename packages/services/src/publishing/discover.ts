@@ -8,7 +8,9 @@ import {
 import { AppError } from '../shared/errors';
 import { assertServiceAllowed } from './service-url';
 import { providerContext } from './engine/settings';
+import { inWords } from '../shared/answer-body';
 import { classifyFailure, secretsOf } from './failure';
+import { NetworkError } from './http';
 import type { DiscoveredChannel, ProviderCredentials } from './provider';
 import { PROVIDERS } from './providers';
 
@@ -96,9 +98,17 @@ export async function discoverNetworkChannels(
     if (REFUSALS.has(classified.class)) {
       throw invalid('apiKey', `${provider.name} refused these credentials: ${classified.message}`);
     }
+    const origin = new URL(context.apiUrl).origin;
+    // Reached, and answering more than any real answer: not an unreachable network.
+    if (error instanceof NetworkError && error.details.overLimit !== undefined) {
+      throw new AppError(
+        'integration_unreachable',
+        `${provider.name} at ${origin} answered more than Chorus reads (over ${inWords(error.details.overLimit)}).`,
+      );
+    }
     throw new AppError(
       'integration_unreachable',
-      `${provider.name} could not be reached at ${new URL(context.apiUrl).origin}: ${classified.message}`,
+      `${provider.name} could not be reached at ${origin}: ${classified.message}`,
     );
   }
   return discovered.map((channel) => kept(provider.name, channel));

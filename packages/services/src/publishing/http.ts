@@ -47,6 +47,8 @@ export class NetworkError extends Error {
        * log's, never the message, which accounts read (docs/publishing.md, States).
        */
       wire?: string;
+      /** The cap the network's answer went past (shared/answer-body.ts): it was reached. */
+      overLimit?: number;
     },
   ) {
     super(message);
@@ -138,9 +140,10 @@ export async function readAnswer(res: Response, url: string | URL): Promise<unkn
   } catch (error) {
     if (!(error instanceof AnswerTooLarge)) throw error;
     throw new NetworkError(
-      `The network's answer was too large to read (over ${inWords(error.limit)}).`,
+      `The network answered more than Chorus reads (over ${inWords(error.limit)}).`,
       {
         sent: true,
+        overLimit: error.limit,
         wire: `${new URL(url).host} answered ${res.status} with more than ${inWords(error.limit)}: not read`,
       },
     );
