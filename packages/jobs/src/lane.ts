@@ -1,4 +1,5 @@
 import type PgBoss from 'pg-boss';
+import { errorReason } from '@chorus/validators';
 import { coalesce } from './coalesce';
 
 export interface LaneOptions {
@@ -94,7 +95,8 @@ export function startLane<T>(
         const ids = [...open];
         open.clear();
         if (ids.length === 0) return;
-        const message = error instanceof Error ? error.message : String(error);
+        // Stored in pg-boss's table and its logs: never a query's values or a network's raw words.
+        const message = errorReason(error);
         for (const jobId of ids) boss.fail(name, jobId, { message }).catch(onError);
         release(ids.length);
       },

@@ -1,4 +1,5 @@
-import type { Database } from '@chorus/db';
+import { sql, type Database } from '@chorus/db';
+import { hasAnyControl } from '@chorus/validators';
 import { createTestServerDatabase } from '@chorus/db/testing';
 import type PgBoss from 'pg-boss';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,6 +107,27 @@ describe('a lane', () => {
       .toEqual(['failed', 'failed']);
     const job = await boss.getJobById(name, seen[0] ?? '');
     expect(job?.output).toEqual({ message: 'the database went away' });
+    await running.stop(1_000);
+  });
+
+  it("stores a thrown query's failure as the database's own words, without the query's values", async () => {
+    const name = await queueWith(1);
+    const seen: string[] = [];
+    // A value PostgreSQL cannot hold (NUL) in a query's parameters: drizzle's error says
+    // "Failed query: … params: …" with the value, its cause what the database answered.
+    const secret = 'sk_live_0123456789abcdef\u0000\u001b[2J';
+    const running = lane(name, 1, async (jobs) => {
+      seen.push(...jobs.map((job) => job.id));
+      await database.db.execute(sql`select ${secret}::text`);
+    });
+    await expect.poll(() => seen.length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(async () => stateOf(name, seen[0] ?? ''), { timeout: 10_000 }).toBe('failed');
+    const job = await boss.getJobById(name, seen[0] ?? '');
+    const { message } = job?.output as { message: string };
+    expect(message).not.toContain('sk_live');
+    expect(message).not.toContain('Failed query');
+    expect(hasAnyControl(message)).toBe(false);
+    expect(message).toMatch(/0x00/);
     await running.stop(1_000);
   });
 

@@ -131,6 +131,17 @@ export function cleanMessage(
   return `${kept.trimEnd()}…`;
 }
 
+/**
+ * What a thrown error says, fit to store and log: the innermost cause's message, cleaned
+ * (cleanMessage). A query's error (drizzle's "Failed query: … params: …") carries the query
+ * and its values, which may be a secret or a NUL; its cause is what the database answered.
+ */
+export function errorReason(error: unknown): string {
+  let current = error;
+  while (current instanceof Error && current.cause instanceof Error) current = current.cause;
+  return cleanMessage(current instanceof Error ? current.message : String(error));
+}
+
 /** Whether `text` holds a bidirectional control (an id never does). */
 export const hasBidiControl = (text: string) => text.search(BIDI_CONTROL) !== -1;
 

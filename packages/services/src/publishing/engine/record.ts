@@ -1,5 +1,5 @@
 import type { Db } from '@chorus/db';
-import { cleanMessage } from '@chorus/validators';
+import { errorReason } from '@chorus/validators';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { warnOperator } from '../../shared/worker-log';
 import type { Tx } from '../../posts/tx';
@@ -36,13 +36,6 @@ const unconfirmed = (outcome: Outcome): Outcome => ({
   },
 });
 
-/** What the database said, for the log: the innermost error's message (no query, no values). */
-function reason(error: unknown): string {
-  let current = error;
-  while (current instanceof Error && current.cause instanceof Error) current = current.cause;
-  return cleanMessage(current instanceof Error ? current.message : String(error));
-}
-
 export async function recordOutcome(
   db: Db,
   claim: TargetRow,
@@ -64,7 +57,7 @@ export async function recordOutcome(
       warnOperator('publishing outcome not written', {
         targetId: claim.id,
         status: attempt.outcome.status,
-        reason: reason(error),
+        reason: errorReason(error),
       });
     }
   }
