@@ -304,6 +304,57 @@ describe('OAuth callback: keys the provider adds to the query (docs/integrations
   });
 });
 
+describe('OAuth callback: a code or error it cannot use (docs/integrations.md)', () => {
+  const outcome = (res: Response) =>
+    Object.fromEntries(new URL(res.headers.get('location') ?? '').searchParams);
+  /** The provider's landing with `change` made to its query. */
+  const landWith = async (change: (query: URLSearchParams) => void) => {
+    const landing = new URL(await startFlow());
+    change(landing.searchParams);
+    return land(landing.toString());
+  };
+
+  it('with a valid state, sends the browser back with invalid_request, nothing exchanged', async () => {
+    const unusable: [string, (query: URLSearchParams) => void][] = [
+      ['code twice', (q) => q.append('code', 'another')],
+      ['a code over 4096 characters', (q) => q.set('code', 'c'.repeat(4097))],
+      ['error twice', (q) => (q.append('error', 'access_denied'), q.append('error', 'x'))],
+      ['an error over 256 characters', (q) => q.set('error', 'e'.repeat(257))],
+    ];
+    for (const [what, change] of unusable) {
+      const res = await landWith(change);
+      expect(res.status, what).toBe(302);
+      expect(outcome(res), what).toEqual({
+        tab: 'connected',
+        status: 'error',
+        provider: 'facebook',
+        error: 'invalid_request',
+      });
+    }
+    expect(provider.state.tokenRequests).toBe(0);
+    expect(await connections()).toEqual([]);
+  });
+
+  it('without a valid state, is 400 invalid_state whatever the code says', async () => {
+    const missing = await landWith((q) => (q.delete('state'), q.append('code', 'another')));
+    expect(missing.status).toBe(400);
+    expect((await missing.json()).error.code).toBe('invalid_state');
+    const unknown = await landWith(
+      (q) => (q.set('state', 'made-up'), q.set('code', 'c'.repeat(5000))),
+    );
+    expect(unknown.status).toBe(400);
+    expect((await unknown.json()).error.code).toBe('invalid_state');
+  });
+
+  it('a code of exactly 4096 characters is still exchanged', async () => {
+    const res = await landWith((q) => q.set('code', 'c'.repeat(4096)));
+    expect(res.status).toBe(302);
+    // The stand-in provider does not know this code: refused at its token endpoint.
+    expect(outcome(res)).toMatchObject({ status: 'error', error: 'invalid_grant' });
+    expect(provider.state.tokenRequests).toBe(1);
+  });
+});
+
 describe('OAuth refusals', () => {
   const outcome = (res: Response) =>
     Object.fromEntries(new URL(res.headers.get('location') ?? '').searchParams);

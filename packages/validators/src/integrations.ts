@@ -148,7 +148,16 @@ export const ZDisconnectResult = z
   .object({ status: z.literal('disconnected'), provider: ZIntegrationId })
   .meta({ id: 'DisconnectResult' });
 
-/** What the third party sends back to the callback (RFC 6749 §4.1.2, RFC 6749 §4.1.2.1). */
+/** The longest authorization code and error code the callback uses (docs/integrations.md). */
+export const OAUTH_CODE_MAX = 4096;
+export const OAUTH_ERROR_MAX = 256;
+
+/**
+ * What the third party sends back to the callback (RFC 6749 §4.1.2, RFC 6749 §4.1.2.1). `code`
+ * and `error` are read as every value given, unbounded: the state is checked before them, and
+ * with a valid state a repeated or overlong one sends the browser back with
+ * `error=invalid_request` (integrations/callback.ts), never a JSON refusal.
+ */
 export const ZOAuthCallbackQuery = ZIntegrationIdParam.extend({
   state: z
     .string()
@@ -156,14 +165,16 @@ export const ZOAuthCallbackQuery = ZIntegrationIdParam.extend({
     .meta({ description: 'The state Chorus sent, returned by the platform.' })
     .optional(),
   code: z
-    .string()
-    .max(4096)
-    .meta({ description: 'The authorization code, on success.' })
+    .array(z.string())
+    .meta({
+      description: `The authorization code, on success: once, at most ${OAUTH_CODE_MAX} characters (else the browser returns with \`error=invalid_request\`).`,
+    })
     .optional(),
   error: z
-    .string()
-    .max(256)
-    .meta({ description: 'The platform’s error code, on refusal.' })
+    .array(z.string())
+    .meta({
+      description: `The platform’s error code, on refusal: once, at most ${OAUTH_ERROR_MAX} characters (else \`error=invalid_request\`).`,
+    })
     .optional(),
 });
 

@@ -1,4 +1,5 @@
 import type { Db } from '@chorus/db';
+import { OAUTH_CODE_MAX, OAUTH_ERROR_MAX } from '@chorus/validators';
 import { AppError } from '../shared/errors';
 import { networkOf } from '../publishing/engine/settings';
 import { discoverNetworkChannels } from '../publishing/discover';
@@ -20,18 +21,31 @@ function returnTo(redirectUrl: string, provider: string, error?: string): string
 }
 
 /**
+ * The one value of a callback parameter, as the query gave it (one value, or every value):
+ * none is undefined, more than one or one over `max` characters null (unusable).
+ */
+function single(given: string | readonly string[] | undefined, max: number) {
+  const values = typeof given === 'string' ? [given] : (given ?? []);
+  if (values.length === 0) return undefined;
+  const [value] = values;
+  return values.length === 1 && value !== undefined && value.length <= max ? value : null;
+}
+
+/**
  * The third party's return to `GET /api/integrations/callback/{id}`, authorised by `state`
  * alone. Returns where to send the browser: the redirectUrl registered with the state, with
  * `status=connected` or `status=error&error=…`. A bad state is 400 invalid_state: without a
- * valid state there is no registered address to send anyone to.
+ * valid state there is no registered address to send anyone to. With one, a `code` or `error`
+ * given twice or too long is `error=invalid_request`: the state is checked first.
  */
 export async function completeOAuthCallback(opts: {
   db: Db;
   integrationId: string;
   state?: string;
-  code?: string;
+  /** As the query gave it: one value, or every value. */
+  code?: string | readonly string[];
   /** The third party's refusal (RFC 6749 §4.1.2.1), e.g. access_denied. */
-  error?: string;
+  error?: string | readonly string[];
   now?: Date;
 }): Promise<{ location: string }> {
   const { db, integrationId } = opts;
@@ -42,10 +56,13 @@ export async function completeOAuthCallback(opts: {
     location: returnTo(pending.redirectUrl, integrationId, error),
   });
 
-  if (opts.error) return fail(safeErrorCode(opts.error, 'provider_error'));
-  if (!opts.code) return fail('invalid_request');
+  const code = single(opts.code, OAUTH_CODE_MAX);
+  const refusal = single(opts.error, OAUTH_ERROR_MAX);
+  if (code === null || refusal === null) return fail('invalid_request');
+  if (refusal) return fail(safeErrorCode(refusal, 'provider_error'));
+  if (!code) return fail('invalid_request');
   if (integrationId === 'mastodon') {
-    const done = await completeMastodonOAuth({ db, pending, code: opts.code, now });
+    const done = await completeMastodonOAuth({ db, pending, code, now });
     return 'error' in done
       ? fail(done.error)
       : { location: returnTo(pending.redirectUrl, integrationId) };
@@ -62,7 +79,7 @@ export async function completeOAuthCallback(opts: {
   }
 
   const exchange = await exchangeCode(entry, provider, {
-    code: opts.code,
+    code,
     verifier: pending.verifier,
     callbackUrl: pending.callbackUrl,
   });
