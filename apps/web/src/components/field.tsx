@@ -1,4 +1,9 @@
-import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+import {
+  useId,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type TextareaHTMLAttributes,
+} from 'react';
 
 type FieldProps = InputHTMLAttributes<HTMLInputElement> & {
   label: string;
@@ -8,19 +13,30 @@ type FieldProps = InputHTMLAttributes<HTMLInputElement> & {
   hint?: ReactNode;
 };
 
-/** A labelled input with its hint and its inline error. */
-export function Field({ label, error, hint, ...input }: FieldProps) {
+/** A control's id and what ties its hint and its refusal to it for screen readers. */
+function useDescribed(hint: ReactNode, error: string | undefined) {
   const id = useId();
   const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ');
+  return {
+    id,
+    'aria-invalid': error ? (true as const) : undefined,
+    'aria-describedby': described || undefined,
+  };
+}
+
+/** What every field shows around its control: the label, the hint and the inline error. */
+function FieldFrame(props: {
+  id: string;
+  label: string;
+  hint?: ReactNode;
+  error?: string;
+  children: ReactNode;
+}) {
+  const { id, label, hint, error, children } = props;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={described || undefined}
-        {...input}
-      />
+      {children}
       {hint && (
         <small id={`${id}-hint`} className="muted">
           {hint}
@@ -32,6 +48,33 @@ export function Field({ label, error, hint, ...input }: FieldProps) {
         </small>
       )}
     </div>
+  );
+}
+
+/** A labelled input with its hint and its inline error. */
+export function Field({ label, error, hint, ...input }: FieldProps) {
+  const described = useDescribed(hint, error);
+  return (
+    <FieldFrame id={described.id} label={label} hint={hint} error={error}>
+      <input {...described} {...input} />
+    </FieldFrame>
+  );
+}
+
+type TextAreaFieldProps = TextareaHTMLAttributes<HTMLTextAreaElement> & {
+  label: string;
+  name: string;
+  error?: string;
+  hint?: ReactNode;
+};
+
+/** A labelled text box of several lines with its hint and its inline error. */
+export function TextAreaField({ label, error, hint, ...textarea }: TextAreaFieldProps) {
+  const described = useDescribed(hint, error);
+  return (
+    <FieldFrame id={described.id} label={label} hint={hint} error={error}>
+      <textarea {...described} {...textarea} />
+    </FieldFrame>
   );
 }
 
@@ -49,18 +92,14 @@ type SelectProps = {
 
 export function SelectField(props: SelectProps) {
   const { label, name, options, defaultValue, error, hint, onChange } = props;
-  const id = useId();
-  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ');
+  const described = useDescribed(hint, error);
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
+    <FieldFrame id={described.id} label={label} hint={hint} error={error}>
       <select
-        id={id}
+        {...described}
         name={name}
         defaultValue={defaultValue}
         onChange={onChange && ((event) => onChange(event.currentTarget.value))}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={described || undefined}
       >
         {options.map((option) => (
           <option key={option.value} value={option.value}>
@@ -68,16 +107,6 @@ export function SelectField(props: SelectProps) {
           </option>
         ))}
       </select>
-      {hint && (
-        <small id={`${id}-hint`} className="muted">
-          {hint}
-        </small>
-      )}
-      {error && (
-        <small id={`${id}-error`} className="error">
-          {error}
-        </small>
-      )}
-    </div>
+    </FieldFrame>
   );
 }

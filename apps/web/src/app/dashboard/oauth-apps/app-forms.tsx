@@ -1,39 +1,10 @@
 'use client';
 
-import { useId } from 'react';
 import { CopyButton, OneTimeSecret } from '~/components/copy-button';
-import { Field } from '~/components/field';
+import { Field, TextAreaField } from '~/components/field';
 import { ScopeCheckboxes } from '~/components/scope-checkboxes';
 import { useFormAction } from '~/components/use-form-action';
 import { createApp, rotateSecret } from './actions';
-
-/** Redirect URIs, one a line: the hint and a refusal of them tied to the box. */
-function RedirectUris({ error }: { error?: string }) {
-  const id = useId();
-  const described = [`${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ');
-  return (
-    <div className="field">
-      <label htmlFor={id}>Redirect URIs</label>
-      <textarea
-        id={id}
-        name="redirectUris"
-        rows={3}
-        required
-        placeholder="https://app.example.com/oauth/callback"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={described}
-      />
-      <small id={`${id}-hint`} className="muted">
-        One per line, matched exactly. https, or http on localhost for development.
-      </small>
-      {error && (
-        <small id={`${id}-error`} className="error">
-          {error}
-        </small>
-      )}
-    </div>
-  );
-}
 
 /**
  * Register an application: its client id, and its secret once, show above the form. A refusal
@@ -65,7 +36,15 @@ export function CreateAppForm() {
           placeholder="e.g. Scheduler app"
           error={fields.name}
         />
-        <RedirectUris error={fields.redirectUris} />
+        <TextAreaField
+          label="Redirect URIs"
+          name="redirectUris"
+          rows={3}
+          required
+          placeholder="https://app.example.com/oauth/callback"
+          hint="One per line, matched exactly. https, or http on localhost for development."
+          error={fields.redirectUris}
+        />
         <ScopeCheckboxes legend="Allowed scopes" error={fields.scopes} />
         <fieldset>
           <legend>Client type</legend>
