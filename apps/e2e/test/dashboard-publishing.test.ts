@@ -42,21 +42,30 @@ afterAll(async () => {
   await standIn?.close();
 });
 
+/** A post published to the channel, which the network refuses once: its id, once it failed. */
+async function refusedOnce(title: string, content: string) {
+  standIn.faults.inject(mastodonFaults.rejected('Validation failed: Text is not allowed'), {
+    method: 'POST',
+    path: '/api/v1/statuses',
+  });
+  const created = await api('POST', '/api/content/posts', {
+    title,
+    content,
+    status: 'published',
+    targets: [{ channelId: channel.id }],
+  });
+  expect(created.status).toBe(201);
+  const id = created.json.data.id as string;
+  await expect.poll(async () => (await postOf(id)).status, { timeout: 60_000 }).toBe('failed');
+  return id;
+}
+
 describe('a post’s page after publishing', () => {
   it('shows the network’s refusal and retries the failed channel until it links to the post', async () => {
-    standIn.faults.inject(mastodonFaults.rejected('Validation failed: Text is not allowed'), {
-      method: 'POST',
-      path: '/api/v1/statuses',
-    });
-    const created = await api('POST', '/api/content/posts', {
-      title: 'Publishing e2e: refused once',
-      content: `Refused once, then sent ${Date.now()}.`,
-      status: 'published',
-      targets: [{ channelId: channel.id }],
-    });
-    expect(created.status).toBe(201);
-    const id = created.json.data.id as string;
-    await expect.poll(async () => (await postOf(id)).status, { timeout: 60_000 }).toBe('failed');
+    const id = await refusedOnce(
+      'Publishing e2e: refused once',
+      `Refused once, then sent ${Date.now()}.`,
+    );
 
     const page = await signedIn(browser, base, ADMIN);
     await page.goto(`/dashboard/posts/${id}`);
@@ -103,21 +112,9 @@ describe('a post’s page after publishing', () => {
   });
 
   it('Retry failed channels saves what the composer holds first: the network gets the typed text', async () => {
-    standIn.faults.inject(mastodonFaults.rejected('Validation failed: Text is not allowed'), {
-      method: 'POST',
-      path: '/api/v1/statuses',
-    });
     const stamp = Date.now();
     const title = `Publishing e2e: fixed before retry ${stamp}`;
-    const created = await api('POST', '/api/content/posts', {
-      title,
-      content: `The refused text ${stamp}.`,
-      status: 'published',
-      targets: [{ channelId: channel.id }],
-    });
-    expect(created.status).toBe(201);
-    const id = created.json.data.id as string;
-    await expect.poll(async () => (await postOf(id)).status, { timeout: 60_000 }).toBe('failed');
+    const id = await refusedOnce(title, `The refused text ${stamp}.`);
 
     const page = await signedIn(browser, base, ADMIN);
     await page.goto(`/dashboard/posts/${id}`);
