@@ -1,16 +1,5 @@
 import type { Principal } from '@chorus/auth';
-import {
-  and,
-  channels,
-  eq,
-  inArray,
-  isNull,
-  media,
-  notInArray,
-  or,
-  postTargets,
-  sql,
-} from '@chorus/db';
+import { and, channels, eq, inArray, isNull, media, or, postTargets, sql } from '@chorus/db';
 import {
   isLockedTarget,
   LOCKED_TARGET_STATUSES,
@@ -21,6 +10,7 @@ import { AppError } from '../shared/errors';
 import { newId } from '../shared/ids';
 import type { TargetRow } from './records';
 import { targetReviser } from './revise';
+import { targetToSend } from './to-send';
 import type { Tx } from './tx';
 
 const refuse = (issues: Issue[]) =>
@@ -297,7 +287,7 @@ export async function followPostEdit(
     .where(
       and(
         ofPost,
-        notInArray(postTargets.status, [...LOCKED_TARGET_STATUSES]),
+        targetToSend(),
         or(
           content !== undefined ? isNull(postTargets.content) : undefined,
           mediaIds !== undefined ? isNull(postTargets.mediaIds) : undefined,
